@@ -1,0 +1,8 @@
+"""Property-based testing for MCP servers."""
+
+__version__ = "0.1.0"
+
+from hypothesis_mcp.catalog import Tool  # noqa: E402
+from hypothesis_mcp.connection import Connection, Outcome, connect  # noqa: E402
+
+__all__ = ["Connection", "Outcome", "Tool", "__version__", "connect"]

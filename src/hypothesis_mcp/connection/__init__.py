@@ -1,0 +1,17 @@
+"""Talking to a live MCP server: transports, the synchronous facade, crash and timeout handling."""
+
+from hypothesis_mcp.connection.connection import (
+    CatalogError,
+    Connection,
+    Exchange,
+    ServerInfo,
+    Stats,
+    connect,
+)
+from hypothesis_mcp.connection.outcome import Outcome
+from hypothesis_mcp.connection.target import Target, parse_target
+
+__all__ = [
+    "CatalogError", "Connection", "Exchange", "Outcome", "ServerInfo", "Stats", "Target", "connect",
+    "parse_target",
+]

@@ -1,0 +1,384 @@
+"""A synchronous connection to one MCP server, over stdio or streamable HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import httpx2
+import mcp_types as types
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from pydantic import TypeAdapter, ValidationError
+
+from hypothesis_mcp import __version__
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.connection.loop import background_loop, submit
+from hypothesis_mcp.connection.outcome import CLOSED_CODE, TIMEOUT_CODE, Outcome
+from hypothesis_mcp.connection.stdio import MALFORMED_CODE, OVERSIZED_CODE, StdioTransport
+from hypothesis_mcp.connection.target import Target, parse_target
+from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError
+
+_RAW = TypeAdapter(dict[str, Any])
+MAX_PAGES = 1000
+
+
+class CatalogError(HypothesisMCPError):
+    """tools/list could not be read whole: a cursor loop, a malformed page, an error answer."""
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    name: str
+    version: str
+    protocol_version: str
+    era: str  # legacy | modern | dual
+
+    def to_dict(self) -> dict[str, str]:
+        return {"name": self.name, "version": self.version,
+                "protocol_version": self.protocol_version, "era": self.era}
+
+
+@dataclass
+class Exchange:
+    """One request and what came back, for reproductions and debugging."""
+
+    method: str
+    params: dict[str, Any]
+    outcome: dict[str, Any]
+    started: float
+    elapsed: float
+
+
+@dataclass
+class Stats:
+    calls: int = 0
+    server_starts: int = 0
+    call_seconds: float = 0.0
+    extra: dict[str, int] = field(default_factory=dict)
+
+
+class Connection:
+    """Holds one session on the shared background loop behind a synchronous facade.
+
+    Use as a context manager. `call()` never raises for what the server does: timeouts, errors,
+    crashes and protocol violations come back as an `Outcome`. A server that exited is started
+    again on the next call when `restart` is true.
+    """
+
+    def __init__(
+        self,
+        target: str | Sequence[str] | Target,
+        *,
+        timeout: float = 30.0,
+        startup_timeout: float = 30.0,
+        env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        token: str | None = None,
+        restart: bool = True,
+        transcript_limit: int = 5000,
+        stats: Stats | None = None,
+    ) -> None:
+        self.target = parse_target(target, env=env, cwd=cwd, headers=headers, token=token)
+        self.timeout = timeout
+        self.startup_timeout = startup_timeout
+        self.restart = restart
+        self.transcript: list[Exchange] = []
+        self.transcript_limit = transcript_limit
+        self.stats = stats or Stats()
+        self.server: ServerInfo | None = None
+        self._tools: list[Tool] | None = None
+        self._client: Client | None = None
+        self._transport: StdioTransport | None = None
+        self._stop: asyncio.Event | None = None
+        self._runner: concurrent.futures.Future[None] | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+    # lifecycle -------------------------------------------------------------------------------
+    def __enter__(self) -> Connection:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start(self) -> None:
+        """Begin connecting in the background; `open()` waits for it."""
+        if self._runner is not None:
+            return
+        self._ready.clear()
+        self._error = None
+        self.stats.server_starts += 1
+        self._runner = submit(self._run())
+
+    def open(self) -> Connection:
+        self.start()
+        if not self._ready.wait(self.startup_timeout):
+            stderr = self.stderr()
+            if self._runner is not None:
+                self._runner.cancel()
+            self._close_runner()
+            raise ServerStartError(
+                f"{self.target.describe()}: the server did not finish the MCP handshake within "
+                f"{self.startup_timeout:g}s", stderr=stderr,
+            )
+        if self._error is not None:
+            error = self._error
+            self._close_runner()
+            raise self._start_error(error)
+        return self
+
+    def close(self) -> None:
+        self._close_runner()
+
+    @property
+    def is_open(self) -> bool:
+        return self._client is not None and self._runner is not None and not self._runner.done()
+
+    def reopen(self) -> None:
+        self._close_runner()
+        self.open()
+
+    def _close_runner(self) -> None:
+        runner, stop = self._runner, self._stop
+        if runner is None:
+            return
+        if stop is not None:
+            with contextlib.suppress(RuntimeError):
+                background_loop().call_soon_threadsafe(stop.set)
+        with contextlib.suppress(BaseException):
+            runner.result(timeout=15)
+        self._runner = None
+        self._client = None
+        self._stop = None
+
+    async def _run(self) -> None:
+        self._stop = asyncio.Event()
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                transport: Any
+                if self.target.is_url:
+                    http = await stack.enter_async_context(httpx2.AsyncClient(
+                        headers=self.target.http_headers(),
+                        timeout=httpx2.Timeout(30.0, read=max(self.timeout, self.startup_timeout) + 30),
+                    ))
+                    transport = streamable_http_client(str(self.target.url), http_client=http)
+                    self._transport = None
+                else:
+                    transport = StdioTransport(self.target)
+                    self._transport = transport
+                client = Client(
+                    transport,
+                    cache=None,
+                    read_timeout_seconds=self.startup_timeout,
+                    client_info=types.Implementation(name="hypothesis-mcp", version=__version__),
+                )
+                await stack.enter_async_context(client)
+                self._client = client
+                self.server = _server_info(client)
+                self._ready.set()
+                await self._stop.wait()
+        except BaseException as exc:  # reported to the caller of open() or call()
+            self._error = exc
+        finally:
+            self._client = None
+            self._ready.set()
+
+    def _start_error(self, error: BaseException) -> ServerStartError:
+        while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+            error = error.exceptions[0]
+        if isinstance(error, ServerStartError):
+            return error
+        stderr = self.stderr()
+        code = self._transport.state.exit_code_on_its_own if self._transport else None
+        if isinstance(error, FileNotFoundError | PermissionError | NotADirectoryError):
+            reason = f"could not start {self.target.command[0]!r}: {error.strerror or error}"
+        elif code is not None:
+            reason = f"the server exited with code {code} before finishing the MCP handshake"
+        elif isinstance(error, MCPError) and error.code == TIMEOUT_CODE:
+            reason = f"the server did not answer the MCP handshake within {self.startup_timeout:.0f}s"
+        elif isinstance(error, MCPError):
+            reason = f"the MCP handshake failed: {error}"
+        else:
+            reason = f"could not connect: {_describe(error)}"
+        return ServerStartError(f"{self.target.describe()}: {reason}", stderr=stderr, exit_code=code)
+
+    def stderr(self) -> str:
+        return self._transport.state.stderr_text() if self._transport else ""
+
+    @property
+    def process_state(self) -> Any:
+        return self._transport.state if self._transport else None
+
+    # catalog ---------------------------------------------------------------------------------
+    @property
+    def tools(self) -> list[Tool]:
+        if self._tools is None:
+            self._tools = self.list_tools()
+        return self._tools
+
+    def tool(self, name: str) -> Tool:
+        for tool in self.tools:
+            if tool.name == name:
+                return tool
+        raise KeyError(f"the server has no tool named {name!r}; it has {[t.name for t in self.tools]}")
+
+    def list_tools(self) -> list[Tool]:
+        """Every page of tools/list; an empty-string cursor is a cursor, a repeated one a loop."""
+        tools: list[Tool] = []
+        seen: set[str] = set()
+        cursor: str | None = None
+        for _ in range(MAX_PAGES):
+            params = {"cursor": cursor} if cursor is not None else {}
+            page = self._request(types.ListToolsRequest(
+                params=types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None,
+            ), "tools/list", params)
+            if isinstance(page, Outcome):
+                raise CatalogError(f"tools/list failed: {page.summary()}")
+            raw_tools = page.get("tools")
+            if not isinstance(raw_tools, list):
+                raise CatalogError("tools/list answered without a 'tools' list")
+            tools.extend(Tool.from_dict(t) for t in raw_tools if isinstance(t, dict))
+            cursor = page.get("nextCursor")
+            if cursor is None:
+                self._tools = tools
+                return tools
+            if not isinstance(cursor, str):
+                raise CatalogError(f"tools/list returned a nextCursor that is not a string: {cursor!r}")
+            if cursor in seen:
+                raise CatalogError(f"tools/list cursor loop: cursor {cursor!r} came back twice")
+            seen.add(cursor)
+        raise CatalogError(f"tools/list did not end after {MAX_PAGES} pages")
+
+    # calls -----------------------------------------------------------------------------------
+    def call(self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None) -> Outcome:
+        """Call a tool; whatever happens comes back as an Outcome."""
+        if not self.is_open or (self._transport is not None and not self._transport.alive):
+            if not self.restart:
+                return Outcome(kind="closed", message="the connection is closed", stderr=self.stderr())
+            self.reopen()
+        args = dict(arguments or {})
+        params = {"name": name, "arguments": args}
+        request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=args))
+        answer = self._request(request, "tools/call", params, timeout=timeout)
+        self.stats.calls += 1
+        if isinstance(answer, Outcome):
+            return answer
+        return Outcome.from_result(answer, self.transcript[-1].elapsed if self.transcript else 0.0)
+
+    def _request(self, request: Any, method: str, params: dict[str, Any],
+                 timeout: float | None = None) -> dict[str, Any] | Outcome:
+        limit = self.timeout if timeout is None else timeout
+        client = self._client
+        started = time.perf_counter()
+        strays = len(self._transport.state.stray_ids) if self._transport else 0
+        if client is None:
+            outcome: dict[str, Any] | Outcome = self._closed_outcome(0.0)
+        else:
+            future = submit(_send(client, request, limit))
+            try:
+                outcome = future.result(timeout=limit + 10)
+            except concurrent.futures.TimeoutError:
+                future.cancel()
+                outcome = Outcome(kind="timeout", elapsed=limit, message="the client gave up waiting")
+            except BaseException as exc:
+                outcome = self._classify(exc, time.perf_counter() - started, limit, strays)
+        elapsed = time.perf_counter() - started
+        self.stats.call_seconds += elapsed
+        if isinstance(outcome, Outcome):
+            outcome.elapsed = elapsed
+        self._record(method, params, outcome, started, elapsed)
+        return outcome
+
+    def _classify(self, exc: BaseException, elapsed: float, limit: float, strays: int) -> Outcome:
+        state = self._transport.state if self._transport else None
+        if isinstance(exc, MCPError):
+            code = exc.error.code
+            if code == TIMEOUT_CODE and elapsed >= limit * 0.9:
+                if state is not None and len(state.stray_ids) > strays:
+                    return Outcome(kind="protocol", message=f"response with unknown id {state.stray_ids[-1]!r}")
+                return Outcome(kind="timeout", message=str(exc))
+            if code == CLOSED_CODE and not self._server_alive():
+                return self._closed_outcome(elapsed)
+            if code in (MALFORMED_CODE, OVERSIZED_CODE):
+                return Outcome(kind="protocol", code=code, message=exc.error.message)
+            return Outcome(kind="error", code=code, message=exc.error.message, data=exc.error.data)
+        if isinstance(exc, ValidationError):
+            return Outcome(kind="protocol", message=f"malformed result: {_describe(exc)}")
+        if isinstance(exc, anyio.ClosedResourceError | anyio.BrokenResourceError | httpx2.TransportError):
+            return self._closed_outcome(elapsed)
+        return Outcome(kind="protocol", message=_describe(exc))
+
+    def _server_alive(self) -> bool:
+        if self._transport is None:
+            return self.is_open
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline and self._transport.alive:
+            time.sleep(0.02)
+        return self._transport.alive
+
+    def _closed_outcome(self, elapsed: float) -> Outcome:
+        code = self._transport.state.returncode if self._transport else None
+        self._close_runner()
+        return Outcome(kind="closed", exit_code=code, stderr=self.stderr(), elapsed=elapsed,
+                       message="the server closed the connection")
+
+    def _record(self, method: str, params: dict[str, Any], outcome: dict[str, Any] | Outcome,
+                started: float, elapsed: float) -> None:
+        shown = outcome.to_dict() if isinstance(outcome, Outcome) else {"kind": "result", **outcome}
+        self.transcript.append(Exchange(method, params, shown, started, elapsed))
+        if len(self.transcript) > self.transcript_limit:
+            del self.transcript[: len(self.transcript) - self.transcript_limit]
+
+
+async def _send(client: Client, request: Any, timeout: float) -> dict[str, Any]:
+    return await client.session.send_request(request, _RAW, request_read_timeout_seconds=timeout)
+
+
+def _server_info(client: Client) -> ServerInfo:
+    session = client.session
+    info = client.server_info
+    discover = session.discover_result
+    if discover is None:
+        era = "legacy"
+    elif any(v in HANDSHAKE_PROTOCOL_VERSIONS for v in discover.supported_versions):
+        era = "dual"
+    else:
+        era = "modern"
+    return ServerInfo(
+        name=info.name if info else "",
+        version=info.version if info else "",
+        protocol_version=client.protocol_version,
+        era=era,
+    )
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def connect(
+    target: str | Sequence[str] | Target,
+    *,
+    timeout: float = 30.0,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    token: str | None = None,
+    startup_timeout: float = 30.0,
+) -> Connection:
+    """Connect to an MCP server. Use as `with connect("python server.py") as server: ...`."""
+    return Connection(target, timeout=timeout, env=env, cwd=cwd, headers=headers, token=token,
+                      startup_timeout=startup_timeout).open()

@@ -1,0 +1,108 @@
+"""One type for everything a tool call can come back with."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+OutcomeKind = Literal["result", "error", "timeout", "closed", "protocol"]
+
+TIMEOUT_CODE = -32001
+CLOSED_CODE = -32000
+INTERNAL_ERROR = -32603
+_MISSING = object()
+
+
+@dataclass
+class Outcome:
+    """A result (content, structuredContent, isError), a JSON-RPC error, a timeout, a closed
+    connection (with the exit code and stderr tail), or a protocol violation."""
+
+    kind: OutcomeKind
+    content: list[dict[str, Any]] = field(default_factory=list)
+    structured: Any = None
+    has_structured: bool = False
+    is_error: bool = False
+    code: int | None = None
+    message: str = ""
+    data: Any = None
+    exit_code: int | None = None
+    stderr: str = ""
+    elapsed: float = 0.0
+
+    @classmethod
+    def from_result(cls, raw: dict[str, Any], elapsed: float) -> Outcome:
+        structured = raw.get("structuredContent", _MISSING)
+        content = raw.get("content")
+        return cls(
+            kind="result",
+            content=[c for c in content if isinstance(c, dict)] if isinstance(content, list) else [],
+            structured=None if structured is _MISSING else structured,
+            has_structured=structured is not _MISSING,
+            is_error=raw.get("isError") is True,
+            elapsed=elapsed,
+        )
+
+    @property
+    def ok(self) -> bool:
+        """A result the tool reported as a success."""
+        return self.kind == "result" and not self.is_error
+
+    @property
+    def rejected(self) -> bool:
+        """The server refused the call itself: an isError result or a JSON-RPC error it owns."""
+        if self.kind == "result":
+            return self.is_error
+        return self.kind == "error" and self.code != INTERNAL_ERROR
+
+    @property
+    def text(self) -> str:
+        return "\n".join(str(c.get("text", "")) for c in self.content if c.get("type") == "text")
+
+    def value(self) -> Any:
+        """The result as data: structuredContent, else the text parsed as JSON, else the text."""
+        if self.has_structured and self.structured is not None:
+            return self.structured
+        text = self.text
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
+
+    def summary(self, width: int = 80) -> str:
+        """One line for people: what came back."""
+        if self.kind == "result":
+            kinds = ", ".join(sorted({str(c.get("type")) for c in self.content})) or "none"
+            parts = [f"returned {len(self.content)} content block(s) [{kinds}]"]
+            if self.has_structured:
+                parts.append("structuredContent present")
+            if self.is_error:
+                parts.append("isError: true")
+            text = self.text
+            if text:
+                shown = text[:width]
+                parts.append(f"first text {json.dumps(shown)}" + (" [truncated]" if len(text) > width else ""))
+            return "; ".join(parts)
+        if self.kind == "error":
+            return f"JSON-RPC error {self.code}: {self.message[:width]}"
+        if self.kind == "timeout":
+            return f"no answer within {self.elapsed:.1f}s"
+        if self.kind == "closed":
+            tail = self.stderr.strip().splitlines()[-1:] if self.stderr.strip() else []
+            return f"connection closed (exit code {self.exit_code})" + (f"; stderr: {tail[0][:width]}" if tail else "")
+        return f"protocol violation: {self.message[:width]}"
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "elapsed_s": round(self.elapsed, 4)}
+        if self.kind == "result":
+            data.update(content=self.content, isError=self.is_error)
+            if self.has_structured:
+                data["structuredContent"] = self.structured
+        elif self.kind == "error":
+            data.update(code=self.code, message=self.message, data=self.data)
+        elif self.kind == "closed":
+            data.update(exit_code=self.exit_code, stderr=self.stderr[-2000:])
+        else:
+            data["message"] = self.message
+        return data

@@ -1,0 +1,251 @@
+"""A stdio transport that owns its server process.
+
+The SDK's own stdio client hides the process, so it cannot tell us the exit code, keep a bounded
+tail of stderr, survive non-protocol lines on stdout, or refuse an enormous response without
+holding it in memory. This one does all four and kills the whole process group on close.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+from dataclasses import dataclass, field
+
+import anyio
+import anyio.abc
+import mcp_types as types
+from mcp.shared.message import SessionMessage
+
+from hypothesis_mcp.connection.target import Target
+
+OVERSIZED_CODE = -32099
+"""Code of the error we put in place of a response larger than the size limit."""
+MALFORMED_CODE = -32098
+"""Code of the error we put in place of a JSON-RPC response we could not parse."""
+
+_ID_PATTERN = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
+
+
+@dataclass
+class ProcessState:
+    """What we know about the server process, kept after it exits."""
+
+    pid: int | None = None
+    returncode: int | None = None
+    stderr_tail: collections.deque[bytes] = field(default_factory=lambda: collections.deque())
+    stderr_bytes: int = 0
+    noise_lines: int = 0
+    oversized: int = 0
+    stopped_by_us: bool = False
+    stdout_closed: bool = False
+    stray_ids: list[object] = field(default_factory=list)
+    pending: set[object] = field(default_factory=set)
+    max_stderr: int = 64 * 1024
+
+    def add_stderr(self, chunk: bytes) -> None:
+        self.stderr_bytes += len(chunk)
+        self.stderr_tail.append(chunk)
+        kept = sum(len(c) for c in self.stderr_tail)
+        while kept > self.max_stderr and len(self.stderr_tail) > 1:
+            kept -= len(self.stderr_tail.popleft())
+
+    @property
+    def exit_code_on_its_own(self) -> int | None:
+        """The exit code, unless the process only exited because we stopped it."""
+        return None if self.stopped_by_us else self.returncode
+
+    def stderr_text(self, limit: int = 4000) -> str:
+        data = b"".join(self.stderr_tail)[-limit:]
+        return data.decode("utf-8", "replace")
+
+
+class StdioTransport:
+    """Async context manager yielding the (read, write) streams the SDK session expects."""
+
+    def __init__(self, target: Target, *, max_message_bytes: int = 32 * 1024 * 1024) -> None:
+        self.target = target
+        self.max_message_bytes = max_message_bytes
+        self.state = ProcessState()
+        self._stack: contextlib.AsyncExitStack | None = None
+        self._process: anyio.abc.Process | None = None
+
+    async def __aenter__(self) -> tuple[anyio.abc.ObjectReceiveStream, anyio.abc.ObjectSendStream]:
+        self._stack = contextlib.AsyncExitStack()
+        await self._stack.__aenter__()
+        try:
+            return await self._start(self._stack)
+        except BaseException:
+            await self._stack.__aexit__(None, None, None)
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._stack is not None
+        await self._stack.__aexit__(*exc)
+
+    async def _start(self, stack: contextlib.AsyncExitStack):  # type: ignore[no-untyped-def]
+        env = {**os.environ, **self.target.env}
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        process = await anyio.open_process(
+            list(self.target.command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=self.target.cwd,
+            env=env,
+            start_new_session=True,
+        )
+        self._process = process
+        self.state.pid = process.pid
+        read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](16)
+        write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](16)
+        tg = await stack.enter_async_context(anyio.create_task_group())
+        stack.push_async_callback(self._stop, tg)
+        tg.start_soon(self._read_stdout, process, read_writer)
+        tg.start_soon(self._read_stderr, process)
+        tg.start_soon(self._write_stdin, process, write_reader)
+        tg.start_soon(self._watch_exit, process)
+        return read_stream, write_stream
+
+    async def _read_stdout(self, process: anyio.abc.Process, sink: anyio.abc.ObjectSendStream) -> None:
+        assert process.stdout is not None
+        buffer = bytearray()
+        head = b""
+        discarding = 0
+        async with sink:
+            try:
+                async for chunk in process.stdout:
+                    start = 0
+                    while True:
+                        newline = chunk.find(b"\n", start)
+                        piece = chunk[start:] if newline < 0 else chunk[start:newline]
+                        if discarding:
+                            discarding += len(piece)
+                        else:
+                            buffer += piece
+                            if len(buffer) > self.max_message_bytes:
+                                head = bytes(buffer[:4096])
+                                discarding = len(buffer)
+                                buffer.clear()
+                        if newline < 0:
+                            break
+                        if discarding:
+                            await self._send_oversized(sink, head, discarding)
+                            discarding = 0
+                        else:
+                            await self._send_line(sink, bytes(buffer))
+                            buffer.clear()
+                        start = newline + 1
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
+                return
+            finally:
+                self.state.stdout_closed = True
+
+    async def _send_line(self, sink: anyio.abc.ObjectSendStream, line: bytes) -> None:
+        if not line.strip():
+            return
+        try:
+            message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except ValueError as exc:
+            await self._send_malformed(sink, line, exc)
+            return
+        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            if message.id not in self.state.pending:
+                self.state.stray_ids.append(message.id)
+                return
+            self.state.pending.discard(message.id)
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+            await sink.send(SessionMessage(message))
+
+    async def _send_malformed(self, sink: anyio.abc.ObjectSendStream, line: bytes, exc: ValueError) -> None:
+        """A line that is JSON with the id of a pending request fails that request at once."""
+        try:
+            data = json.loads(line)
+        except ValueError:
+            self.state.noise_lines += 1
+            return
+        request_id = data.get("id") if isinstance(data, dict) else None
+        if request_id not in self.state.pending:
+            self.state.noise_lines += 1
+            return
+        self.state.pending.discard(request_id)
+        reason = str(exc).splitlines()[0] if str(exc) else "invalid message"
+        await self._send_error(sink, request_id, MALFORMED_CODE, f"malformed JSON-RPC response: {reason}")
+
+    async def _send_error(self, sink: anyio.abc.ObjectSendStream, request_id: object, code: int, text: str) -> None:
+        error = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=text))
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+            await sink.send(SessionMessage(error))
+
+    async def _send_oversized(self, sink: anyio.abc.ObjectSendStream, head: bytes, size: int) -> None:
+        self.state.oversized += 1
+        match = _ID_PATTERN.search(head)
+        if match is None:
+            self.state.noise_lines += 1
+            return
+        request_id = json.loads(match.group(1))
+        self.state.pending.discard(request_id)
+        text = f"response of {size} bytes exceeded the {self.max_message_bytes}-byte limit"
+        await self._send_error(sink, request_id, OVERSIZED_CODE, text)
+
+    async def _read_stderr(self, process: anyio.abc.Process) -> None:
+        assert process.stderr is not None
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
+            async for chunk in process.stderr:
+                self.state.add_stderr(chunk)
+
+    async def _write_stdin(self, process: anyio.abc.Process, source: anyio.abc.ObjectReceiveStream) -> None:
+        assert process.stdin is not None
+        try:
+            async with source:
+                async for message in source:
+                    if isinstance(message.message, types.JSONRPCRequest):
+                        self.state.pending.add(message.message.id)
+                    data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    await process.stdin.send(data.encode() + b"\n")
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            return
+
+    async def _watch_exit(self, process: anyio.abc.Process) -> None:
+        self.state.returncode = await process.wait()
+
+    async def _stop(self, tg: anyio.abc.TaskGroup) -> None:
+        process = self._process
+        if process is None:
+            return
+        with anyio.CancelScope(shield=True):
+            if self.state.stdout_closed:
+                await _exited_within(process, 0.5)
+            self.state.stopped_by_us = process.returncode is None
+            if process.stdin is not None:
+                with contextlib.suppress(Exception):
+                    await process.stdin.aclose()
+            if not await _exited_within(process, 1.0):
+                _signal_group(process.pid, signal.SIGTERM)
+                if not await _exited_within(process, 2.0):
+                    _signal_group(process.pid, signal.SIGKILL)
+                    await _exited_within(process, 2.0)
+            _signal_group(process.pid, signal.SIGKILL)
+            self.state.returncode = process.returncode
+        tg.cancel_scope.cancel()
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.returncode is None
+
+
+async def _exited_within(process: anyio.abc.Process, seconds: float) -> bool:
+    with anyio.move_on_after(seconds):
+        while process.returncode is None:
+            await anyio.sleep(0.01)
+    return process.returncode is not None
+
+
+def _signal_group(pid: int, sig: signal.Signals) -> None:
+    """Signal the server's whole process group, so wrappers such as npx take their children along."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, sig)
