@@ -1,0 +1,93 @@
+"""A GitHub-flavoured Markdown summary, sized for `$GITHUB_STEP_SUMMARY` and pull-request comments."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from hypothesis_mcp.report.shared import cap_line, fix_of, format_call, reproduction_origin, top_issues
+from hypothesis_mcp.results import Report, Smoke
+
+SUBSCORES = ("happy", "edge", "lint", "effect")
+MAX_ROWS = 50
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def render_markdown(report: Report) -> str:
+    """Grade line, failures table, smoke summary and the top issue's reproduction."""
+    server = report.server
+    title = " ".join(p for p in (server.get("name") or "unnamed server", server.get("version", "")) if p)
+    subscores = " · ".join(f"{k} {_percent(report.subscores.get(k))}" for k in SUBSCORES)
+    lines = [f"## MCP Scorecard: {_inline(title)}", "", f"**Grade {report.grade}** · Score "
+             f"{_percent(report.score)} · {subscores}", ""]
+    if capped := cap_line(report.grade_cap):
+        lines += [f"> {_inline(capped)}", ""]
+    lines += [f"MCP {server.get('protocol_version') or '?'} ({server.get('era') or 'unknown era'}) · profile "
+              f"`{report.profile}` · seed `{report.seed}` · {report.stats.calls} calls in "
+              f"{report.stats.duration_s:.1f} s", ""]
+    lines += _failures(report)
+    lines += _smoke(report.smoke)
+    lines += _top_reproduction(report)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _failures(report: Report) -> list[str]:
+    failures = report.failures()
+    if not failures:
+        return ["No check failed.", ""]
+    lines = [f"### Failures ({len(failures)})", "", "| Kind | Tool | Rule | Confidence | Finding | Fix |",
+             "|---|---|---|---|---|---|"]
+    ordered = top_issues(report, limit=len(failures))
+    for result in ordered[:MAX_ROWS]:
+        lines.append(
+            f"| {result.kind} | {_cell(result.tool or 'server')} | `{result.rule}` | {result.confidence} "
+            f"| {_cell(result.message)} | {_cell(fix_of(result))} |"
+        )
+    if len(ordered) > MAX_ROWS:
+        lines.append(f"\n…and {len(ordered) - MAX_ROWS} more in the JSON report.")
+    return [*lines, ""]
+
+
+def _smoke(smoke: Smoke) -> list[str]:
+    if not smoke.executed:
+        requested = smoke.reason != Smoke().reason
+        return ["### Smoke checks", "", f"Not run: {smoke.reason}", ""] if requested else []
+    scope = "every tool called (`--call-all`)" if smoke.call_all else "only `readOnlyHint: true` tools called"
+    lines = ["### Smoke checks", "",
+             f"{smoke.passed} passed, {smoke.failed} failed, {smoke.skipped} skipped · tools called "
+             f"{smoke.tools_called} of {smoke.tools_total} · {scope}", ""]
+    failed = [_smoke_line(c) for c in smoke.checks if c.get("verdict") == "fail"]
+    return [*lines, *failed, ""] if failed else lines
+
+
+def _smoke_line(check: dict[str, Any]) -> str:
+    tool = check.get("tool_name")
+    where = f" [{_inline(str(tool))}]" if tool else ""
+    return f"- **FAIL** `{check.get('check_id')}`{where}: {_inline(str(check.get('message', '')))}"
+
+
+def _top_reproduction(report: Report) -> list[str]:
+    issue = next((r for r in top_issues(report) if r.reproduction and r.reproduction.calls), None)
+    if issue is None or issue.reproduction is None:
+        return []
+    calls = [format_call(i, call) for i, call in enumerate(issue.reproduction.calls, 1)]
+    fence = "````" if any("```" in c for c in calls) else "```"
+    return [
+        "### Reproduction of the top issue", "",
+        f"`{issue.tool or 'server'}`: {_inline(issue.message)} (`{issue.rule}`) — "
+        f"{reproduction_origin(issue.reproduction.fresh_server)}", "",
+        f"{fence}text", *calls, fence, "",
+    ]
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.0f}%"
+
+
+def _inline(text: str) -> str:
+    """One line of text that cannot open HTML, carry control characters or break the layout."""
+    return " ".join(_CONTROL.sub("\ufffd", text).split()).replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _cell(text: str) -> str:
+    return _inline(text).replace("|", "\\|")

@@ -1,0 +1,383 @@
+"""Every output format renders the same hand-made report: console, JUnit, Markdown, badge, JSON."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from hypothesis_mcp.errors import UsageError
+from hypothesis_mcp.fixes import FIXES, fix_for
+from hypothesis_mcp.report.badge import render_badge_json, render_badge_svg
+from hypothesis_mcp.report.console import render_console
+from hypothesis_mcp.report.json_report import load_report, render_json
+from hypothesis_mcp.report.junit import render_junit
+from hypothesis_mcp.report.markdown import render_markdown
+from hypothesis_mcp.report.shared import top_issues
+from hypothesis_mcp.results import Call, GradeCap, Report, Reproduction, Result, RunStats, Smoke
+
+PROBE_MESSAGE = "a second write to key 'hm1a2b-title' reported success; state unchanged"
+REPRO = Reproduction(
+    [Call("create_note", {"title": "hm1a2b-title", "body": "a"}),
+     Call("create_note", {"title": "hm1a2b-title", "body": "b"}),
+     Call("search_notes", {"query": "hm1a2b-title"})],
+    fresh_server=True,
+)
+SMOKE_CHECKS = [
+    {"check_id": "smoke_structured_content", "tool_name": "search_notes", "verdict": "pass",
+     "message": "structuredContent conforms to the declared outputSchema",
+     "details": {"called": True, "returned": '1 content block(s) [text]; first text "{\\"titles\\": []}"'}},
+    {"check_id": "smoke_invalid_arguments", "tool_name": "sloppy", "verdict": "fail",
+     "message": "accepted schema-invalid arguments (returned a success result)",
+     "details": {"called": True, "returned": '1 content block(s) [text]; first text "{}"'}},
+    {"check_id": "smoke_invalid_arguments", "tool_name": "create_note", "verdict": "skip",
+     "message": "not called under the safety default (readOnlyHint is not true); pass --call-all",
+     "details": {"called": False}},
+    {"check_id": "smoke_unknown_tool", "tool_name": None, "verdict": "pass",
+     "message": "rejected with JSON-RPC error -32602", "details": {"called": True}},
+]
+
+
+def smoke_result(check: dict[str, object]) -> Result:
+    return Result(kind="smoke", check=str(check["check_id"]), tool=check["tool_name"],  # type: ignore[arg-type]
+                  status=check["verdict"], rule=str(check["check_id"]),  # type: ignore[arg-type]
+                  message=str(check["message"]), basis="MCP Tools §Error Handling")
+
+
+def sample_report(**changes: object) -> Report:
+    results = [
+        Result(kind="scenario", check="happy", tool="search_notes", status="pass", rule="happy",
+               message="served 20 generated valid argument sets"),
+        Result(kind="scenario", check="edge", tool="search_notes", status="pass", rule="edge",
+               message="refused 20 invalid argument sets"),
+        Result(kind="scenario", check="happy", tool="create_note", status="inconclusive", rule="happy",
+               message="refused all generated values; supply real ones with --arg", confidence="low"),
+        Result(kind="scenario", check="edge", tool="sloppy", status="fail",
+               rule="edge-accepted-invalid-input", basis="invalid arguments",
+               message="accepted {'limit': 'x'} | a [bad] value\x00\x1b[2J",
+               reproduction=Reproduction([Call("sloppy", {"limit": "x"})], fresh_server=False)),
+        Result(kind="lint", check="lint", tool="search_notes", status="pass", rule="lint",
+               message="no lint findings"),
+        Result(kind="lint", check="lint", tool="sloppy", status="warn", rule="lint-undocumented-property",
+               message="parameter(s) without a description: limit", basis="top-level properties",
+               fix="Add a description to limit."),
+        Result(kind="probe", check="bound", tool="search_notes", status="pass", rule="probe-bound-exceeded",
+               message="limit bounded the result for [1, 2]", confidence="medium"),
+        Result(kind="probe", check="round-trip", tool="create_note", status="fail", rule="probe-silent-noop",
+               message=PROBE_MESSAGE, confidence="high", basis="search_notes showed the record before",
+               reproduction=REPRO),
+        Result(kind="probe", check="round-trip", tool="append_log", status="skip",
+               rule="probe-write-not-observable", message="skipped: writes need --allow-writes"),
+        Result(kind="incident", check="call", tool="sloppy", status="fail", rule="server-crashed",
+               message="the server exited with code 1 during tools/call"),
+        *(smoke_result(c) for c in SMOKE_CHECKS),
+    ]
+    for index, result in enumerate(results, 1):
+        result.id = f"r{index:03d}"
+    report = Report(
+        tool={"name": "hypothesis-mcp", "version": "0.1.0"},
+        target="python -m hypothesis_mcp.sample_server --bug silent-skip", profile="grading", seed=0,
+        server={"name": "notes-server", "version": "1.1.0", "protocol_version": "2026-07-28",
+                "era": "modern"},
+        grade="C", score=93.3, subscores={"happy": 100.0, "edge": 67.0, "lint": 91.0, "effect": 50.0},
+        grade_cap=GradeCap(enabled=True, capped=True, cap="C", uncapped_grade="A",
+                           reasons=["probe-silent-noop on create_note"],
+                           note="a high-confidence probe failure caps the grade at C"),
+        results=results,
+        smoke=Smoke(executed=True, reason=None, call_all=False, passed=2, failed=1, skipped=1, tools_called=2,
+                    tools_total=3, checks=SMOKE_CHECKS),
+        stats=RunStats(calls=187, examples=120, server_starts=9, duration_s=2.4),
+        isolation="fresh server process per stateful example",
+        notes=["1 probe(s) skipped because they write (append_log); add --allow-writes to run them"],
+        tools_total=3,
+    )
+    return dataclasses.replace(report, **changes)  # type: ignore[arg-type]
+
+
+def console_text(report: Report) -> str:
+    console = Console(file=io.StringIO(), width=100, record=True, color_system=None)
+    render_console(report, console)
+    return console.export_text()
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+# Console ---------------------------------------------------------------------------------------
+
+
+def test_console_header() -> None:
+    text = console_text(sample_report())
+    assert "MCP Scorecard: notes-server 1.1.0" in text
+    assert "Grade C   Score 93%" in text
+    assert "Grade A by score, capped because: probe-silent-noop on create_note" in text
+    assert "happy 100%  |  edge 67%  |  lint 91%  |  effect 50%" in text
+    assert "MCP 2026-07-28 (stateless)" in text
+    assert "Isolation: fresh server process per stateful example" in text
+
+
+def test_console_fits_100_columns() -> None:
+    assert max(len(line) for line in console_text(sample_report()).splitlines()) <= 100
+
+
+def test_console_tables() -> None:
+    text = flat(console_text(sample_report()))
+    for title in ("Scenarios", "Lint findings", "Effect probes", "Incidents"):
+        assert title in text
+    assert "FAIL" in text and "probe-silent-noop" in text
+    assert "lint-undocumented-property" in text
+    assert "server-crashed" in text
+    assert "no lint findings" not in text  # passes stay out of the findings table
+    assert "[bad] value" in text  # brackets are text, not markup
+    assert "\x00" not in text and "\x1b" not in text  # control characters never reach the terminal
+
+
+def test_console_smoke_section() -> None:
+    text = console_text(sample_report())
+    assert ("Smoke checks (tools/call): 2 passed, 1 failed, 1 skipped — only readOnlyHint: true tools called "
+            "(see --call-all).") in flat(text)
+    assert "Tools called: 2 of 3" in text
+    assert "pass smoke_structured_content [search_notes]: structuredContent conforms" in text
+    assert "FAIL smoke_invalid_arguments [sloppy]: accepted schema-invalid arguments" in text
+    assert "pass smoke_unknown_tool: rejected with JSON-RPC error -32602" in text
+    returned = next(line for line in text.splitlines() if 'first text "{}"' in line)
+    assert returned.startswith("       1 content block(s) [text]")
+
+
+def test_console_smoke_call_all_and_not_run() -> None:
+    call_all = sample_report(smoke=dataclasses.replace(sample_report().smoke, call_all=True))
+    assert "— every tool called (--call-all)." in flat(console_text(call_all))
+    not_run = sample_report(smoke=Smoke(executed=False, reason="no session to call tools on"))
+    assert "Smoke checks (tools/call): not run — no session to call tools on" in console_text(not_run)
+    assert "Smoke checks" not in console_text(sample_report(smoke=Smoke()))
+
+
+def test_console_top_issues_and_reproduction() -> None:
+    text = console_text(sample_report())
+    top = flat(text[text.index("Top issues to fix"):])
+    order = [top.index(s) for s in ("1. sloppy the server exited", "2. create_note", "3. sloppy accepted")]
+    assert order == sorted(order)
+    assert f"2. create_note {PROBE_MESSAGE} (probe-silent-noop)" in top
+    assert f"-> {FIXES['probe-silent-noop']}" in top
+    assert "reproduction, starts from a fresh server:" in top
+    assert 'call 1: create_note({"title":"hm1a2b-title","body":"a"})' in top
+    assert 'call 3: search_notes({"query":"hm1a2b-title"})' in top
+    assert "runs on the shared server" in top
+    assert "1 probe(s) skipped because they write (append_log)" in top
+
+
+def test_console_effect_na_and_uncapped() -> None:
+    report = sample_report(subscores={"happy": 80.0, "edge": 100.0, "lint": 91.0, "effect": None},
+                           grade="B", score=86.0, grade_cap=GradeCap(), results=[])
+    text = console_text(report)
+    assert "happy 80%  |  edge 100%  |  lint 91%  |  effect n/a" in text
+    assert "capped" not in text
+    assert "Top issues to fix: none" in text
+
+
+# JUnit -----------------------------------------------------------------------------------------
+
+
+def test_junit_parses_and_counts_match() -> None:
+    report = sample_report()
+    root = ET.fromstring(render_junit(report).encode("utf-8"))
+    assert root.tag == "testsuites"
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == [f"hypothesis-mcp.{k}" for k in
+                                              ("scenario", "smoke", "probe", "lint", "incident")]
+    for suite in suites:
+        cases = suite.findall("testcase")
+        assert int(suite.get("tests", "-1")) == len(cases)
+        assert int(suite.get("failures", "-1")) == sum(c.find("failure") is not None for c in cases)
+        assert int(suite.get("skipped", "-1")) == sum(c.find("skipped") is not None for c in cases)
+        assert suite.get("errors") == "0"
+    for key in ("tests", "failures", "skipped"):
+        assert int(root.get(key, "-1")) == sum(int(s.get(key, "0")) for s in suites)
+    assert int(root.get("tests", "0")) == len(report.results)
+    assert int(root.get("failures", "0")) == len(report.failures())
+
+
+def test_junit_failure_text_and_statuses() -> None:
+    root = ET.fromstring(render_junit(sample_report()).encode("utf-8"))
+    cases = {(c.get("classname"), c.get("name")): c for c in root.iter("testcase")}
+    probe = cases[("probe.round-trip", "create_note probe-silent-noop")]
+    failure = probe.find("failure")
+    assert failure is not None and failure.get("type") == "probe-silent-noop"
+    assert failure.get("message") == PROBE_MESSAGE
+    text = failure.text or ""
+    assert "basis: search_notes showed the record before" in text
+    assert f"fix: {FIXES['probe-silent-noop']}" in text
+    assert 'call 2: create_note({"title":"hm1a2b-title","body":"b"})' in text
+    assert cases[("smoke.smoke_unknown_tool", "server smoke_unknown_tool")].find("failure") is None
+    skipped = cases[("scenario.happy", "create_note happy")].find("skipped")
+    assert skipped is not None and (skipped.get("message") or "").startswith("inconclusive: ")
+    warn = cases[("lint.lint", "sloppy lint-undocumented-property")]
+    assert warn.find("failure") is None
+    assert "Add a description to limit." in (warn.findtext("system-out") or "")
+    edge = cases[("scenario.edge", "sloppy edge-accepted-invalid-input")].find("failure")
+    assert edge is not None and "\x00" not in (edge.get("message") or "")
+
+
+def test_junit_empty_report_is_valid() -> None:
+    root = ET.fromstring(render_junit(sample_report(results=[])).encode("utf-8"))
+    assert root.get("tests") == "0" and len(root.findall("testsuite")) == 5
+
+
+# Markdown --------------------------------------------------------------------------------------
+
+
+def test_markdown_summary() -> None:
+    md = render_markdown(sample_report())
+    assert md.startswith("## MCP Scorecard: notes-server 1.1.0\n")
+    assert "**Grade C** · Score 93% · happy 100% · edge 67% · lint 91% · effect 50%" in md
+    assert "> Grade A by score, capped because: probe-silent-noop on create_note" in md
+    assert "| Kind | Tool | Rule | Confidence | Finding | Fix |" in md
+    row = next(line for line in md.splitlines() if "`probe-silent-noop`" in line)
+    assert "| high |" in row and FIXES["probe-silent-noop"] in row
+    edge_row = next(line for line in md.splitlines() if "`edge-accepted-invalid-input`" in line)
+    assert "\\|" in edge_row and edge_row.count(" | ") == 5
+    assert "\x00" not in md and "\x1b" not in md
+    assert "2 passed, 1 failed, 1 skipped · tools called 2 of 3" in md
+    assert "- **FAIL** `smoke_invalid_arguments` [sloppy]: accepted schema-invalid arguments" in md
+
+
+def test_markdown_reproduction_block() -> None:
+    md = render_markdown(sample_report())
+    block = re.search(r"### Reproduction of the top issue\n\n(.*?)\n\n```text\n(.*?)\n```", md, re.S)
+    assert block is not None
+    # The crash has no reproduction, so the block shows the probe failure, the next issue that has one.
+    assert "`create_note`" in block.group(1) and "starts from a fresh server" in block.group(1)
+    assert block.group(2).splitlines() == [
+        'call 1: create_note({"title":"hm1a2b-title","body":"a"})',
+        'call 2: create_note({"title":"hm1a2b-title","body":"b"})',
+        'call 3: search_notes({"query":"hm1a2b-title"})',
+    ]
+
+
+def test_markdown_without_failures() -> None:
+    md = render_markdown(sample_report(results=[], grade_cap=GradeCap(), smoke=Smoke()))
+    assert "No check failed." in md and "capped" not in md and "Smoke checks" not in md
+
+
+# Badge -----------------------------------------------------------------------------------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_badge_svg_capped() -> None:
+    root = ET.fromstring(render_badge_svg(sample_report()))
+    assert root.tag == f"{SVG}svg"
+    title = root.findtext(f"{SVG}title") or ""
+    assert "C (capped)" in title and "capped because: probe-silent-noop on create_note" in title
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "mcp grade" in texts and "C (capped)" in texts
+    assert float(root.get("width", "0")) > 60
+
+
+def test_badge_uncapped_and_json() -> None:
+    report = sample_report(grade="B", score=86.0, grade_cap=GradeCap())
+    root = ET.fromstring(render_badge_svg(report))
+    assert "B (86%)" in [t.text for t in root.iter(f"{SVG}text")]
+    assert "capped" not in (root.findtext(f"{SVG}title") or "")
+    assert render_badge_json(report) == {"schemaVersion": 1, "label": "mcp grade", "message": "B (86%)",
+                                         "color": "green"}
+    assert render_badge_json(sample_report())["message"] == "C (capped)"
+    assert render_badge_json(sample_report(grade="F", grade_cap=GradeCap()))["color"] == "red"
+
+
+# JSON ------------------------------------------------------------------------------------------
+
+CONTRACT = {
+    "schema_version", "tool", "target", "profile", "seed", "server", "grade", "score", "subscores",
+    "grade_cap", "results", "smoke", "stats",
+}
+
+
+def test_json_round_trips_and_has_the_contract() -> None:
+    report = sample_report()
+    text = render_json(report)
+    assert text.endswith("}\n")
+    data = json.loads(text)
+    assert data == json.loads(json.dumps(report.to_dict()))
+    assert set(data) >= CONTRACT
+    assert data["schema_version"] == 1
+    assert set(data["tool"]) >= {"name", "version"}
+    assert set(data["server"]) >= {"name", "version", "protocol_version", "era"}
+    assert set(data["subscores"]) >= {"happy", "edge", "lint", "effect"}
+    assert set(data["grade_cap"]) >= {"enabled", "capped", "cap", "uncapped_grade", "reasons", "note"}
+    assert set(data["stats"]) >= {"calls", "examples", "server_starts", "duration_s"}
+    for result in data["results"]:
+        assert set(result) >= {"id", "kind", "check", "tool", "status", "rule", "confidence", "basis",
+                               "message", "fix", "reproduction"}
+        if result["reproduction"] is not None:
+            assert set(result["reproduction"]) >= {"calls", "fresh_server"}
+            assert all(set(call) == {"tool", "arguments"} for call in result["reproduction"]["calls"])
+    smoke = data["smoke"]
+    assert set(smoke) >= {"executed", "reason", "call_all", "summary", "coverage", "checks"}
+    assert set(smoke["summary"]) == {"passed", "failed", "skipped"}
+    assert set(smoke["coverage"]) == {"tools_called", "tools_total"}
+    assert all(set(c) >= {"check_id", "tool_name", "verdict", "message", "details"} for c in smoke["checks"])
+    assert [Result.from_dict(r) for r in data["results"]] == report.results
+
+
+def test_json_keeps_unicode() -> None:
+    report = sample_report(server={"name": "notas-servidor-ñ", "version": "1", "protocol_version": "x",
+                                   "era": "legacy"})
+    assert "notas-servidor-ñ" in render_json(report)
+
+
+def test_load_report(tmp_path: Path) -> None:
+    path = tmp_path / "report.json"
+    path.write_text(render_json(sample_report()), encoding="utf-8")
+    assert load_report(path)["grade"] == "C"
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    (None, "report file not found"),
+    ("{not json", "is not valid JSON (line 1"),
+    ("[1, 2]", "is not a hypothesis-mcp report"),
+    ('{"grade": "A"}', "is not a hypothesis-mcp report"),
+    ('{"schema_version": 2}', "has schema_version 2"),
+])
+def test_load_report_errors(tmp_path: Path, content: str | None, expected: str) -> None:
+    path = tmp_path / "report.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    with pytest.raises(UsageError, match=re.escape(expected)):
+        load_report(path)
+
+
+# Fixes -----------------------------------------------------------------------------------------
+
+CONTRACT_RULES = [
+    "probe-silent-noop", "probe-data-lost", "probe-write-not-observable", "probe-bound-exceeded",
+    "probe-bound-short", "probe-slice-mismatch", "probe-paths-disagree", "probe-not-idempotent",
+    "smoke_structured_content", "smoke_invalid_arguments", "smoke_unknown_tool",
+    "happy-rejected-valid-input", "happy-output-schema", "edge-accepted-invalid-input", "scenario-failed",
+    "server-crashed", "call-timeout", "protocol-violation",
+]
+
+
+@pytest.mark.parametrize("rule", CONTRACT_RULES)
+def test_every_contract_rule_has_a_fix(rule: str) -> None:
+    assert rule in FIXES
+    assert fix_for(rule) == FIXES[rule] and fix_for(rule).endswith(".")
+
+
+def test_unknown_rule_gets_the_generic_fix() -> None:
+    assert "hypothesis-mcp replay" in fix_for("no-such-rule")
+
+
+def test_top_issues_order() -> None:
+    issues = top_issues(sample_report())
+    assert [(r.kind, r.rule) for r in issues] == [
+        ("incident", "server-crashed"), ("probe", "probe-silent-noop"),
+        ("scenario", "edge-accepted-invalid-input"), ("smoke", "smoke_invalid_arguments"),
+    ]
