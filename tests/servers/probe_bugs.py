@@ -112,7 +112,8 @@ class RecordStore:
                 tail += 1
             lines = lines[len(lines) - min(tail, len(lines)) :]
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text="\n".join(lines))], structured_content={"lines": lines}
+            content=[types.TextContent(type="text", text="\n".join(lines))],
+            structured_content={"lines": lines},
         )
 
     def tools(self) -> list[_Tool]:
@@ -128,12 +129,18 @@ class RecordStore:
                         "type": "object",
                         "properties": {
                             "name": {"type": "string", "minLength": 1, "description": "Unique record name."},
-                            "value": {"type": "string", "description": "Text to store; may contain newlines."},
+                            "value": {
+                                "type": "string",
+                                "description": "Text to store; may contain newlines.",
+                            },
                         },
                         "required": ["name", "value"],
                     },
                     annotations=types.ToolAnnotations(
-                        read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+                        read_only_hint=False,
+                        destructive_hint=False,
+                        idempotent_hint=True,
+                        open_world_hint=False,
                     ),
                 ),
                 self.create_record,
@@ -187,8 +194,16 @@ class RecordStore:
                         "type": "object",
                         "properties": {
                             "name": {"type": "string", "minLength": 1, "description": "Record to read."},
-                            "head": {"type": "integer", "minimum": 0, "description": "Return only the first N lines."},
-                            "tail": {"type": "integer", "minimum": 0, "description": "Return only the last N lines."},
+                            "head": {
+                                "type": "integer",
+                                "minimum": 0,
+                                "description": "Return only the first N lines.",
+                            },
+                            "tail": {
+                                "type": "integer",
+                                "minimum": 0,
+                                "description": "Return only the last N lines.",
+                            },
                         },
                         "required": ["name"],
                     },
@@ -222,7 +237,9 @@ def build_server(bug: str | None = None) -> Server[Any]:
             return _text(f"Invalid arguments for {params.name}: {error.message}", error=True)
         return tool.handler(arguments)
 
-    return Server("probe-bugs", version=bug or "twin", on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(
+        "probe-bugs", version=f"1.0.0+{bug or 'twin'}", on_list_tools=list_tools, on_call_tool=call_tool
+    )
 
 
 def serve(server: Server[Any], http_port: int | None) -> None:
@@ -249,7 +266,9 @@ def serve(server: Server[Any], http_port: int | None) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bug", choices=BUGS, help="switch on one effect bug (default: the correct twin)")
-    parser.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT/mcp")
+    parser.add_argument(
+        "--http", type=int, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT/mcp"
+    )
     args = parser.parse_args(argv)
     serve(build_server(args.bug), args.http)
 
