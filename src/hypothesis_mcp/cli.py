@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -15,9 +16,22 @@ from hypothesis_mcp import __version__
 from hypothesis_mcp.connection import CatalogError, Connection, Target, parse_target
 from hypothesis_mcp.connection.target import parse_pairs
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError, UsageError
+from hypothesis_mcp.engine import RunOptions, run
+from hypothesis_mcp.profiles import make_profile
+from hypothesis_mcp.report.badge import render_badge_json, render_badge_svg
+from hypothesis_mcp.replay import replay as run_replay
 from hypothesis_mcp.report.catalog import catalog_json, print_catalog
+from hypothesis_mcp.report.json_report import load_report
+from hypothesis_mcp.report.console import render_console
+from hypothesis_mcp.report.junit import render_junit
+from hypothesis_mcp.report.markdown import render_markdown
+from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.results import Call, Report, Result
+from hypothesis_mcp.stateful.config import load_config
+from hypothesis_mcp.strategies import Overrides
 
 EXIT_OK, EXIT_BLOCKING, EXIT_USAGE, EXIT_SCORE, EXIT_SMOKE, EXIT_START = 0, 1, 2, 3, 4, 5
+EXIT_INTERRUPTED = 130
 
 app = typer.Typer(
     name="hypothesis-mcp",
@@ -72,7 +86,7 @@ def guarded(action: Callable[[], T]) -> T:
         raise typer.Exit(EXIT_START) from None
     except KeyboardInterrupt:
         err.print("interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
 def write_json(data: Any, destination: str) -> None:
@@ -104,6 +118,178 @@ def tools(
                 print_catalog(Console(highlight=False), catalog, conn.server)
 
     guarded(body)
+
+
+def parse_fail_under(value: str | None) -> tuple[str, float | str] | None:
+    if value is None:
+        return None
+    text = value.strip().rstrip("%").upper()
+    if text in ("A", "B", "C", "D", "F"):
+        return ("grade", text)
+    try:
+        number = float(text)
+    except ValueError:
+        raise UsageError(f"--fail-under takes a grade letter (A-F) or a percentage, not {value!r}") from None
+    if not 0 <= number <= 100:
+        raise UsageError(f"--fail-under percentage must be between 0 and 100, not {value!r}")
+    return ("score", number)
+
+
+def below(report: Report, gate: tuple[str, float | str] | None) -> bool:
+    if gate is None:
+        return False
+    kind, threshold = gate
+    if kind == "grade":
+        order = "ABCDF"
+        return order.index(report.grade) > order.index(str(threshold))
+    return report.score < float(threshold)
+
+
+def exit_code(report: Report, gate: tuple[str, float | str] | None, *, ci: bool) -> int:
+    """3 (score) wins over 4 (smoke) which wins over 1 (blocking failure under --ci)."""
+    if report.interrupted:
+        return EXIT_INTERRUPTED
+    if below(report, gate):
+        return EXIT_SCORE
+    if report.smoke.executed and report.smoke.failed:
+        return EXIT_SMOKE
+    if ci and blocking(report):
+        return EXIT_BLOCKING
+    return EXIT_OK
+
+
+def blocking(report: Report) -> list[Result]:
+    """High-confidence probe failures, incidents, and tools that fail valid input."""
+    return [r for r in report.results if r.status == "fail" and (
+        (r.kind == "probe" and r.confidence == "high") or r.kind == "incident"
+        or (r.kind == "scenario" and r.check == "happy"))]
+
+
+@app.command()
+def test(
+    target: TargetArg,
+    smoke: Annotated[bool, typer.Option("--smoke", help="Also run the smoke checks (tools/call).")] = False,
+    call_all: Annotated[bool, typer.Option("--call-all", help="Smoke: call every tool, not only "
+                                           "readOnlyHint: true ones.")] = False,
+    probes: Annotated[bool, typer.Option("--probes", help="Run effect probes (read-only unless "
+                                         "--allow-writes).")] = False,
+    allow_writes: Annotated[bool, typer.Option("--allow-writes", help="Let probes call write tools. Point them "
+                                               "at a disposable server.")] = False,
+    probe_config: Annotated[Path | None, typer.Option("--probe-config", help="YAML or JSON probe config.")] = None,
+    arg: Annotated[list[str], typer.Option("--arg", help="[TOOL:]NAME=VALUE argument value (JSON when it "
+                                           "parses).")] = [],  # noqa: B006
+    args_file: Annotated[Path | None, typer.Option("--args-file", help="YAML/JSON {'*': {...}, TOOL: "
+                                                   "{...}}.")] = None,
+    profile: Annotated[str, typer.Option("--profile", help="grading (deterministic), default or "
+                                         "thorough.")] = "default",
+    seed: Annotated[int | None, typer.Option("--seed", help="Make any profile repeatable.")] = None,
+    max_examples: Annotated[int | None, typer.Option("--max-examples", help="Examples per tool and "
+                                                     "check.")] = None,
+    timeout: TimeoutOpt = 30.0,
+    max_time: Annotated[float | None, typer.Option("--max-time", help="Stop starting new checks after this "
+                                                   "many seconds.")] = None,
+    env: EnvOpt = [],  # noqa: B006
+    header: HeaderOpt = [],  # noqa: B006
+    token: TokenOpt = None,
+    json_out: Annotated[str | None, typer.Option("--json", help="Write the JSON report to FILE (- for "
+                                                 "stdout).")] = None,
+    junit: Annotated[Path | None, typer.Option("--junit", help="Write JUnit XML to FILE.")] = None,
+    markdown: Annotated[Path | None, typer.Option("--markdown", help="Write a Markdown summary to FILE.")] = None,
+    badge: Annotated[Path | None, typer.Option("--badge", help="Write a badge: .svg, or .json for a shields "
+                                               "endpoint.")] = None,
+    ci: Annotated[bool, typer.Option("--ci", help="Grading profile; a blocking failure exits 1.")] = False,
+    fail_under: Annotated[str | None, typer.Option("--fail-under", help="Exit 3 below this grade letter or "
+                                                   "percentage.")] = None,
+    no_probe_grade_cap: Annotated[bool, typer.Option("--no-probe-grade-cap", help="Grade by score alone.")] = False,
+    read_only: Annotated[bool, typer.Option("--read-only", help="Scenarios call read-only tools only.")] = False,
+) -> None:
+    """Test a server: lint, happy and edge scenarios, and optionally smoke checks and effect probes."""
+
+    def body() -> int:
+        gate = parse_fail_under(fail_under)
+        overrides = Overrides.parse(list(arg), str(args_file) if args_file else None)
+        config = load_config(probe_config) if probe_config else None
+        if config is not None and config.args:
+            overrides = Overrides.from_mapping(config.args, "probe config args") | overrides
+        chosen = make_profile("grading" if ci else profile, seed=seed, max_examples=max_examples)
+        options = RunOptions(
+            profile=chosen, smoke=smoke, call_all=call_all, probes=probes or probe_config is not None,
+            allow_writes=allow_writes, probe_config=config, overrides=overrides, read_only=read_only,
+            probe_grade_cap=not no_probe_grade_cap, timeout=timeout, startup_timeout=max(timeout, 30.0),
+            max_time=max_time,
+        )
+        the_target = build_target(target, env, header, token)
+        if chosen.seed is not None and chosen.name != "grading":
+            err.print(f"profile {chosen.name}, seed {chosen.seed} (repeat with --seed {chosen.seed})")
+        with err.status("testing the server...") as status:
+            def progress(name: str, info: dict[str, Any]) -> None:
+                if name == "stage":
+                    status.update(f"running {info['name']}...")
+            report = run(the_target, options, progress)
+        console = Console(highlight=False, width=max(100, Console().width))
+        render_console(report, console)
+        if json_out:
+            write_json(report.to_dict(), json_out)
+        if junit:
+            junit.write_text(render_junit(report), encoding="utf-8")
+        summary = render_markdown(report) if (markdown or ci) else ""
+        if markdown:
+            markdown.write_text(summary, encoding="utf-8")
+        if ci and os.environ.get("GITHUB_STEP_SUMMARY"):
+            with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as handle:
+                handle.write(summary + "\n")
+        if badge:
+            if badge.suffix == ".json":
+                write_json(render_badge_json(report), str(badge))
+            else:
+                badge.write_text(render_badge_svg(report), encoding="utf-8")
+        return exit_code(report, gate, ci=ci)
+
+    raise typer.Exit(guarded(body))
+
+
+@app.command()
+def replay(
+    report_file: Annotated[Path, typer.Argument(help="A JSON report written with --json.", metavar="REPORT.json")],
+    result_id: Annotated[str | None, typer.Option("--result", help="The result id to replay (default: every "
+                                                  "failure with a reproduction).")] = None,
+    target: Annotated[str | None, typer.Option("--target", help="Server to replay against (default: the "
+                                               "report's target).")] = None,
+    timeout: TimeoutOpt = 30.0,
+) -> None:
+    """Re-run failures' minimal reproductions on a fresh server: exit 1 if one still fails, 0 if all pass."""
+
+    def body() -> int:
+        data = load_report(report_file)
+        results = [Result.from_dict(r) for r in data.get("results", [])]
+        if result_id is not None:
+            chosen = [r for r in results if r.id == result_id]
+            if not chosen:
+                raise UsageError(f"no result {result_id!r} in {report_file}; ids with reproductions: "
+                                 + ", ".join(r.id for r in results if r.reproduction) or "none")
+        else:
+            chosen = [r for r in results if r.status in ("fail", "warn") and r.reproduction]
+        if not chosen:
+            typer.echo("nothing to replay: the report has no failure with a reproduction")
+            return EXIT_OK
+        the_target = parse_target(target or data.get("target", ""))
+        console = Console(highlight=False)
+        failing = 0
+        for result in chosen:
+            console.print(f"[bold]{result.id}[/bold] {result.rule} on {result.tool or 'server'}: {result.message}")
+
+            def show(call: Call, outcome: Outcome) -> None:
+                args = json.dumps(call.arguments, ensure_ascii=False)
+                console.print(f"  call {call.tool}({args})", markup=False)
+                console.print(f"    -> {outcome.summary()}", markup=False)
+
+            done = run_replay(result, the_target, timeout=timeout, on_step=show)
+            failing += done.still_fails
+            verdict = "[red]still fails[/red]" if done.still_fails else "[green]now passes[/green]"
+            console.print(f"  {verdict}: {done.verdict}")
+        return EXIT_BLOCKING if failing else EXIT_OK
+
+    raise typer.Exit(guarded(body))
 
 
 def version_callback(value: bool) -> None:

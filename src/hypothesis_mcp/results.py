@@ -69,3 +69,94 @@ class Result:
             fix=data.get("fix", ""), reproduction=Reproduction.from_dict(repro) if repro else None,
             details=dict(data.get("details") or {}), id=data.get("id", ""),
         )
+
+
+@dataclass
+class GradeCap:
+    enabled: bool = True
+    capped: bool = False
+    cap: str | None = None
+    uncapped_grade: str | None = None
+    reasons: list[str] = field(default_factory=list)
+    note: str | None = None
+
+
+@dataclass
+class Smoke:
+    """The smoke section: always present, `executed` false with a reason when it did not run."""
+
+    executed: bool = False
+    reason: str | None = "not requested (add --smoke)"
+    call_all: bool = False
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    tools_called: int = 0
+    tools_total: int = 0
+    checks: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "executed": self.executed,
+            "reason": self.reason,
+            "call_all": self.call_all,
+            "summary": {"passed": self.passed, "failed": self.failed, "skipped": self.skipped},
+            "coverage": {"tools_called": self.tools_called, "tools_total": self.tools_total},
+            "checks": self.checks,
+        }
+
+
+@dataclass
+class RunStats:
+    calls: int = 0
+    examples: int = 0
+    server_starts: int = 0
+    duration_s: float = 0.0
+
+
+@dataclass
+class Report:
+    """Everything one run produced; every output format renders this."""
+
+    tool: dict[str, str]
+    target: str
+    profile: str
+    seed: int | None
+    server: dict[str, str]
+    grade: str = "F"
+    score: float = 0.0
+    subscores: dict[str, float | None] = field(default_factory=dict)
+    grade_cap: GradeCap = field(default_factory=GradeCap)
+    results: list[Result] = field(default_factory=list)
+    smoke: Smoke = field(default_factory=Smoke)
+    stats: RunStats = field(default_factory=RunStats)
+    isolation: str = "fresh-process"
+    notes: list[str] = field(default_factory=list)
+    tools_total: int = 0
+    interrupted: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": 1,
+            "tool": self.tool,
+            "target": self.target,
+            "profile": self.profile,
+            "seed": self.seed,
+            "server": self.server,
+            "grade": self.grade,
+            "score": self.score,
+            "subscores": self.subscores,
+            "grade_cap": asdict(self.grade_cap),
+            "results": [r.to_dict() for r in self.results],
+            "smoke": self.smoke.to_dict(),
+            "stats": asdict(self.stats),
+            "isolation": self.isolation,
+            "notes": self.notes,
+            "interrupted": self.interrupted,
+        }
+
+    def failures(self, *, blocking_only: bool = False) -> list[Result]:
+        found = [r for r in self.results if r.status == "fail"]
+        if blocking_only:
+            found = [r for r in found if r.confidence == "high"]
+        return found

@@ -17,7 +17,8 @@ An in-memory notes store (one per process, seeded with three notes) built on the
 - limit-ignored: list_notes returns every note whatever its limit.
 
 Some flaws are deliberate and present with or without `--bug`, so a scorecard shows every subscore
-at work: export_notes fails for one value its schema allows (format "html"); delete_note's
+at work: export_notes breaks its own outputSchema for one value its input schema allows (format
+"html" comes back under an `html` key instead of `result`); delete_note's
 description is too short; search_notes' `limit` has no description; export_notes has no
 annotations. docs/sample-server.md explains each. Schema-invalid arguments are always rejected.
 
@@ -143,6 +144,22 @@ class StrictArguments:
         return await call_next(ctx)
 
 
+class HtmlEnvelope:
+    """Deliberate flaw: HTML exports come back under an `html` key, breaking the declared
+    outputSchema (which requires `result`) for one of the three formats the schema allows."""
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        result = await call_next(ctx)
+        params = ctx.params if isinstance(ctx.params, Mapping) else {}
+        arguments = params.get("arguments") or {}
+        if (ctx.method == "tools/call" and params.get("name") == "export_notes"
+                and isinstance(arguments, Mapping) and arguments.get("format") == "html"):
+            structured = result.get("structuredContent") if isinstance(result, dict) else None
+            if isinstance(structured, dict) and "result" in structured:
+                return {**result, "structuredContent": {"html": structured["result"]}}
+        return result
+
+
 def build_server(bug: str | None = None) -> MCPServer:
     """A fresh server with its own store; `bug` is one of BUGS or None for the correct server."""
     if bug is not None and bug not in BUGS:
@@ -155,6 +172,7 @@ def build_server(bug: str | None = None) -> MCPServer:
         log_level="WARNING",
     )
     mcp.middleware.append(StrictArguments(mcp))
+    mcp.middleware.append(HtmlEnvelope())
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
 
     @mcp.tool(
@@ -232,7 +250,7 @@ def build_server(bug: str | None = None) -> MCPServer:
             return json.dumps([note.model_dump() for note in notes], indent=2)
         if format == "markdown":
             return "\n\n".join(f"# {n.title}\n\n{n.body}\n\nTags: {', '.join(n.tags) or '-'}" for n in notes)
-        raise ToolError("HTML export is not implemented yet; use markdown or json.")
+        return "".join(f"<h1>{n.title}</h1><p>{n.body}</p>" for n in notes)
 
     return mcp
 

@@ -22,13 +22,16 @@ from pydantic import TypeAdapter, ValidationError
 
 from hypothesis_mcp import __version__
 from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.connection.http import HttpLimits, LimitedTransport
 from hypothesis_mcp.connection.loop import background_loop, submit
 from hypothesis_mcp.connection.outcome import CLOSED_CODE, TIMEOUT_CODE, Outcome
-from hypothesis_mcp.connection.stdio import MALFORMED_CODE, OVERSIZED_CODE, StdioTransport
+from hypothesis_mcp.connection.stdio import MALFORMED_CODE, MAX_MESSAGE_BYTES, OVERSIZED_CODE, StdioTransport
 from hypothesis_mcp.connection.target import Target, parse_target
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError
 
 _RAW = TypeAdapter(dict[str, Any])
+_MALFORMED = "malformed result"
+_SSE_TOO_LARGE = "byte limit"  # in the SDK's error for a server-sent event over max_sse_event_size
 MAX_PAGES = 1000
 
 
@@ -64,7 +67,10 @@ class Stats:
     calls: int = 0
     server_starts: int = 0
     call_seconds: float = 0.0
-    extra: dict[str, int] = field(default_factory=dict)
+
+    def cost(self) -> int:
+        """Work done so far in call units; a server start costs about as much as 50 calls."""
+        return self.calls + 50 * self.server_starts
 
 
 class Connection:
@@ -88,6 +94,7 @@ class Connection:
         restart: bool = True,
         transcript_limit: int = 5000,
         stats: Stats | None = None,
+        max_message_bytes: int = MAX_MESSAGE_BYTES,
     ) -> None:
         self.target = parse_target(target, env=env, cwd=cwd, headers=headers, token=token)
         self.timeout = timeout
@@ -96,8 +103,12 @@ class Connection:
         self.transcript: list[Exchange] = []
         self.transcript_limit = transcript_limit
         self.stats = stats or Stats()
+        self.max_message_bytes = max_message_bytes
+        self._http_limits = HttpLimits(max_message_bytes)
         self.server: ServerInfo | None = None
         self._tools: list[Tool] | None = None
+        self.catalog_problems: list[str] = []
+        """Why pages of tools/list had to be read without the SDK's schema validation."""
         self._client: Client | None = None
         self._transport: StdioTransport | None = None
         self._stop: asyncio.Event | None = None
@@ -172,11 +183,13 @@ class Connection:
                     http = await stack.enter_async_context(httpx2.AsyncClient(
                         headers=self.target.http_headers(),
                         timeout=httpx2.Timeout(30.0, read=max(self.timeout, self.startup_timeout) + 30),
+                        transport=LimitedTransport(httpx2.AsyncHTTPTransport(), self._http_limits),
                     ))
-                    transport = streamable_http_client(str(self.target.url), http_client=http)
+                    transport = streamable_http_client(str(self.target.url), http_client=http,
+                                                       max_sse_event_size=self.max_message_bytes)
                     self._transport = None
                 else:
-                    transport = StdioTransport(self.target)
+                    transport = StdioTransport(self.target, max_message_bytes=self.max_message_bytes)
                     self._transport = transport
                 client = Client(
                     transport,
@@ -212,6 +225,8 @@ class Connection:
             reason = f"the MCP handshake failed: {error}"
         else:
             reason = f"could not connect: {_describe(error)}"
+        if self.target.is_url and self._http_limits.last_error:
+            reason += f" ({self._http_limits.last_error})"
         return ServerStartError(f"{self.target.describe()}: {reason}", stderr=stderr, exit_code=code)
 
     def stderr(self) -> str:
@@ -238,18 +253,25 @@ class Connection:
         """Every page of tools/list; an empty-string cursor is a cursor, a repeated one a loop."""
         tools: list[Tool] = []
         seen: set[str] = set()
+        self.catalog_problems = []
         cursor: str | None = None
         for _ in range(MAX_PAGES):
             params = {"cursor": cursor} if cursor is not None else {}
-            page = self._request(types.ListToolsRequest(
+            request = types.ListToolsRequest(
                 params=types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None,
-            ), "tools/list", params)
+            )
+            page = self._request(request, "tools/list", params)
+            if isinstance(page, Outcome) and page.kind == "protocol" and page.message.startswith(_MALFORMED):
+                # The SDK refuses a page that breaks the MCP schema (a tool without inputSchema, say).
+                # Read it again unvalidated: judging such tools is the lint checks' job.
+                self.catalog_problems.append(f"tools/list page {len(seen) + 1}: {page.message}")
+                page = self._request(request, "tools/list", params, unchecked=True)
             if isinstance(page, Outcome):
                 raise CatalogError(f"tools/list failed: {page.summary()}")
             raw_tools = page.get("tools")
             if not isinstance(raw_tools, list):
                 raise CatalogError("tools/list answered without a 'tools' list")
-            tools.extend(Tool.from_dict(t) for t in raw_tools if isinstance(t, dict))
+            tools.extend(_tool_from(t) for t in raw_tools if isinstance(t, dict))
             cursor = page.get("nextCursor")
             if cursor is None:
                 self._tools = tools
@@ -262,12 +284,18 @@ class Connection:
         raise CatalogError(f"tools/list did not end after {MAX_PAGES} pages")
 
     # calls -----------------------------------------------------------------------------------
-    def call(self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None) -> Outcome:
+    def call(self, name: str, arguments: Mapping[str, Any] | None = None, *,
+             timeout: float | None = None) -> Outcome:
         """Call a tool; whatever happens comes back as an Outcome."""
         if not self.is_open or (self._transport is not None and not self._transport.alive):
             if not self.restart:
                 return Outcome(kind="closed", message="the connection is closed", stderr=self.stderr())
-            self.reopen()
+            try:
+                self.reopen()
+            except ServerStartError as exc:
+                self.stats.calls += 1
+                return Outcome(kind="closed", exit_code=exc.exit_code, stderr=exc.stderr,
+                               message=f"the server could not be restarted: {exc}")
         args = dict(arguments or {})
         params = {"name": name, "arguments": args}
         request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=args))
@@ -278,22 +306,23 @@ class Connection:
         return Outcome.from_result(answer, self.transcript[-1].elapsed if self.transcript else 0.0)
 
     def _request(self, request: Any, method: str, params: dict[str, Any],
-                 timeout: float | None = None) -> dict[str, Any] | Outcome:
+                 timeout: float | None = None, *, unchecked: bool = False) -> dict[str, Any] | Outcome:
         limit = self.timeout if timeout is None else timeout
         client = self._client
         started = time.perf_counter()
         strays = len(self._transport.state.stray_ids) if self._transport else 0
+        oversized = self._http_limits.oversized
         if client is None:
             outcome: dict[str, Any] | Outcome = self._closed_outcome(0.0)
         else:
-            future = submit(_send(client, request, limit))
+            future = submit((_send_unchecked if unchecked else _send)(client, request, limit))
             try:
                 outcome = future.result(timeout=limit + 10)
             except concurrent.futures.TimeoutError:
                 future.cancel()
                 outcome = Outcome(kind="timeout", elapsed=limit, message="the client gave up waiting")
             except BaseException as exc:
-                outcome = self._classify(exc, time.perf_counter() - started, limit, strays)
+                outcome = self._classify(exc, time.perf_counter() - started, limit, strays, oversized)
         elapsed = time.perf_counter() - started
         self.stats.call_seconds += elapsed
         if isinstance(outcome, Outcome):
@@ -301,13 +330,19 @@ class Connection:
         self._record(method, params, outcome, started, elapsed)
         return outcome
 
-    def _classify(self, exc: BaseException, elapsed: float, limit: float, strays: int) -> Outcome:
+    def _classify(self, exc: BaseException, elapsed: float, limit: float, strays: int,
+                  oversized: int = 0) -> Outcome:
         state = self._transport.state if self._transport else None
         if isinstance(exc, MCPError):
             code = exc.error.code
+            if self._http_limits.oversized > oversized or _SSE_TOO_LARGE in exc.error.message:
+                # Our HTTP size limit cut the response short (a JSON body, or one server-sent event).
+                return Outcome(kind="protocol", code=OVERSIZED_CODE,
+                               message=f"response exceeded the {self.max_message_bytes}-byte limit")
             if code == TIMEOUT_CODE and elapsed >= limit * 0.9:
                 if state is not None and len(state.stray_ids) > strays:
-                    return Outcome(kind="protocol", message=f"response with unknown id {state.stray_ids[-1]!r}")
+                    stray = state.stray_ids[-1]
+                    return Outcome(kind="protocol", message=f"response with unknown id {stray!r}")
                 return Outcome(kind="timeout", message=str(exc))
             if code == CLOSED_CODE and not self._server_alive():
                 return self._closed_outcome(elapsed)
@@ -315,7 +350,7 @@ class Connection:
                 return Outcome(kind="protocol", code=code, message=exc.error.message)
             return Outcome(kind="error", code=code, message=exc.error.message, data=exc.error.data)
         if isinstance(exc, ValidationError):
-            return Outcome(kind="protocol", message=f"malformed result: {_describe(exc)}")
+            return Outcome(kind="protocol", message=f"{_MALFORMED}: {_describe(exc)}")
         if isinstance(exc, anyio.ClosedResourceError | anyio.BrokenResourceError | httpx2.TransportError):
             return self._closed_outcome(elapsed)
         return Outcome(kind="protocol", message=_describe(exc))
@@ -344,6 +379,33 @@ class Connection:
 
 async def _send(client: Client, request: Any, timeout: float) -> dict[str, Any]:
     return await client.session.send_request(request, _RAW, request_read_timeout_seconds=timeout)
+
+
+async def _send_unchecked(client: Client, request: Any, timeout: float) -> dict[str, Any]:
+    """`send_request` without the SDK's check of the result against the MCP schema.
+
+    The SDK has no public way to skip that check, so this repeats what `send_request` does before
+    it (the session's per-request stamp, the timeout) and calls the dispatcher itself.
+    """
+    session: Any = client.session
+    data = request.model_dump(by_alias=True, mode="json", exclude_none=True)
+    opts: dict[str, Any] = {"timeout": timeout}
+    session._stamp(data, opts)
+    raw: dict[str, Any] = await session._dispatcher.send_raw_request(data["method"], data.get("params"), opts)
+    return raw
+
+
+def _tool_from(data: dict[str, Any]) -> Tool:
+    """A Tool even from a definition with fields of the wrong type; `raw` keeps them for lint."""
+    try:
+        return Tool.from_dict(data)
+    except (TypeError, ValueError):
+        schema = data.get("inputSchema")
+        description = data.get("description")
+        return Tool(name=str(data.get("name", "")),
+                    input_schema=dict(schema) if isinstance(schema, dict) else {},
+                    description=description if isinstance(description, str) else None,
+                    raw=dict(data))
 
 
 def _server_info(client: Client) -> ServerInfo:

@@ -82,7 +82,8 @@ class Outcome:
             text = self.text
             if text:
                 shown = text[:width]
-                parts.append(f"first text {json.dumps(shown)}" + (" [truncated]" if len(text) > width else ""))
+                cut = " [truncated]" if len(text) > width else ""
+                parts.append(f"first text {json.dumps(shown)}{cut}")
             return "; ".join(parts)
         if self.kind == "error":
             return f"JSON-RPC error {self.code}: {self.message[:width]}"
@@ -90,7 +91,8 @@ class Outcome:
             return f"no answer within {self.elapsed:.1f}s"
         if self.kind == "closed":
             tail = self.stderr.strip().splitlines()[-1:] if self.stderr.strip() else []
-            return f"connection closed (exit code {self.exit_code})" + (f"; stderr: {tail[0][:width]}" if tail else "")
+            shown_tail = f"; stderr: {tail[0][:width]}" if tail else ""
+            return f"connection closed (exit code {self.exit_code}){shown_tail}"
         return f"protocol violation: {self.message[:width]}"
 
     def to_dict(self) -> dict[str, Any]:

@@ -28,6 +28,12 @@ OVERSIZED_CODE = -32099
 MALFORMED_CODE = -32098
 """Code of the error we put in place of a JSON-RPC response we could not parse."""
 
+MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+"""Largest response read whole; a larger one is dropped as it streams in and reported instead.
+
+Parsing a response takes about six times its size at its peak (bytes, the decoded JSON, the SDK's
+models), so this also bounds what one call can cost in memory."""
+
 _ID_PATTERN = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
 
@@ -67,7 +73,7 @@ class ProcessState:
 class StdioTransport:
     """Async context manager yielding the (read, write) streams the SDK session expects."""
 
-    def __init__(self, target: Target, *, max_message_bytes: int = 32 * 1024 * 1024) -> None:
+    def __init__(self, target: Target, *, max_message_bytes: int = MAX_MESSAGE_BYTES) -> None:
         self.target = target
         self.max_message_bytes = max_message_bytes
         self.state = ProcessState()
@@ -176,8 +182,12 @@ class StdioTransport:
         reason = str(exc).splitlines()[0] if str(exc) else "invalid message"
         await self._send_error(sink, request_id, MALFORMED_CODE, f"malformed JSON-RPC response: {reason}")
 
-    async def _send_error(self, sink: anyio.abc.ObjectSendStream, request_id: object, code: int, text: str) -> None:
-        error = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=text))
+    async def _send_error(
+        self, sink: anyio.abc.ObjectSendStream, request_id: object, code: int, text: str
+    ) -> None:
+        error = types.JSONRPCError(
+            jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=text)
+        )
         with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
             await sink.send(SessionMessage(error))
 

@@ -1,0 +1,110 @@
+"""Drive Hypothesis over one strategy and one property, keep the smallest failing value.
+
+Shrinking against a live server costs a call per step and a restart per crash, so shrinking
+has a call budget: once it is spent, values already seen to fail keep failing (without a call)
+and new values pass, so Hypothesis settles on the smallest failure found so far.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from hypothesis import given
+from hypothesis import seed as hypothesis_seed
+from hypothesis.errors import Flaky, HypothesisException
+from hypothesis.strategies import SearchStrategy
+
+from hypothesis_mcp.profiles import Profile
+
+V = TypeVar("V")
+
+
+@dataclass
+class Finding:
+    """Why one value broke the property: the rule, a message, and anything worth showing."""
+
+    rule: str
+    message: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+class _Found(AssertionError):
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+@dataclass
+class Hunt(Generic[V]):
+    """The outcome of one hunt: the minimal failing value (if any) and what was tried."""
+
+    finding: Finding | None = None
+    value: V | None = None
+    examples: int = 0
+    calls: int = 0
+    flaky: bool = False
+    error: str | None = None
+
+
+def _key(value: Any) -> str:
+    try:
+        return json.dumps(value, sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def hunt(
+    strategy: SearchStrategy[V],
+    prop: Callable[[V], Finding | None],
+    profile: Profile,
+    *,
+    examples: int | None = None,
+    cost: Callable[[], int] | None = None,
+) -> Hunt[V]:
+    """Search for a value that breaks `prop`; return the smallest one Hypothesis found.
+
+    `cost` reports calls made so far; past `profile.shrink_calls` after the first failure,
+    no new value is sent to the server.
+    """
+    result: Hunt[V] = Hunt()
+    failed: dict[str, Finding] = {}
+    budget: dict[str, int | None] = {"start": None}
+
+    def spent() -> bool:
+        start = budget["start"]
+        return start is not None and cost is not None and cost() - start > profile.shrink_calls
+
+    def test(value: V) -> None:
+        key = _key(value)
+        if key in failed:
+            result.finding, result.value = failed[key], value
+            raise _Found(failed[key])
+        if spent():
+            return
+        result.examples += 1
+        finding = prop(value)
+        if finding is not None:
+            failed[key] = finding
+            if budget["start"] is None and cost is not None:
+                budget["start"] = cost()
+            result.finding, result.value = finding, value
+            raise _Found(finding)
+
+    runner = given(strategy)(test)
+    runner = profile.settings(examples)(runner)
+    if profile.seed is not None:
+        runner = hypothesis_seed(profile.seed)(runner)
+    try:
+        runner()
+    except _Found as exc:
+        result.finding = exc.finding
+    except Flaky:
+        result.flaky = True
+    except HypothesisException as exc:
+        result.error = f"{type(exc).__name__}: {exc}"
+    if result.finding is None:
+        result.value = None
+    return result

@@ -1,0 +1,135 @@
+"""The two searches every per-tool check shares: valid arguments and invalid arguments.
+
+Smoke checks and scenarios judge the same calls differently, so each search runs once per tool
+and run and its outcome is kept for both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.checks.hunt import Finding, hunt
+from hypothesis_mcp.checks.outcomes import incident, output_violation, schema_problem
+from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.errors import SchemaError
+from hypothesis_mcp.profiles import Profile
+from hypothesis_mcp.strategies import Overrides, arguments, has_invalid_values, invalid_arguments
+
+REJECTED_VALID = "happy-rejected-valid-input"
+ACCEPTED_INVALID = "edge-accepted-invalid-input"
+INTERNAL_ON_INVALID = "edge-internal-error"
+
+
+@dataclass
+class Search:
+    """One tool's search: the minimal failure (if any), and what the other calls returned."""
+
+    finding: Finding | None = None
+    arguments: dict[str, Any] | None = None
+    answered: list[Outcome] = field(default_factory=list)
+    refused: list[Outcome] = field(default_factory=list)
+    skipped: str | None = None
+    examples: int = 0
+
+    @property
+    def successes(self) -> list[Outcome]:
+        return [o for o in self.answered if o.ok]
+
+
+@dataclass
+class Searches:
+    conn: Connection
+    profile: Profile
+    overrides: Overrides | None = None
+    _valid: dict[str, Search] = field(default_factory=dict)
+    _invalid: dict[str, Search] = field(default_factory=dict)
+
+    @property
+    def examples(self) -> int:
+        return sum(s.examples for s in [*self._valid.values(), *self._invalid.values()])
+
+    def valid(self, tool: Tool) -> Search:
+        """Schema-valid arguments: the server must not crash, hang, call them invalid, or break
+        its outputSchema. Error results are kept apart: they may mean made-up values."""
+        if tool.name in self._valid:
+            return self._valid[tool.name]
+        search = Search()
+        self._valid[tool.name] = search
+        schema = tool.output_schema
+        if schema is not None and schema_problem(schema) is not None:
+            schema = None
+        try:
+            strategy = arguments(tool, self.overrides.for_tool(tool) if self.overrides else None)
+        except SchemaError as exc:
+            search.skipped = f"cannot generate arguments: {exc}"
+            return search
+
+        def prop(args: dict[str, Any]) -> Finding | None:
+            outcome = self.conn.call(tool.name, args)
+            if (found := incident(outcome)) is not None:
+                return found
+            search.answered.append(outcome)
+            if outcome.kind == "error" and not outcome.rejected:
+                return Finding(REJECTED_VALID, f"internal error {outcome.code} for schema-valid arguments",
+                               {"returned": outcome.summary()})
+            if outcome.kind == "error" and outcome.code == -32602:
+                return Finding(REJECTED_VALID, "rejected schema-valid arguments as invalid params (-32602): "
+                               f"{outcome.message[:200]}", {"returned": outcome.summary()})
+            if not outcome.ok:
+                search.refused.append(outcome)
+                return None
+            return output_violation(schema, outcome) if schema is not None else None
+
+        self._run(search, strategy, prop, self.profile.examples)
+        return search
+
+    def invalid(self, tool: Tool) -> Search:
+        """Schema-invalid arguments: each must be refused, with an isError result or a JSON-RPC
+        error other than an internal error; a crash or a hang is a failure too."""
+        if tool.name in self._invalid:
+            return self._invalid[tool.name]
+        search = Search()
+        self._invalid[tool.name] = search
+        try:
+            if not has_invalid_values(tool.input_schema or {"type": "object"}):
+                search.skipped = "the inputSchema accepts any arguments: nothing to reject"
+                return search
+            strategy = invalid_arguments(tool)
+        except SchemaError as exc:
+            search.skipped = f"cannot generate invalid arguments: {exc}"
+            return search
+
+        def prop(invalid: Any) -> Finding | None:
+            outcome = self.conn.call(tool.name, invalid.value)
+            if (found := incident(outcome)) is not None:
+                return found
+            search.answered.append(outcome)
+            details = {"returned": outcome.summary(), "keyword": invalid.keyword,
+                       "violation": invalid.description}
+            if outcome.kind == "error" and not outcome.rejected:
+                return Finding(INTERNAL_ON_INVALID,
+                               f"answered schema-invalid arguments with internal error {outcome.code}", details)
+            if outcome.rejected:
+                search.refused.append(outcome)
+                return None
+            return Finding(ACCEPTED_INVALID,
+                           "accepted schema-invalid arguments (returned a success result); they break "
+                           f"'{invalid.keyword}' at {invalid.path or '/'}", details)
+
+        self._run(search, strategy, prop, self.profile.invalid_examples, unwrap=True)
+        return search
+
+    def _run(self, search: Search, strategy: Any, prop: Any, examples: int, unwrap: bool = False) -> None:
+        found = hunt(strategy, prop, self.profile, examples=examples, cost=self.conn.stats.cost)
+        search.examples = found.examples
+        if found.error is not None and found.finding is None:
+            search.skipped = f"could not generate arguments: {found.error}"
+        search.finding = found.finding
+        if found.value is not None:
+            search.arguments = found.value.value if unwrap else found.value
+
+
+def rejection_kind(outcome: Outcome) -> str:
+    return f"JSON-RPC error {outcome.code}" if outcome.kind == "error" else "an isError tool result"

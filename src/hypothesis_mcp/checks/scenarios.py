@@ -1,0 +1,85 @@
+"""Happy and edge scenarios: generated valid arguments are served, invalid ones refused.
+
+A tool that refuses every generated valid value is inconclusive, not failed: made-up values
+(a path outside the sandbox, a note that does not exist) are refused by correct servers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.checks.hunts import Search, Searches, rejection_kind
+from hypothesis_mcp.results import Call, Reproduction, Result
+
+HAPPY_OUTPUT = "happy-output-schema"
+HAPPY_BASIS = "generated arguments that validate against the tool's inputSchema"
+EDGE_BASIS = "generated arguments that break one keyword of the tool's inputSchema"
+
+
+@dataclass
+class ScenarioPlan:
+    """Which tools the scenarios will call, decided and announced before any call."""
+
+    called: list[Tool]
+    skipped: dict[str, str]
+
+    @property
+    def may_write(self) -> list[str]:
+        return [t.name for t in self.called if not t.is_read]
+
+
+def plan(tools: list[Tool], *, read_only: bool = False) -> ScenarioPlan:
+    called, skipped = [], {}
+    for tool in tools:
+        if tool.is_sending:
+            skipped[tool.name] = "never called: its name or annotations say it deletes, sends, publishes or deploys"
+        elif read_only and not tool.is_read:
+            skipped[tool.name] = "not called: --read-only limits scenarios to read-only tools"
+        else:
+            called.append(tool)
+    return ScenarioPlan(called, skipped)
+
+
+def _result(check: str, tool: Tool, search: Search, basis: str) -> Result:
+    if search.finding is not None:
+        rule = HAPPY_OUTPUT if search.finding.rule == "smoke_structured_content" else search.finding.rule
+        return Result(
+            kind="scenario", check=check, tool=tool.name, status="fail", rule=rule,
+            message=search.finding.message, confidence="high", basis=basis,
+            reproduction=Reproduction([Call(tool.name, search.arguments or {})], fresh_server=False),
+            details={**search.finding.details, "arguments": search.arguments},
+        )
+    if search.skipped is not None:
+        return Result(kind="scenario", check=check, tool=tool.name, status="skip", rule=check,
+                      message=search.skipped, basis=basis)
+    if check == "happy" and not search.successes:
+        return Result(
+            kind="scenario", check=check, tool=tool.name, status="inconclusive", rule=check,
+            message=f"refused all {len(search.answered)} generated valid argument set(s); supply real values "
+            "with --arg to test it", confidence="low", basis=basis,
+            details={"returned": search.refused[-1].summary()} if search.refused else {},
+        )
+    if check == "happy":
+        refused = len(search.refused)
+        message = f"{len(search.successes)} of {len(search.answered)} valid argument set(s) served"
+        if refused:
+            message += f"; {refused} refused with an error result (treated as made-up values)"
+    else:
+        how = " or ".join(sorted({rejection_kind(o) for o in search.refused})) or "no call"
+        message = f"all {len(search.refused)} invalid argument set(s) rejected with {how}"
+    return Result(kind="scenario", check=check, tool=tool.name, status="pass", rule=check, message=message,
+                  basis=basis)
+
+
+def run_scenarios(searches: Searches, scenario_plan: ScenarioPlan) -> list[Result]:
+    results: list[Result] = []
+    for tool in scenario_plan.called:
+        results.append(_result("happy", tool, searches.valid(tool), HAPPY_BASIS))
+    for tool in scenario_plan.called:
+        results.append(_result("edge", tool, searches.invalid(tool), EDGE_BASIS))
+    for name, reason in scenario_plan.skipped.items():
+        for check in ("happy", "edge"):
+            results.append(Result(kind="scenario", check=check, tool=name, status="skip", rule=check,
+                                  message=reason))
+    return results

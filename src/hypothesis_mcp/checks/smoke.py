@@ -1,0 +1,176 @@
+"""Smoke mode: output schemas honoured, invalid arguments rejected, unknown tools refused.
+
+Each check runs many generated argument sets per tool instead of one fixed call, and a failure
+is shrunk to the smallest arguments that still break it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.checks.hunt import Finding
+from hypothesis_mcp.checks.hunts import REJECTED_VALID, Search, Searches, rejection_kind
+from hypothesis_mcp.checks.outcomes import schema_problem
+from hypothesis_mcp.connection import Connection
+from hypothesis_mcp.results import Call, Reproduction, Result, Smoke
+
+STRUCTURED = "smoke_structured_content"
+INVALID = "smoke_invalid_arguments"
+UNKNOWN = "smoke_unknown_tool"
+BASIS = {
+    STRUCTURED: "MCP Tools §Output Schema: structured results MUST conform to the declared outputSchema",
+    INVALID: "MCP Tools §Error Handling: arguments that break the inputSchema must be rejected",
+    UNKNOWN: "MCP Tools §Error Handling: an unknown tool is a JSON-RPC protocol error",
+}
+NOT_READ_ONLY = "not called under the safety default (readOnlyHint is not true); pass --call-all to include it"
+SENDING = "never called: its name or annotations say it deletes, sends, publishes or deploys"
+
+
+@dataclass
+class SmokeRun:
+    conn: Connection
+    tools: list[Tool]
+    searches: Searches
+    call_all: bool = False
+    called: set[str] = field(default_factory=set)
+    checks: list[Result] = field(default_factory=list)
+
+    def callable_reason(self, tool: Tool) -> str | None:
+        if tool.is_sending:
+            return SENDING
+        if not self.call_all and tool.read_only_hint is not True:
+            return NOT_READ_ONLY
+        return None
+
+    def add(self, check: str, tool: str | None, status: str, message: str, *,
+            finding: Finding | None = None, args: dict[str, Any] | None = None,
+            details: dict[str, Any] | None = None) -> None:
+        extra = dict(details or {})
+        extra.setdefault("called", tool in self.called if tool else True)
+        repro = None
+        if args is not None and tool is not None and status == "fail":
+            repro = Reproduction([Call(tool, args)], fresh_server=False)
+        self.checks.append(Result(
+            kind="smoke", check=check, tool=tool, status=status,  # type: ignore[arg-type]
+            rule=finding.rule if finding and finding.rule != check else check, message=message,
+            confidence="high", basis=BASIS[check], reproduction=repro,
+            details={**extra, **(finding.details if finding else {})},
+        ))
+
+    # smoke_structured_content -----------------------------------------------------------
+    def structured(self, tool: Tool) -> None:
+        if (reason := self.callable_reason(tool)) is not None:
+            self.add(STRUCTURED, tool.name, "skip", reason, details={"called": False})
+            return
+        if tool.output_schema is None:
+            self.add(STRUCTURED, tool.name, "skip", "no outputSchema declared: not called for this check; "
+                     "declare an outputSchema to have its results verified", details={"called": False})
+            return
+        if (problem := schema_problem(tool.output_schema)) is not None:
+            self.add(STRUCTURED, tool.name, "skip", f"outputSchema is not a valid JSON Schema ({problem})")
+            return
+        search = self.searches.valid(tool)
+        self._note_called(tool, search)
+        finding = search.finding
+        if finding is not None and finding.rule == REJECTED_VALID:
+            self.add(STRUCTURED, tool.name, "skip", f"{finding.message}; only behaviour the server owns fails "
+                     "this check", details={"returned": finding.details.get("returned")})
+        elif finding is not None:
+            self.add(STRUCTURED, tool.name, "fail", finding.message, finding=finding, args=search.arguments,
+                     details={"arguments": search.arguments})
+        elif search.skipped is not None:
+            self.add(STRUCTURED, tool.name, "skip", search.skipped)
+        elif not search.successes:
+            self.add(STRUCTURED, tool.name, "skip",
+                     f"returned an error result for all {len(search.answered)} valid argument set(s): it may "
+                     "need real values (--arg) or a service behind it is down; only behaviour the server owns "
+                     "fails this check",
+                     details={"returned": search.refused[-1].summary()} if search.refused else {})
+        else:
+            self.add(STRUCTURED, tool.name, "pass", "structuredContent conforms to the declared outputSchema "
+                     f"({len(search.successes)} successful call(s))",
+                     details={"returned": search.successes[0].summary()})
+
+    # smoke_invalid_arguments ------------------------------------------------------------
+    def invalid(self, tool: Tool) -> None:
+        if (reason := self.callable_reason(tool)) is not None:
+            self.add(INVALID, tool.name, "skip", reason, details={"called": False})
+            return
+        search = self.searches.invalid(tool)
+        self._note_called(tool, search)
+        if search.finding is not None:
+            self.add(INVALID, tool.name, "fail", search.finding.message, finding=search.finding,
+                     args=search.arguments, details={"arguments": search.arguments})
+        elif search.skipped is not None:
+            self.add(INVALID, tool.name, "skip", search.skipped, details={"called": False})
+        else:
+            how = sorted({rejection_kind(o) for o in search.refused})
+            self.add(INVALID, tool.name, "pass",
+                     f"rejected all {len(search.refused)} invalid argument set(s) with {' or '.join(how)}",
+                     details={"returned": search.refused[-1].summary()} if search.refused else {})
+
+    def _note_called(self, tool: Tool, search: Search) -> None:
+        if search.answered:
+            self.called.add(tool.name)
+
+    # smoke_unknown_tool -----------------------------------------------------------------
+    def unknown(self) -> None:
+        names = {t.name for t in self.tools}
+        if not names:
+            self.add(UNKNOWN, None, "skip", "the catalog is empty: no name to derive an unknown tool from")
+            return
+        name = unknown_name(names)
+        outcome = self.conn.call(name, {})
+        details = {"tool_name_called": name, "returned": outcome.summary()}
+        if outcome.kind == "error" and outcome.rejected:
+            self.add(UNKNOWN, None, "pass", f"rejected with JSON-RPC error {outcome.code}", details=details)
+        elif outcome.kind == "result" and outcome.is_error:
+            self.add(UNKNOWN, None, "fail",
+                     "reported a tool execution error (isError) for a nonexistent tool; an unknown tool is a "
+                     "JSON-RPC protocol error, and an isError result claims the tool exists and ran",
+                     args={}, details=details)
+        elif outcome.kind == "result":
+            self.add(UNKNOWN, None, "fail", "returned a success result for a nonexistent tool", details=details)
+        else:
+            self.add(UNKNOWN, None, "fail", f"did not reject the unknown tool cleanly: {outcome.summary()}",
+                     details=details)
+        if self.checks[-1].status == "fail":
+            self.checks[-1].reproduction = Reproduction([Call(name, {})], fresh_server=False)
+
+    def run(self) -> Smoke:
+        for tool in self.tools:
+            self.structured(tool)
+        for tool in self.tools:
+            self.invalid(tool)
+        self.unknown()
+        return Smoke(
+            executed=True, reason=None, call_all=self.call_all,
+            passed=sum(r.status == "pass" for r in self.checks),
+            failed=sum(r.status == "fail" for r in self.checks),
+            skipped=sum(r.status == "skip" for r in self.checks),
+            tools_called=len(self.called & {t.name for t in self.tools}),
+            tools_total=len(self.tools),
+            checks=[{
+                "check_id": r.check, "tool_name": r.tool, "verdict": r.status, "message": r.message,
+                "details": {"basis": r.basis, **r.details},
+            } for r in self.checks],
+        )
+
+
+def unknown_name(names: set[str]) -> str:
+    """A name built from the catalog itself, so it cannot collide with a real tool."""
+    digest = hashlib.sha256("\0".join(sorted(names)).encode()).hexdigest()[:10]
+    name = f"hm_no_such_tool_{digest}"
+    while name in names:
+        name += "_x"
+    return name
+
+
+def run_smoke(conn: Connection, tools: list[Tool], searches: Searches, *,
+              call_all: bool = False) -> tuple[Smoke, list[Result]]:
+    run = SmokeRun(conn, tools, searches, call_all=call_all)
+    smoke = run.run()
+    return smoke, run.checks

@@ -1,0 +1,136 @@
+"""Runs a profile over a target and returns the report; knows nothing of the CLI or formats."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis_mcp import __version__
+from hypothesis_mcp.checks.hunts import Searches
+from hypothesis_mcp.checks.lint import lint, lint_score
+from hypothesis_mcp.checks.outcomes import INCIDENT_RULES
+from hypothesis_mcp.checks.scenarios import plan, run_scenarios
+from hypothesis_mcp.checks.smoke import run_smoke
+from hypothesis_mcp.connection import Connection, Stats, Target
+from hypothesis_mcp.fixes import fix_for
+from hypothesis_mcp.profiles import Profile, make_profile
+from hypothesis_mcp.results import Report, Result, RunStats, Smoke
+from hypothesis_mcp.scorecard import score_run
+from hypothesis_mcp.stateful.config import ProbeConfig
+from hypothesis_mcp.stateful.pool import ServerPool
+from hypothesis_mcp.stateful.probes import ProbeRun
+from hypothesis_mcp.strategies import Overrides
+
+Events = Callable[[str, dict[str, Any]], None]
+
+
+@dataclass
+class RunOptions:
+    profile: Profile = field(default_factory=lambda: make_profile("grading"))
+    smoke: bool = False
+    call_all: bool = False
+    probes: bool = False
+    allow_writes: bool = False
+    probe_config: ProbeConfig | None = None
+    overrides: Overrides | None = None
+    read_only: bool = False
+    probe_grade_cap: bool = True
+    timeout: float = 30.0
+    startup_timeout: float = 30.0
+    max_time: float | None = None
+
+
+class _Clock:
+    def __init__(self, limit: float | None) -> None:
+        self.start = time.perf_counter()
+        self.limit = limit
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    @property
+    def over(self) -> bool:
+        return self.limit is not None and self.elapsed > self.limit
+
+
+def _incidents(results: list[Result]) -> list[Result]:
+    """Every crash, hang or protocol violation any check ran into, once per tool and rule."""
+    seen: set[tuple[str | None, str]] = set()
+    found = []
+    for r in results:
+        if r.status == "fail" and r.rule in INCIDENT_RULES.values() and (r.tool, r.rule) not in seen:
+            seen.add((r.tool, r.rule))
+            found.append(Result(kind="incident", check=r.rule, tool=r.tool, status="fail", rule=r.rule,
+                                message=r.message, confidence="high", basis=f"seen during the {r.check} check",
+                                reproduction=r.reproduction, details=dict(r.details)))
+    return found
+
+
+def run(target: Target, options: RunOptions, events: Events | None = None) -> Report:
+    """Connect, run the requested checks, score them and return the report."""
+    emit = events or (lambda name, info: None)
+    clock = _Clock(options.max_time)
+    stats = Stats()
+    profile = options.profile
+    conn = Connection(target, timeout=options.timeout, startup_timeout=options.startup_timeout, stats=stats)
+    conn.open()
+    pool = ServerPool(target, timeout=options.timeout, startup_timeout=options.startup_timeout, stats=stats)
+    results: list[Result] = []
+    notes: list[str] = []
+    smoke = Smoke()
+    interrupted = False
+    try:
+        tools = conn.list_tools()
+        emit("catalog", {"tools": len(tools), "server": conn.server})
+        results.extend(lint(tools))
+        searches = Searches(conn, profile, options.overrides)
+        scenario_plan = plan(tools, read_only=options.read_only)
+        if scenario_plan.may_write:
+            notes.append("scenarios call these tools, which may write: " + ", ".join(scenario_plan.may_write)
+                         + " (use --read-only to call read-only tools only)")
+        emit("plan", {"call": [t.name for t in scenario_plan.called], "may_write": scenario_plan.may_write})
+        probe_run = ProbeRun(conn, pool, tools, profile, options.allow_writes,
+                             options.probe_config or ProbeConfig(), options.overrides)
+        try:
+            if options.smoke:
+                emit("stage", {"name": "smoke"})
+                smoke, smoke_results = run_smoke(conn, tools, searches, call_all=options.call_all)
+                results.extend(smoke_results)
+            if not clock.over:
+                emit("stage", {"name": "scenarios"})
+                results.extend(run_scenarios(searches, scenario_plan))
+            if options.probes and not clock.over:
+                emit("stage", {"name": "probes"})
+                probe_run.run()
+        except KeyboardInterrupt:
+            interrupted = True
+            notes.append("interrupted: this report is partial")
+        results.extend(probe_run.results)
+        notes.extend(probe_run.notes)
+        if clock.over:
+            notes.append(f"--max-time {options.max_time:g}s reached: later checks did not run")
+        results.extend(_incidents(results))
+        for index, result in enumerate(results, 1):
+            result.id = f"r{index:03d}"
+            if result.status in ("fail", "warn") and not result.fix:
+                result.fix = fix_for(result.rule)
+        score, grade, subscores, cap = score_run(
+            results, num_tools=len(tools), lint=lint_score(tools, results), cap_enabled=options.probe_grade_cap,
+        )
+        server = conn.server.to_dict() if conn.server else {}
+        return Report(
+            tool={"name": "hypothesis-mcp", "version": __version__},
+            target=target.describe(), profile=profile.name, seed=profile.seed, server=server,
+            grade=grade, score=score, subscores=subscores, grade_cap=cap, results=results, smoke=smoke,
+            stats=RunStats(calls=stats.calls, examples=searches.examples + probe_run.examples,
+                           server_starts=stats.server_starts, duration_s=round(clock.elapsed, 2)),
+            isolation="shared server (URL target): records kept apart by markers" if target.is_url
+            else "fresh server process per stateful example",
+            notes=notes, tools_total=len(tools), interrupted=interrupted,
+        )
+    finally:
+        pool.close()
+        conn.close()

@@ -1,0 +1,62 @@
+"""Effect probes as Hypothesis state machines, for the CLI and for a user's own suite.
+
+    TestNotes = effect_machine("python -m hypothesis_mcp.sample_server", write="create_note").TestCase
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hypothesis.stateful import RuleBasedStateMachine
+
+from hypothesis_mcp.connection import Connection, Target, parse_target
+from hypothesis_mcp.stateful.config import ProbeConfig, load_config, parse_config
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
+from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
+from hypothesis_mcp.stateful.pool import ServerPool
+from hypothesis_mcp.stateful.probes import base_arguments
+from hypothesis_mcp.stateful.readers import choose_readers
+
+__all__ = [
+    "ProbeConfig", "ProbeFailure", "ProbeFinding", "ServerPool", "effect_machine", "load_config", "parse_config",
+]
+
+
+def effect_machine(
+    target: str | Sequence[str] | Target,
+    *,
+    write: str,
+    read: str | None = None,
+    key: str | None = None,
+    timeout: float = 30.0,
+    config: ProbeConfig | None = None,
+) -> type[RuleBasedStateMachine]:
+    """A state machine that writes through `write` and checks round trip, overwrite and data loss.
+
+    Every example runs on a fresh server process (shared for a URL). Settings come from the
+    active Hypothesis profile, so `--hypothesis-profile` and `--hypothesis-seed` apply. Writing is
+    the point of this machine: point it at a disposable server.
+    """
+    the_target = parse_target(target)
+    config = config or ProbeConfig()
+    with Connection(the_target, timeout=timeout) as conn:
+        tools = conn.list_tools()
+    by_name = {t.name: t for t in tools}
+    if write not in by_name:
+        raise KeyError(f"the server has no tool named {write!r}; it has {sorted(by_name)}")
+    if read is not None and read not in by_name:
+        raise KeyError(f"the server has no tool named {read!r}; it has {sorted(by_name)}")
+    tool = by_name[write]
+    pair = config.pair_for(write)
+    readers = choose_readers(tool, tools, pair, set(config.exclude))
+    if read is not None:
+        readers = [r for r in readers if r.tool.name == read] or readers
+    key_fields = [key] if key else (pair.key if pair and pair.key else tool.key_fields)
+    ctx = ProbeContext(
+        pool=ServerPool(the_target, timeout=timeout), write=tool, readers=readers,
+        key_path=key_fields[0] if key_fields else None,
+        base_args={r.tool.name: base_arguments(r.tool, None, config) for r in readers},
+        bounds=[(r.tool, b) for r in readers for b in r.tool.bounds if b.kind == "limit"],
+        shrink_runs=10**9,
+    )
+    return build_machine(ctx)

@@ -1,0 +1,114 @@
+"""Read-only bound relations: head, tail and limit-like parameters, built in or declared.
+
+Values are the fixed ones of each family plus values Hypothesis picks inside the parameter's
+range, so a bound that only breaks at larger values is found and shrunk to the smallest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.checks.hunt import Finding, hunt
+from hypothesis_mcp.connection import Connection
+from hypothesis_mcp.profiles import Profile
+from hypothesis_mcp.results import Call
+from hypothesis_mcp.stateful.config import BoundRelation
+from hypothesis_mcp.stateful.judge import ProbeFinding
+from hypothesis_mcp.stateful.readers import count_items, lines
+
+
+@dataclass
+class BoundCheck:
+    tool: Tool
+    relation: BoundRelation
+    confidence: str
+    basis: str
+    maximum: int
+
+
+def builtin_relations(tool: Tool, base: dict[str, Any]) -> list[BoundCheck]:
+    checks = []
+    for bound in tool.bounds:
+        hi = bound.maximum if bound.maximum is not None else 50
+        if bound.kind in ("head", "tail"):
+            rel = BoundRelation(tool.name, bound.param, [0, 1, 2], "prefix" if bound.kind == "head" else "suffix",
+                                base, "lines", f"{tool.name}-{bound.param}")
+            checks.append(BoundCheck(tool, rel, "medium", f"built-in bound: {bound.param} (first/last N lines)",
+                                     max(2, hi)))
+        else:
+            lo = max(1, bound.minimum or 1)
+            values = [v for v in (1, 2) if lo <= v <= hi] or [lo]
+            rel = BoundRelation(tool.name, bound.param, values, "at_most" if bound.required else "exact",
+                                base, "auto", f"{tool.name}-{bound.param}")
+            checks.append(BoundCheck(tool, rel, "medium", f"built-in bound: {bound.param} limits how many items "
+                                     f"{tool.name} returns", hi))
+    return checks
+
+
+def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[ProbeFinding | None, int]:
+    """Hunt for a value of the parameter that breaks the relation; returns the finding and the
+    number of values judged (0 means the tool never answered)."""
+    rel = check.relation
+    base = {k: v for k, v in rel.args.items() if k != rel.param}
+    full = conn.call(rel.tool, base)
+    if not full.ok:
+        return None, 0
+    judged = [0]
+    full_lines = lines(full)
+
+    def prop(n: int) -> Finding | None:
+        limited = conn.call(rel.tool, {**base, rel.param: n})
+        if not limited.ok:
+            return None
+        judged[0] += 1
+        if rel.expect in ("prefix", "suffix"):
+            got = lines(limited)
+            want = full_lines[:n] if rel.expect == "prefix" else (full_lines[-n:] if n else [])
+            if len(got) > len(want):
+                return Finding("probe-bound-exceeded", f"{rel.param}: {n} returned {len(got)} lines "
+                               f"(at most {len(want)} expected)", {"n": n, "lines": want})
+            if len(got) < len(want):
+                return Finding("probe-bound-short", f"{rel.param}: {n} returned {len(got)} lines; "
+                               f"{len(want)} expected", {"n": n, "lines": want})
+            if got != want:
+                return Finding("probe-slice-mismatch", f"{rel.param}: {n} returned lines that are not the "
+                               f"{'start' if rel.expect == 'prefix' else 'end'} of the full content",
+                               {"n": n, "lines": want})
+            return None
+        unit = "auto" if rel.unit == "auto" else rel.unit
+        everything, counted = count_items(full, unit)
+        got, _ = count_items(limited, unit)
+        if got > n:
+            return Finding("probe-bound-exceeded", f"{rel.param}={n} returned {got} {counted} (at most {n})",
+                           {"n": n, "max_items": n, "unit": counted})
+        if rel.expect == "exact" and got < min(n, everything):
+            return Finding("probe-bound-short", f"{rel.param}={n} returned {got} {counted}; "
+                           f"{min(n, everything)} expected (min({n}, {everything}))",
+                           {"n": n, "exact_items": min(n, everything), "unit": counted})
+        return None
+
+    lo = min(rel.values)
+    values = st.one_of(st.sampled_from(sorted(set(rel.values))), st.integers(lo, max(lo, check.maximum)))
+    found = hunt(values, prop, profile, examples=max(len(rel.values), profile.probe_examples),
+                 cost=conn.stats.cost)
+    if found.finding is None:
+        return None, judged[0]
+    n = found.value
+    details = found.finding.details
+    if "lines" in details:
+        expect: dict[str, Any] = {"lines": details["lines"]}
+    elif "max_items" in details:
+        expect = {"max_items": details["max_items"], "unit": details["unit"]}
+    else:
+        expect = {"exact_items": details["exact_items"], "unit": details["unit"]}
+    confidence = check.confidence
+    if details.get("unit") == "lines" and rel.expect in ("at_most", "exact") and confidence == "medium":
+        confidence = "low"
+    return ProbeFinding(
+        rule=found.finding.rule, tool=rel.tool, message=found.finding.message, confidence=confidence,
+        basis=check.basis, calls=[Call(rel.tool, {**base, rel.param: n})], expect=expect, check="bound",
+    ), judged[0]

@@ -1,0 +1,296 @@
+"""The effect state machine: writes records, overwrites them by key, reads them back.
+
+Hypothesis chooses and interleaves the steps and shrinks a failing sequence. Each example runs
+on a fresh server from the pool, so a reproduction always starts from the initial state.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, multiple, precondition, rule
+
+from hypothesis_mcp.catalog import Bound, Tool
+from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.results import Call
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
+from hypothesis_mcp.stateful.pool import ServerPool
+from hypothesis_mcp.stateful.readers import (
+    Reader,
+    count_items,
+    fill_reader_args,
+    says_skipped,
+    shown,
+    tokens,
+)
+from hypothesis_mcp.strategies import marked_arguments
+
+PLACEHOLDER = "hm00000000"
+
+
+@dataclass
+class Record:
+    key: Any
+    marker: str
+    args: dict[str, Any]
+    key_tokens: set[str]
+    value_tokens: set[str]
+    confirmed_by: Reader | None = None
+
+    @property
+    def evidence(self) -> set[str]:
+        """Tokens whose presence shows the record. Key tokens only when nothing else was marked:
+        a reader that echoes its query ("no note titled X") shows the key without the record."""
+        return self.value_tokens or self.key_tokens
+
+
+@dataclass
+class ProbeContext:
+    """Everything the machine needs, shared by every example of one probe run."""
+
+    pool: ServerPool
+    write: Tool
+    readers: list[Reader]
+    key_path: str | None
+    base_args: dict[str, dict[str, Any]]
+    write_args: dict[str, Any] = field(default_factory=dict)
+    bounds: list[tuple[Tool, Bound]] = field(default_factory=list)
+    salt: int = 0
+    shrink_runs: int = 30
+    runs: int = 0
+    runs_after_failure: int = 0
+    writes_ok: int = 0
+    writes_refused: list[Outcome] = field(default_factory=list)
+    reader_answers: int = 0
+    confirmed: int = 0
+    overwrites_judged: int = 0
+    bounds_judged: int = 0
+    smallest: ProbeFinding | None = None
+    candidates: list[ProbeFinding] = field(default_factory=list)
+    _counter: itertools.count = field(default_factory=itertools.count)
+
+    def next_marker(self) -> str:
+        return f"hm{self.salt:04x}{next(self._counter) % 0x10000:04x}"
+
+    def record_failure(self, finding: ProbeFinding) -> None:
+        self.candidates.append(finding)
+        best = self.smallest
+        if best is None or (_rank(finding), len(finding.calls)) < (_rank(best), len(best.calls)):
+            self.smallest = finding
+
+    @property
+    def spent(self) -> bool:
+        return self.smallest is not None and self.runs_after_failure > self.shrink_runs
+
+
+def _rank(finding: ProbeFinding) -> int:
+    return {"high": 0, "medium": 1, "low": 2}[finding.confidence]
+
+
+def get_path(args: Any, path: str) -> Any:
+    value = args
+    for part in path.replace("[]", ".[]").split("."):
+        if not part:
+            continue
+        if part == "[]":
+            if not isinstance(value, list) or not value:
+                return None
+            value = value[0]
+        elif isinstance(value, dict):
+            value = value.get(part)
+        else:
+            return None
+    return value
+
+
+def set_path(args: Any, path: str, new: Any) -> None:
+    parts = [p for p in path.replace("[]", ".[]").split(".") if p]
+    value = args
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if part == "[]":
+            if not isinstance(value, list) or not value:
+                return
+            if last:
+                value[0] = new
+                return
+            value = value[0]
+        elif isinstance(value, dict):
+            if last:
+                value[part] = new
+                return
+            value = value.get(part)
+        else:
+            return
+
+
+def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
+    """A RuleBasedStateMachine class bound to one write tool and its readers."""
+    write_strategy = marked_arguments(ctx.write, PLACEHOLDER, ctx.write_args or None)
+    bound_choices = [(tool, bound) for tool, bound in ctx.bounds]
+
+    class EffectMachine(RuleBasedStateMachine):
+        records = Bundle("records")
+
+        def __init__(self) -> None:
+            super().__init__()
+            ctx.runs += 1
+            if ctx.smallest is not None:
+                ctx.runs_after_failure += 1
+            self.inert = ctx.spent
+            # Exploration runs on fresh servers; once a failure is known, shrinking candidates run
+            # on one warm server (markers keep them apart) and the result is verified fresh later.
+            self.fresh = ctx.smallest is None
+            self.conn: Connection | None = None
+            if not self.inert:
+                self.conn = ctx.pool.acquire() if self.fresh else ctx.pool.warm()
+            self.calls: list[Call] = []
+            self.model: dict[str, Record] = {}
+
+        def teardown(self) -> None:
+            if self.conn is not None and self.fresh:
+                ctx.pool.release(self.conn)
+
+        def call(self, tool: str, args: dict[str, Any]) -> Outcome:
+            assert self.conn is not None
+            self.calls.append(Call(tool, json.loads(json.dumps(args))))
+            return self.conn.call(tool, args)
+
+        def fail(self, rule_id: str, message: str, reader: Reader, expect: dict[str, Any],
+                 confidence: str | None = None, check: str = "round-trip", tool: str | None = None) -> None:
+            finding = ProbeFinding(
+                rule=rule_id, tool=tool or ctx.write.name, message=message,
+                confidence=confidence or reader.confidence, basis=reader.basis,
+                calls=list(self.calls), expect=expect, check=check, fresh=self.fresh,
+            )
+            ctx.record_failure(finding)
+            raise ProbeFailure(finding)
+
+        def read(self, reader: Reader, record: Record) -> Outcome:
+            base = ctx.base_args.get(reader.tool.name, {})
+            args = fill_reader_args(reader, record.args, record.key, base)
+            outcome = self.call(reader.tool.name, args)
+            if outcome.ok:
+                ctx.reader_answers += 1
+            return outcome
+
+        def observe(self, record: Record) -> None:
+            """Find a reader that shows the new record; the first one becomes its witness."""
+            wanted = record.evidence
+            answered: list[Reader] = []
+            for reader in ctx.readers:
+                outcome = self.read(reader, record)
+                if not outcome.ok:
+                    continue
+                answered.append(reader)
+                if any(t in shown(outcome) for t in wanted):
+                    record.confirmed_by = reader
+                    ctx.confirmed += 1
+                    return
+            if answered:
+                best = min(answered, key=lambda r: {"high": 0, "medium": 1, "low": 2}[r.confidence])
+                self.fail("probe-write-not-observable",
+                          f"a write to key {record.key!r} reported success but no read tool shows it "
+                          f"(read: {', '.join(r.tool.name for r in answered)})",
+                          best, {"contains_any": sorted(wanted)})
+
+        def check_kept(self, skip: Record | None = None) -> None:
+            for record in list(self.model.values()):
+                reader = record.confirmed_by
+                if record is skip or reader is None:
+                    continue
+                outcome = self.read(reader, record)
+                if not outcome.ok:
+                    continue
+                wanted = record.evidence
+                if not any(t in shown(outcome) for t in wanted):
+                    self.fail("probe-data-lost",
+                              f"record with key {record.key!r}, shown earlier by {reader.tool.name}, is gone "
+                              "after a later write", reader, {"contains_any": sorted(wanted)},
+                              confidence="high")
+
+        def make_args(self, drawn: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+            marker = ctx.next_marker()
+            return marker, json.loads(json.dumps(drawn).replace(PLACEHOLDER, marker))
+
+        @rule(target=records, drawn=write_strategy)
+        def write_new(self, drawn: dict[str, Any]) -> Any:
+            if self.inert:
+                return multiple()
+            marker, args = self.make_args(drawn)
+            outcome = self.call(ctx.write.name, args)
+            if not outcome.ok:
+                ctx.writes_refused.append(outcome)
+                return multiple()
+            ctx.writes_ok += 1
+            key = get_path(args, ctx.key_path) if ctx.key_path else marker
+            key_tokens = tokens(key, marker) if ctx.key_path else set()
+            record = Record(key, marker, args, key_tokens, tokens(args, marker) - key_tokens)
+            self.observe(record)
+            self.check_kept(skip=record)
+            self.model[json.dumps(key, sort_keys=True)] = record
+            return record
+
+        @precondition(lambda self: ctx.key_path is not None and not self.inert)
+        @rule(record=records, drawn=write_strategy)
+        def overwrite(self, record: Record, drawn: dict[str, Any]) -> None:
+            current = self.model.get(json.dumps(record.key, sort_keys=True))
+            if current is None or current.confirmed_by is None:
+                return
+            marker, args = self.make_args(drawn)
+            assert ctx.key_path is not None
+            set_path(args, ctx.key_path, current.key)
+            new_tokens = tokens(args, marker)
+            outcome = self.call(ctx.write.name, args)
+            if not outcome.ok or says_skipped(outcome) or not new_tokens:
+                return
+            reader = current.confirmed_by
+            after = self.read(reader, current)
+            if not after.ok:
+                return
+            ctx.overwrites_judged += 1
+            text = shown(after)
+            if not any(t in text for t in new_tokens) and any(t in text for t in current.value_tokens):
+                self.fail("probe-silent-noop",
+                          f"a second write to key {current.key!r} reported success; state unchanged",
+                          reader, {"contains_any": sorted(new_tokens)}, confidence="high")
+            current.marker, current.args, current.value_tokens = marker, args, new_tokens
+            self.check_kept(skip=current)
+
+        @precondition(lambda self: bool(bound_choices) and bool(self.model) and not self.inert)
+        @rule(choice=st.sampled_from(bound_choices) if bound_choices else st.nothing(), data=st.data())
+        def bounded_read(self, choice: tuple[Tool, Bound], data: st.DataObject) -> None:
+            tool, bound = choice
+            hi = bound.maximum if bound.maximum is not None else 50
+            lo = max(1, bound.minimum or 1)
+            n = data.draw(st.one_of(st.sampled_from([v for v in (1, 2) if lo <= v <= hi] or [lo]),
+                                    st.integers(lo, max(lo, hi))), label=bound.param)
+            base = dict(ctx.base_args.get(tool.name, {}))
+            base.pop(bound.param, None)
+            full = self.call(tool.name, base)
+            limited = self.call(tool.name, {**base, bound.param: n})
+            if not (full.ok and limited.ok):
+                return
+            everything, unit = count_items(full)
+            got, _ = count_items(limited)
+            ctx.bounds_judged += 1
+            confidence = "medium" if unit == "items" else "low"
+            reader = Reader(tool, confidence, f"built-in bound: {bound.param} limits how many items "
+                            f"{tool.name} returns (counted as {unit})")
+            if got > n:
+                self.fail("probe-bound-exceeded",
+                          f"{bound.param}={n} returned {got} {unit} (at most {n} allowed)",
+                          reader, {"max_items": n, "unit": unit}, check="bound", tool=tool.name)
+            if not bound.required and got < min(n, everything):
+                self.fail("probe-bound-short",
+                          f"{bound.param}={n} returned {got} {unit}; {min(n, everything)} expected "
+                          f"(min({n}, {everything}))",
+                          reader, {"exact_items": min(n, everything), "unit": unit}, check="bound",
+                          tool=tool.name)
+
+    EffectMachine.__name__ = f"Effect_{ctx.write.name}"
+    return EffectMachine

@@ -1,0 +1,66 @@
+"""Fresh servers for stateful examples, with the next one already starting in the background.
+
+Each example of a state machine must start from a known state. For a command target that means
+a new process per example; the start-up (often most of an example's time) is hidden by starting
+a spare while the current example runs. A URL target cannot be restarted, so it is shared.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from hypothesis_mcp.connection import Connection, Stats, Target
+
+
+class ServerPool:
+    def __init__(self, target: Target, *, timeout: float, startup_timeout: float = 30.0,
+                 stats: Stats | None = None, spares: int = 2) -> None:
+        self.target = target
+        self.timeout = timeout
+        self.startup_timeout = startup_timeout
+        self.stats = stats or Stats()
+        self.spares = spares
+        self.shared = target.is_url
+        self._spare: list[Connection] = []
+        self._shared_conn: Connection | None = None
+        self._closer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hypothesis-mcp-close")
+        self._lock = threading.Lock()
+
+    def _new(self) -> Connection:
+        conn = Connection(self.target, timeout=self.timeout, startup_timeout=self.startup_timeout,
+                          stats=self.stats)
+        conn.start()
+        return conn
+
+    def acquire(self) -> Connection:
+        """A connection to a server in its initial state (fresh, unless the target is a URL)."""
+        if self.shared:
+            return self.warm()
+        with self._lock:
+            conn = self._spare.pop(0) if self._spare else self._new()
+            while len(self._spare) < self.spares:
+                self._spare.append(self._new())
+        return conn.open()
+
+    def warm(self) -> Connection:
+        """One long-lived server for work that tolerates earlier state (shrinking candidates)."""
+        if self._shared_conn is None or not self._shared_conn.is_open:
+            self._shared_conn = Connection(self.target, timeout=self.timeout,
+                                           startup_timeout=self.startup_timeout, stats=self.stats).open()
+        return self._shared_conn
+
+    def release(self, conn: Connection) -> None:
+        if conn is self._shared_conn:
+            return
+        self._closer.submit(conn.close)
+
+    def close(self) -> None:
+        with self._lock:
+            spares, self._spare = self._spare, []
+        for conn in spares:
+            self._closer.submit(conn.close)
+        if self._shared_conn is not None:
+            self._shared_conn.close()
+            self._shared_conn = None
+        self._closer.shutdown(wait=True)

@@ -1,0 +1,261 @@
+"""Running every effect probe a server allows and turning findings into results."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis.errors import Flaky, HypothesisException
+from hypothesis.stateful import run_state_machine_as_test
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.connection import Connection
+from hypothesis_mcp.profiles import Profile
+from hypothesis_mcp.results import Reproduction, Result
+from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
+from hypothesis_mcp.stateful.config import ProbeConfig
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
+from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
+from hypothesis_mcp.stateful.pool import ServerPool
+from hypothesis_mcp.stateful.readers import choose_readers, items_of
+from hypothesis_mcp.strategies import Overrides
+
+
+def zero_value(schema: Any) -> Any:
+    """The value the smoke text prescribes: default, const, first example, first enum, then a zero."""
+    if not isinstance(schema, dict):
+        return None
+    for key in ("default", "const"):
+        if key in schema:
+            return schema[key]
+    if isinstance(schema.get("examples"), list) and schema["examples"]:
+        return schema["examples"][0]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    kind = kind[0] if isinstance(kind, list) and kind else kind
+    return {"string": "", "integer": max(0, int(schema.get("minimum", 0))), "number": 0, "boolean": False,
+            "array": [], "object": {}}.get(kind) if isinstance(kind, str) else None
+
+
+def base_arguments(tool: Tool, overrides: Overrides | None, config: ProbeConfig) -> dict[str, Any]:
+    """Starting arguments for a read: the user's values, then zero values for required ones."""
+    args = dict(overrides.for_tool(tool)) if overrides else {}
+    args.update({k: v for k, v in config.args.get("*", {}).items() if k in tool.properties})
+    args.update(config.args.get(tool.name, {}))
+    for name in tool.required:
+        if name not in args:
+            args[name] = zero_value(tool.properties.get(name))
+    return args
+
+
+@dataclass
+class ProbeRun:
+    conn: Connection
+    pool: ServerPool
+    tools: list[Tool]
+    profile: Profile
+    allow_writes: bool
+    config: ProbeConfig = field(default_factory=ProbeConfig)
+    overrides: Overrides | None = None
+    results: list[Result] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    examples: int = 0
+
+    def base(self, tool: Tool) -> dict[str, Any]:
+        return base_arguments(tool, self.overrides, self.config)
+
+    def write_tools(self) -> list[Tool]:
+        excluded = set(self.config.exclude)
+        return [t for t in self.tools if t.name not in excluded
+                and (t.name in self.config.writes or (t.is_write and not t.is_sending))]
+
+    def run(self) -> list[Result]:
+        writes = self.write_tools()
+        if writes and not self.allow_writes:
+            names = ", ".join(t.name for t in writes)
+            self.notes.append(f"{len(writes)} probe(s) skipped because they write ({names}); add --allow-writes "
+                              "to run them against a disposable server.")
+            for tool in writes:
+                self.add(tool.name, "round-trip", "skip", "probe-write-not-observable",
+                         "skipped: it writes; add --allow-writes to run it against a disposable server")
+        elif writes:
+            for tool in writes:
+                self.round_trip(tool)
+        self.bounds()
+        self.agreements()
+        self.idempotent()
+        return self.results
+
+    def add(self, tool: str, check: str, status: str, rule: str, message: str, *, confidence: str = "high",
+            basis: str = "", finding: ProbeFinding | None = None) -> None:
+        repro = None
+        details: dict[str, Any] = {}
+        if finding is not None:
+            repro = Reproduction(list(finding.calls), fresh_server=not self.pool.shared)
+            details = {"expect": finding.expect}
+        self.results.append(Result(
+            kind="probe", check=check, tool=tool, status=status, rule=rule, message=message,  # type: ignore[arg-type]
+            confidence=confidence, basis=basis, reproduction=repro, details=details,  # type: ignore[arg-type]
+        ))
+
+    def add_finding(self, finding: ProbeFinding) -> None:
+        """One result per tool and rule: the surest finding, then the shortest reproduction."""
+        for i, seen in enumerate(self.results):
+            if seen.tool == finding.tool and seen.rule == finding.rule and seen.status in ("fail", "warn"):
+                order = {"high": 0, "medium": 1, "low": 2}
+                known = (order[seen.confidence], len(seen.reproduction.calls) if seen.reproduction else 0)
+                if (order[finding.confidence], len(finding.calls)) >= known:
+                    return
+                del self.results[i]
+                break
+        status = "fail" if finding.confidence == "high" else "warn"
+        self.add(finding.tool, finding.check, status, finding.rule, finding.message,
+                 confidence=finding.confidence, basis=finding.basis, finding=finding)
+
+    def round_trip(self, tool: Tool) -> None:
+        pair = self.config.pair_for(tool.name)
+        readers = choose_readers(tool, self.tools, pair, set(self.config.exclude))
+        if not readers:
+            self.add(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
+                     "no read tool to observe its writes; declare one in a probe config (pairs)", confidence="low")
+            return
+        key_fields = pair.key if pair and pair.key else tool.key_fields
+        bounded = [(r.tool, b) for r in readers for b in r.tool.bounds if b.kind == "limit"]
+        ctx = ProbeContext(
+            pool=self.pool, write=tool, readers=readers, key_path=key_fields[0] if key_fields else None,
+            base_args={r.tool.name: self.base(r.tool) for r in readers},
+            write_args={**(self.overrides.for_tool(tool) if self.overrides else {}),
+                        **self.config.args.get(tool.name, {}), **(pair.write_args if pair else {})},
+            bounds=bounded if self.config.builtins else [],
+            salt=zlib.crc32(f"{tool.name}:{self.profile.seed}".encode()) & 0xFFFF,
+            shrink_runs=self.profile.shrink_calls // 2,
+        )
+        machine = build_machine(ctx)
+        error = None
+        try:
+            run_state_machine_as_test(machine, settings=self.profile.settings(self.profile.probe_examples))
+        except ProbeFailure:
+            pass
+        except Flaky:
+            pass
+        except HypothesisException as exc:
+            error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        self.examples += ctx.runs
+        verified = self.verified(ctx)
+        if verified is not None:
+            self.add_finding(verified)
+        elif error is not None:
+            self.add(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
+                     f"the probe could not run: {error}", confidence="low")
+        elif ctx.writes_ok == 0:
+            reason = ctx.writes_refused[-1].summary() if ctx.writes_refused else "no write was attempted"
+            self.add(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
+                     f"the write failed with generated values ({reason}); supply values with --arg",
+                     confidence="low")
+        elif ctx.confirmed == 0:
+            self.add(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
+                     "no read tool answered for its writes; declare the reader in a probe config",
+                     confidence="low")
+        else:
+            best = min((r for r in readers), key=lambda r: {"high": 0, "medium": 1, "low": 2}[r.confidence])
+            judged = f"{ctx.writes_ok} write(s), {ctx.overwrites_judged} same-key overwrite(s) judged"
+            self.add(tool.name, "round-trip", "pass", "round-trip",
+                     f"writes were visible and kept ({judged}, {ctx.runs} fresh-server example(s))",
+                     confidence="high" if ctx.overwrites_judged or ctx.confirmed else best.confidence,
+                     basis=best.basis)
+
+    def verified(self, ctx: ProbeContext) -> ProbeFinding | None:
+        """The surest, shortest failure that has been seen from a fresh server: a shrunk candidate
+        found on the warm server is replayed on a new one before it is reported."""
+        order = {"high": 0, "medium": 1, "low": 2}
+        for finding in sorted(ctx.candidates, key=lambda f: (order[f.confidence], len(f.calls))):
+            if finding.fresh or self.pool.shared:
+                return finding
+            conn = self.pool.acquire()
+            try:
+                if reproduces(finding, conn):
+                    return finding
+            finally:
+                self.pool.release(conn)
+        return None
+
+    def bound_checks(self) -> list[BoundCheck]:
+        checks: list[BoundCheck] = []
+        by_name = {t.name: t for t in self.tools}
+        declared = set()
+        for rel in self.config.relations:
+            tool = by_name.get(rel.tool)
+            if tool is None:
+                self.add(rel.tool, "bound", "skip", "probe-bound-exceeded", "declared relation names an unknown tool")
+                continue
+            if not tool.is_read and not self.allow_writes:
+                self.add(rel.tool, "bound", "skip", "probe-bound-exceeded",
+                         "declared relation on a tool that is not read-only: add --allow-writes")
+                continue
+            declared.add((rel.tool, rel.param))
+            rel.args = {**self.base(tool), **rel.args}
+            hi = next((b.maximum for b in tool.bounds if b.param == rel.param and b.maximum is not None), 50)
+            checks.append(BoundCheck(tool, rel, "high", f"declared relation {rel.id}", hi))
+        if self.config.builtins:
+            for tool in self.tools:
+                if tool.is_read and tool.name not in self.config.exclude:
+                    checks.extend(c for c in builtin_relations(tool, self.base(tool))
+                                  if (tool.name, c.relation.param) not in declared)
+        return checks
+
+    def bounds(self) -> None:
+        for check in self.bound_checks():
+            finding, judged = run_bound(self.conn, check, self.profile)
+            self.examples += judged
+            if finding is not None:
+                self.add_finding(finding)
+            elif judged == 0:
+                self.add(check.tool.name, "bound", "inconclusive", "probe-bound-exceeded",
+                         f"{check.tool.name} did not answer with its starting arguments; supply values with --arg",
+                         confidence="low", basis=check.basis)
+            else:
+                self.add(check.tool.name, "bound", "pass", "bound",
+                         f"{check.relation.param} bounded the result for {judged} value(s)",
+                         confidence=check.confidence, basis=check.basis)
+
+    def agreements(self) -> None:
+        for agreement in self.config.agreements:
+            left = self.conn.call(agreement.left.tool, agreement.left.args)
+            right = self.conn.call(agreement.right.tool, agreement.right.args)
+            tool = agreement.left.tool
+            if not (left.ok and right.ok):
+                self.add(tool, "agreement", "inconclusive", "probe-paths-disagree",
+                         f"{agreement.id}: a declared call did not succeed", confidence="high")
+                continue
+            lhs = _keys(items_of(left) or [], agreement.left.field)
+            rhs = _keys(items_of(right) or [], agreement.right.field or agreement.left.field)
+            ok = lhs <= rhs if agreement.expect == "subset" else lhs == rhs
+            if ok:
+                self.add(tool, "agreement", "pass", "agreement", f"{agreement.id}: {agreement.expect} holds",
+                         basis=f"declared agreement {agreement.id}")
+            else:
+                missing = sorted(lhs - rhs)[:3] or sorted(rhs - lhs)[:3]
+                self.add_finding(ProbeFinding(
+                    "probe-paths-disagree", tool, f"{agreement.id}: {agreement.left.tool} and "
+                    f"{agreement.right.tool} disagree (e.g. {missing})", "high", f"declared agreement {agreement.id}",
+                    calls=[], check="agreement"))
+
+    def idempotent(self) -> None:
+        for spec in self.config.idempotent:
+            first = self.conn.call(spec.tool, spec.args)
+            second = self.conn.call(spec.tool, spec.args)
+            same = first.to_dict() | {"elapsed_s": 0} == second.to_dict() | {"elapsed_s": 0}
+            if same:
+                self.add(spec.tool, "idempotent", "pass", "idempotent", "the same read returned the same result",
+                         basis="declared idempotent call")
+            else:
+                self.add_finding(ProbeFinding("probe-not-idempotent", spec.tool,
+                                              "the same declared read returned different results", "high",
+                                              "declared idempotent call", check="idempotent"))
+
+
+def _keys(items: list[Any], fld: str | None) -> set[str]:
+    return {json.dumps(i.get(fld) if fld and isinstance(i, dict) else i, sort_keys=True) for i in items}

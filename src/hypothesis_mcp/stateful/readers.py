@@ -1,0 +1,178 @@
+"""Choosing read tools for a write, filling their arguments, and reading what they return."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis_mcp.catalog import LIMIT_NAMES, READ_VERBS, SENDING_VERBS, WRITE_VERBS, Tool, snake, words
+from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.stateful.config import Pair
+
+MAX_READERS = 6
+QUERY_NAMES = frozenset({"query", "q", "search", "filter", "term", "terms", "keyword", "keywords", "text",
+                         "pattern", "search_term", "search_query"})
+SKIP_WORDS = re.compile(
+    r"\b(skipp(ed|ing)|already exists?|already present|unchanged|duplicates?|no changes?|not (created|added|"
+    r"updated|modified)|ignored|exists already)\b", re.IGNORECASE)
+MARKER = re.compile(r"hm[0-9a-f]{8}")
+
+
+@dataclass(frozen=True)
+class Reader:
+    tool: Tool
+    confidence: str  # high | medium | low
+    basis: str
+    read_args: dict[str, Any] | None = None
+
+
+def nouns(tool: Tool) -> set[str]:
+    verbs = READ_VERBS | WRITE_VERBS | SENDING_VERBS
+    return {_singular(w) for w in words(tool.name) if w not in verbs}
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: set[str]) -> list[Reader]:
+    """A declared reader first (high), then readers sharing a noun (medium), then any other (low)."""
+    readers: list[Reader] = []
+    by_name = {t.name: t for t in tools}
+    if pair is not None and pair.read in by_name:
+        readers.append(Reader(by_name[pair.read], "high", f"declared pair {write.name} -> {pair.read}",
+                              pair.read_args))
+    candidates = [t for t in tools if t.is_read and t.name not in exclude and t.name != write.name
+                  and not any(r.tool.name == t.name for r in readers)]
+    mine = nouns(write)
+    sharing = [t for t in candidates if nouns(t) & mine]
+    others = [t for t in candidates if t not in sharing]
+    for tool in sharing:
+        shared = ", ".join(sorted(nouns(tool) & mine))
+        readers.append(Reader(tool, "medium", f"read tool {tool.name} shares the noun '{shared}' with {write.name}"))
+    for tool in others:
+        readers.append(Reader(tool, "low", f"{tool.name} is another read tool of the server"))
+    return readers[:MAX_READERS]
+
+
+def _flat_fields(args: Any, prefix: str = "") -> dict[str, Any]:
+    """Every leaf field of the written arguments by its own name (the first one wins)."""
+    found: dict[str, Any] = {}
+    if isinstance(args, dict):
+        for name, value in args.items():
+            if isinstance(value, dict | list):
+                for k, v in _flat_fields(value).items():
+                    found.setdefault(k, v)
+            found.setdefault(name, value)
+    elif isinstance(args, list):
+        for item in args:
+            for k, v in _flat_fields(item).items():
+                found.setdefault(k, v)
+    return found
+
+
+def fill_reader_args(reader: Reader, written: dict[str, Any], key: Any, base: dict[str, Any]) -> dict[str, Any]:
+    """Arguments for a read: declared ones, then same-named written fields, then the key for a
+    query-like parameter and 100 for a limit-like one; other required ones from `base`."""
+    if reader.read_args is not None:
+        return {k: _substitute(v, key) for k, v in reader.read_args.items()}
+    fields = _flat_fields(written)
+    args: dict[str, Any] = {}
+    for name, schema in reader.tool.properties.items():
+        schema = schema if isinstance(schema, dict) else {}
+        flat = snake(name)
+        single = _singular(flat)
+        if name in fields and not isinstance(fields[name], dict | list):
+            args[name] = fields[name]
+        elif single != flat and single in fields and schema.get("type") == "array":
+            args[name] = [fields[single]]
+        elif flat in QUERY_NAMES and key is not None:
+            args[name] = key
+        elif flat in LIMIT_NAMES:
+            hi = schema.get("maximum")
+            args[name] = min(100, int(hi)) if isinstance(hi, int | float) else 100
+        elif name in base:
+            args[name] = base[name]
+    return args
+
+
+def _substitute(value: Any, key: Any) -> Any:
+    if isinstance(value, str) and value == "{key}":
+        return key
+    if isinstance(value, str):
+        return value.replace("{key}", str(key))
+    if isinstance(value, dict):
+        return {k: _substitute(v, key) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substitute(v, key) for v in value]
+    return value
+
+
+def tokens(args: Any, marker: str) -> set[str]:
+    """The marked tokens (`hm1234abcd-title`) a write placed in its arguments."""
+    return set(re.findall(rf"{marker}-[A-Za-z0-9_]+", json.dumps(args, ensure_ascii=False)))
+
+
+def shown(outcome: Outcome) -> str:
+    """Everything a read returned, as one searchable text."""
+    parts = [outcome.text]
+    if outcome.has_structured:
+        parts.append(json.dumps(outcome.structured, ensure_ascii=False))
+    return "\n".join(parts)
+
+
+def says_skipped(outcome: Outcome) -> bool:
+    """An answer that admits it stored nothing; a JSON `"skipped": []` does not count."""
+    text = re.sub(r'"skipped"\s*:\s*\[\s*\]', "", shown(outcome))
+    return bool(SKIP_WORDS.search(text))
+
+
+def count_items(outcome: Outcome, unit: str = "auto") -> tuple[int, str]:
+    """Items from structuredContent (a list, or an object with one list field), then from a JSON
+    result of that shape, otherwise text lines."""
+    if unit in ("auto", "items"):
+        for value in (outcome.structured if outcome.has_structured else None, _json(outcome.text)):
+            items = _items(value)
+            if items is not None:
+                return len(items), "items"
+    return len(lines(outcome)), "lines"
+
+
+def items_of(outcome: Outcome) -> list[Any] | None:
+    for value in (outcome.structured if outcome.has_structured else None, _json(outcome.text)):
+        items = _items(value)
+        if items is not None:
+            return items
+    return None
+
+
+def lines(outcome: Outcome) -> list[str]:
+    text = outcome.text
+    if outcome.has_structured and isinstance(outcome.structured, dict):
+        strings = [v for v in outcome.structured.values() if isinstance(v, str)]
+        if len(strings) == 1 and not text:
+            text = strings[0]
+    return text.splitlines() if text else []
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _items(value: Any) -> list[Any] | None:
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict):
+        lists = [v for v in value.values() if isinstance(v, list)]
+        if len(lists) == 1:
+            return lists[0]
+    return None
