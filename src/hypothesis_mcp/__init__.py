@@ -2,7 +2,7 @@
 
 __version__ = "0.1.0"
 
-from hypothesis_mcp.catalog import Tool  # noqa: E402
-from hypothesis_mcp.connection import Connection, Outcome, connect  # noqa: E402
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.connection import Connection, Outcome, connect
 
 __all__ = ["Connection", "Outcome", "Tool", "__version__", "connect"]

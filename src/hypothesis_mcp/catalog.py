@@ -13,7 +13,7 @@ from typing import Any
 
 READ_VERBS = frozenset(
     {"get", "list", "search", "read", "find", "query", "fetch", "show", "describe", "view",
-     "lookup", "open", "browse", "retrieve", "inspect", "count", "lookup", "stat", "check"}
+     "lookup", "open", "browse", "retrieve", "inspect", "count", "stat", "check"}
 )
 WRITE_VERBS = frozenset(
     {"create", "add", "update", "write", "set", "save", "put", "insert", "upsert", "append",

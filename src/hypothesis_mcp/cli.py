@@ -13,19 +13,18 @@ import typer
 from rich.console import Console
 
 from hypothesis_mcp import __version__
-from hypothesis_mcp.connection import CatalogError, Connection, Target, parse_target
+from hypothesis_mcp.connection import CatalogError, Connection, Outcome, Target, parse_target
 from hypothesis_mcp.connection.target import parse_pairs
-from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError, UsageError
 from hypothesis_mcp.engine import RunOptions, run
+from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError, UsageError
 from hypothesis_mcp.profiles import make_profile
-from hypothesis_mcp.report.badge import render_badge_json, render_badge_svg
 from hypothesis_mcp.replay import replay as run_replay
+from hypothesis_mcp.report.badge import render_badge_json, render_badge_svg
 from hypothesis_mcp.report.catalog import catalog_json, print_catalog
-from hypothesis_mcp.report.json_report import load_report
 from hypothesis_mcp.report.console import render_console
+from hypothesis_mcp.report.json_report import load_report
 from hypothesis_mcp.report.junit import render_junit
 from hypothesis_mcp.report.markdown import render_markdown
-from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.results import Call, Report, Result
 from hypothesis_mcp.stateful.config import load_config
 from hypothesis_mcp.strategies import Overrides

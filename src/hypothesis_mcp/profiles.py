@@ -47,14 +47,14 @@ def make_profile(name: str, *, seed: int | None = None, max_examples: int | None
     if name not in PROFILES:
         raise UsageError(f"unknown profile {name!r}; choose one of {', '.join(PROFILES)}")
     if name == "grading":
-        base = Profile(name, examples=25, invalid_examples=25, probe_examples=8, probe_steps=10,
+        base = Profile(name, examples=25, invalid_examples=25, probe_examples=8, probe_steps=25,
                        shrink_calls=300, derandomize=True, seed=seed, database_dir=None)
     elif name == "thorough":
-        base = Profile(name, examples=200, invalid_examples=200, probe_examples=40, probe_steps=25,
+        base = Profile(name, examples=200, invalid_examples=200, probe_examples=40, probe_steps=50,
                        shrink_calls=2000, derandomize=False,
                        seed=seed if seed is not None else random.randrange(2**32), database_dir=database_dir)
     else:
-        base = Profile(name, examples=50, invalid_examples=50, probe_examples=15, probe_steps=15,
+        base = Profile(name, examples=50, invalid_examples=50, probe_examples=15, probe_steps=30,
                        shrink_calls=600, derandomize=False,
                        seed=seed if seed is not None else random.randrange(2**32), database_dir=database_dir)
     if max_examples is not None:

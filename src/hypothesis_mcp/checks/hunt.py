@@ -79,19 +79,20 @@ def hunt(
 
     def test(value: V) -> None:
         key = _key(value)
-        if key in failed:
-            result.finding, result.value = failed[key], value
-            raise _Found(failed[key])
-        if spent():
-            return
-        result.examples += 1
-        finding = prop(value)
-        if finding is not None:
+        finding = failed.get(key)
+        if finding is None:
+            if spent():
+                return
+            result.examples += 1
+            finding = prop(value)
+            if finding is None:
+                return
             failed[key] = finding
             if budget["start"] is None and cost is not None:
                 budget["start"] = cost()
-            result.finding, result.value = finding, value
-            raise _Found(finding)
+        # One raise site: Hypothesis tells failures apart by where they were raised.
+        result.finding, result.value = finding, value
+        raise _Found(finding)
 
     runner = given(strategy)(test)
     runner = profile.settings(examples)(runner)

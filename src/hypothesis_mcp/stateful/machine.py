@@ -23,6 +23,7 @@ from hypothesis_mcp.stateful.readers import (
     Reader,
     count_items,
     fill_reader_args,
+    lines,
     says_skipped,
     shown,
     tokens,
@@ -132,6 +133,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
     """A RuleBasedStateMachine class bound to one write tool and its readers."""
     write_strategy = marked_arguments(ctx.write, PLACEHOLDER, ctx.write_args or None)
     bound_choices = [(tool, bound) for tool, bound in ctx.bounds]
+    slice_readers = [(r, b) for r in ctx.readers for b in r.tool.bounds if b.kind in ("head", "tail")]
 
     class EffectMachine(RuleBasedStateMachine):
         records = Bundle("records")
@@ -150,6 +152,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 self.conn = ctx.pool.acquire() if self.fresh else ctx.pool.warm()
             self.calls: list[Call] = []
             self.model: dict[str, Record] = {}
+            self.reads: dict[tuple[str, str], Outcome] = {}
 
         def teardown(self) -> None:
             if self.conn is not None and self.fresh:
@@ -171,12 +174,21 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             raise ProbeFailure(finding)
 
         def read(self, reader: Reader, record: Record) -> Outcome:
+            """A read tool's answer for this record; the same read is made once between writes."""
             base = ctx.base_args.get(reader.tool.name, {})
             args = fill_reader_args(reader, record.args, record.key, base)
+            key = (reader.tool.name, json.dumps(args, sort_keys=True))
+            if key in self.reads:
+                return self.reads[key]
             outcome = self.call(reader.tool.name, args)
+            self.reads[key] = outcome
             if outcome.ok:
                 ctx.reader_answers += 1
             return outcome
+
+        def write(self, args: dict[str, Any]) -> Outcome:
+            self.reads.clear()
+            return self.call(ctx.write.name, args)
 
         def observe(self, record: Record) -> None:
             """Find a reader that shows the new record; the first one becomes its witness."""
@@ -219,13 +231,23 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
 
         @rule(target=records, drawn=write_strategy)
         def write_new(self, drawn: dict[str, Any]) -> Any:
+            record = self.store(drawn)
+            return multiple() if record is None else record
+
+        @rule(target=records, batch=st.lists(write_strategy, min_size=2, max_size=8))
+        def write_several(self, batch: list[dict[str, Any]]) -> Any:
+            """Several records in a row: bugs that need a fuller store (eviction, large bounds)."""
+            stored = [self.store(drawn) for drawn in batch]
+            return multiple(*(r for r in stored if r is not None))
+
+        def store(self, drawn: dict[str, Any]) -> Record | None:
             if self.inert:
-                return multiple()
+                return None
             marker, args = self.make_args(drawn)
-            outcome = self.call(ctx.write.name, args)
+            outcome = self.write(args)
             if not outcome.ok:
                 ctx.writes_refused.append(outcome)
-                return multiple()
+                return None
             ctx.writes_ok += 1
             key = get_path(args, ctx.key_path) if ctx.key_path else marker
             key_tokens = tokens(key, marker) if ctx.key_path else set()
@@ -245,7 +267,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             assert ctx.key_path is not None
             set_path(args, ctx.key_path, current.key)
             new_tokens = tokens(args, marker)
-            outcome = self.call(ctx.write.name, args)
+            outcome = self.write(args)
             if not outcome.ok or says_skipped(outcome) or not new_tokens:
                 return
             reader = current.confirmed_by
@@ -267,8 +289,10 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             tool, bound = choice
             hi = bound.maximum if bound.maximum is not None else 50
             lo = max(1, bound.minimum or 1)
-            n = data.draw(st.one_of(st.sampled_from([v for v in (1, 2) if lo <= v <= hi] or [lo]),
-                                    st.integers(lo, max(lo, hi))), label=bound.param)
+            stored = len(self.model)
+            near = [v for v in (1, 2, stored - 1, stored) if lo <= v <= hi] or [lo]
+            n = data.draw(st.one_of(st.sampled_from(sorted(set(near))), st.integers(lo, max(lo, hi))),
+                          label=bound.param)
             base = dict(ctx.base_args.get(tool.name, {}))
             base.pop(bound.param, None)
             full = self.call(tool.name, base)
@@ -291,6 +315,31 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                           f"(min({n}, {everything}))",
                           reader, {"exact_items": min(n, everything), "unit": unit}, check="bound",
                           tool=tool.name)
+
+        @precondition(lambda self: bool(slice_readers) and bool(self.model) and not self.inert)
+        @rule(choice=st.sampled_from(slice_readers) if slice_readers else st.nothing(),
+              record=records, n=st.one_of(st.sampled_from([0, 1, 2, 3]), st.integers(0, 12)))
+        def sliced_read(self, choice: tuple[Reader, Bound], record: Record, n: int) -> None:
+            """head/tail on a record this example wrote: the first/last n lines of the full read."""
+            reader, bound = choice
+            base = ctx.base_args.get(reader.tool.name, {})
+            args = {k: v for k, v in fill_reader_args(reader, record.args, record.key, base).items()
+                    if k not in {b.param for b in reader.tool.bounds if b.kind in ("head", "tail")}}
+            full = self.call(reader.tool.name, args)
+            limited = self.call(reader.tool.name, {**args, bound.param: n})
+            if not (full.ok and limited.ok):
+                return
+            whole, got = lines(full), lines(limited)
+            want = whole[:n] if bound.kind == "head" else (whole[-n:] if n else [])
+            ctx.bounds_judged += 1
+            if got == want:
+                return
+            rule_id = ("probe-bound-exceeded" if len(got) > len(want)
+                       else "probe-bound-short" if len(got) < len(want) else "probe-slice-mismatch")
+            self.fail(rule_id, f"{bound.param}: {n} returned {len(got)} line(s); the {len(want)} "
+                      f"{'first' if bound.kind == 'head' else 'last'} line(s) of the full content expected",
+                      Reader(reader.tool, "medium", f"built-in bound: {bound.param} (first/last N lines)"),
+                      {"lines": want}, check="bound", tool=reader.tool.name)
 
     EffectMachine.__name__ = f"Effect_{ctx.write.name}"
     return EffectMachine

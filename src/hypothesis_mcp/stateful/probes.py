@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis.errors import Flaky, HypothesisException
@@ -13,7 +14,7 @@ from hypothesis.stateful import run_state_machine_as_test
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.profiles import Profile
-from hypothesis_mcp.results import Reproduction, Result
+from hypothesis_mcp.results import Call, Reproduction, Result
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
 from hypothesis_mcp.stateful.config import ProbeConfig
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
@@ -21,6 +22,8 @@ from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
 from hypothesis_mcp.stateful.pool import ServerPool
 from hypothesis_mcp.stateful.readers import choose_readers, items_of
 from hypothesis_mcp.strategies import Overrides
+
+MARKED = re.compile(r"hm[0-9a-f]{8}-")
 
 
 def zero_value(schema: Any) -> Any:
@@ -171,16 +174,63 @@ class ProbeRun:
         """The surest, shortest failure that has been seen from a fresh server: a shrunk candidate
         found on the warm server is replayed on a new one before it is reported."""
         order = {"high": 0, "medium": 1, "low": 2}
+        tries = 2
         for finding in sorted(ctx.candidates, key=lambda f: (order[f.confidence], len(f.calls))):
-            if finding.fresh or self.pool.shared:
+            if self.pool.shared:
                 return finding
-            conn = self.pool.acquire()
-            try:
-                if reproduces(finding, conn):
-                    return finding
-            finally:
-                self.pool.release(conn)
+            if finding.fresh:
+                return self.reduced(finding)
+            if tries > 0:
+                tries -= 1
+                if self.reproduces(finding):
+                    return self.reduced(replace(finding, fresh=True))
         return None
+
+    def reproduces(self, finding: ProbeFinding) -> bool:
+        conn = self.pool.acquire()
+        try:
+            return reproduces(finding, conn)
+        finally:
+            self.pool.release(conn)
+
+    def reduced(self, finding: ProbeFinding, budget: int = 8) -> ProbeFinding:
+        """A failure seen from a fresh server, made smaller where a fresh replay still shows it:
+        marked values cut to their bare markers, then (for bounds, which depend on how much is
+        stored and so cannot be shrunk on the warm server) the other reads dropped and chunks of
+        writes removed. At most `budget` fresh replays."""
+        best = finding
+        calls, mapping = plain_calls(finding.calls)
+        message = finding.message
+        for old, new in mapping.items():
+            message = message.replace(repr(old), repr(new))
+        plain = replace(finding, calls=calls, message=message)
+        if plain.calls != finding.calls:
+            budget -= 1
+            if self.reproduces(plain):
+                best = finding = plain
+        if finding.check != "bound":
+            return best
+        judged = finding.calls[-2:]
+        writes = [c for c in finding.calls[:-2] if c.tool != finding.tool]
+        candidate = replace(finding, calls=writes + judged)
+        if len(candidate.calls) < len(finding.calls):
+            budget -= 1
+            if not self.reproduces(candidate):
+                return best
+            best = candidate
+        chunk = max(1, len(writes) // 2)
+        while chunk >= 1 and budget > 0 and writes:
+            start = 0
+            while start < len(writes) and budget > 0:
+                fewer = writes[:start] + writes[start + chunk:]
+                budget -= 1
+                trial = replace(finding, calls=fewer + judged)
+                if self.reproduces(trial):
+                    writes, best = fewer, trial
+                else:
+                    start += chunk
+            chunk //= 2
+        return best
 
     def bound_checks(self) -> list[BoundCheck]:
         checks: list[BoundCheck] = []
@@ -255,6 +305,27 @@ class ProbeRun:
                 self.add_finding(ProbeFinding("probe-not-idempotent", spec.tool,
                                               "the same declared read returned different results", "high",
                                               "declared idempotent call", check="idempotent"))
+
+
+def plain_calls(calls: list[Call]) -> tuple[list[Call], dict[str, str]]:
+    """The same calls with every marked text cut to its `{marker}-{field}` token (consistently,
+    so a key stays the same key), and the mapping from old to new texts."""
+    mapping: dict[str, str] = {}
+
+    def plain(value: Any, field: str | None) -> Any:
+        if isinstance(value, str) and field is not None and MARKED.match(value):
+            token = value[:11] + field
+            if value.startswith(token) and value != token:
+                mapping[value] = token
+                return token
+            return value
+        if isinstance(value, list):
+            return [plain(v, field) for v in value]
+        if isinstance(value, dict):
+            return {k: plain(v, k) for k, v in value.items()}
+        return value
+
+    return [Call(c.tool, plain(c.arguments, None)) for c in calls], mapping
 
 
 def _keys(items: list[Any], fld: str | None) -> set[str]:

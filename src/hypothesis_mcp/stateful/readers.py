@@ -153,6 +153,11 @@ def items_of(outcome: Outcome) -> list[Any] | None:
 
 
 def lines(outcome: Outcome) -> list[str]:
+    """The lines a read returned: a list of strings in structuredContent when there is one (text
+    loses trailing empty lines), else the text split into lines."""
+    items = _items(outcome.structured) if outcome.has_structured else None
+    if items is not None and all(isinstance(i, str) for i in items):
+        return list(items)
     text = outcome.text
     if outcome.has_structured and isinstance(outcome.structured, dict):
         strings = [v for v in outcome.structured.values() if isinstance(v, str)]

@@ -1,0 +1,110 @@
+"""Which JSON Schema dialect a schema speaks, and the compiled validator that judges its values.
+
+The validator is the oracle of design decision 3: `jsonschema` with the dialect's own format
+checker. Patterns that only ECMA-262 understands are rewritten for Python first, so the oracle
+can run at all.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import SchemaError as MetaSchemaError
+from jsonschema.protocols import Validator
+from jsonschema.validators import validator_for
+
+from hypothesis_mcp.errors import SchemaError
+from hypothesis_mcp.strategies.regex import python_pattern
+
+DEFAULT = jsonschema.Draft202012Validator
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """The validator class of a schema and the keywords it gives meaning to."""
+
+    cls: type[Validator]
+
+    @property
+    def keywords(self) -> frozenset[str]:
+        return frozenset(self.cls.VALIDATORS)
+
+    @property
+    def legacy_ref(self) -> bool:
+        """Up to draft-07 a `$ref` replaces its sibling keywords instead of joining them."""
+        return "$dynamicRef" not in self.cls.VALIDATORS and "$recursiveRef" not in self.cls.VALIDATORS
+
+    @property
+    def boolean_exclusive(self) -> bool:
+        """Draft-04 and earlier spell exclusive bounds as booleans next to minimum/maximum."""
+        return "exclusiveMinimum" not in self.cls.VALIDATORS
+
+    @property
+    def name(self) -> str:
+        return self.cls.__name__.removesuffix("Validator")
+
+
+def dialect_of(schema: Any) -> Dialect:
+    """The dialect `$schema` names; 2020-12 when it names none (MCP's default)."""
+    if isinstance(schema, dict):
+        return Dialect(validator_for(schema, default=DEFAULT))
+    return Dialect(DEFAULT)
+
+
+def canonical(schema: Any) -> str:
+    """A stable text of the schema, the key every cache uses."""
+    try:
+        return json.dumps(schema, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise SchemaError(f"the schema is not JSON: {exc}") from exc
+
+
+def pythonize(schema: Any) -> Any:
+    """The schema with every pattern Python cannot compile rewritten from its ECMA-262 form."""
+    if isinstance(schema, list):
+        return [pythonize(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "pattern" and isinstance(value, str):
+            out[key] = python_pattern(value)
+        elif key == "patternProperties" and isinstance(value, dict):
+            out[key] = {python_pattern(p): pythonize(s) for p, s in value.items()}
+        elif key in ("enum", "const", "default", "examples"):
+            out[key] = value
+        else:
+            out[key] = pythonize(value)
+    return out
+
+
+def check_schema(schema: Any, dialect: Dialect) -> None:
+    """Reject a schema its dialect's metaschema rejects, naming the keyword at fault."""
+    if isinstance(schema, bool):
+        return
+    if not isinstance(schema, dict):
+        raise SchemaError(f"a schema is an object or a boolean, not {type(schema).__name__}", keyword="type")
+    try:
+        dialect.cls.check_schema(schema, format_checker=None)
+    except MetaSchemaError as exc:
+        keyword = next((p for p in reversed(exc.path) if isinstance(p, str)), exc.validator)
+        where = "/".join(str(p) for p in exc.path)
+        raise SchemaError(
+            f"invalid {dialect.name} schema at '/{where}': {exc.message}", keyword=str(keyword)
+        ) from exc
+
+
+@lru_cache(maxsize=1024)
+def _validator(text: str) -> Validator:
+    schema = json.loads(text)
+    cls = dialect_of(schema).cls
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
+def validator(schema: Any) -> Validator:
+    """The compiled oracle for a schema (already pythonized), built once per schema."""
+    return _validator(canonical(schema))

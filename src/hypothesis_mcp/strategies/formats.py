@@ -1,0 +1,106 @@
+"""Values for `format`, valid under a strict reading of each RFC, and values that break them.
+
+`jsonschema` only enforces some formats unless optional packages are installed (date-time needs
+rfc3339-validator, uri needs rfc3986-validator, hostname needs fqdn). Generated values are valid
+for those checkers anyway, so a server that does enforce them accepts every value we send.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+_LABEL = st.from_regex(r"[a-z]([a-z0-9-]{0,10}[a-z0-9])?", fullmatch=True)
+_TLD = st.sampled_from(["com", "org", "net", "io", "dev"])
+_HOSTNAME = st.builds(
+    lambda labels, tld: ".".join([*labels, tld]), st.lists(_LABEL, min_size=1, max_size=3), _TLD
+)
+_ATOM = st.from_regex(r"[a-z0-9_+-]{1,12}", fullmatch=True)
+_EMAIL = st.builds(
+    lambda atoms, host: ".".join(atoms) + "@" + host, st.lists(_ATOM, min_size=1, max_size=2), _HOSTNAME
+)
+_SEGMENT = st.from_regex(r"[A-Za-z0-9._~-]{1,10}", fullmatch=True)
+_PATH = st.lists(_SEGMENT, max_size=3).map(lambda parts: "".join("/" + p for p in parts))
+_QUERY = st.one_of(st.just(""), st.from_regex(r"\?[a-z]{1,6}=[A-Za-z0-9]{0,8}", fullmatch=True))
+_URI = st.builds(
+    lambda scheme, host, path, query: f"{scheme}://{host}{path}{query}",
+    st.sampled_from(["https", "http"]),
+    _HOSTNAME,
+    _PATH,
+    _QUERY,
+)
+_RELATIVE = st.builds(
+    lambda parts, query: "/".join(parts) + query, st.lists(_SEGMENT, min_size=1, max_size=3), _QUERY
+)
+_OFFSET = st.one_of(
+    st.just("Z"),
+    st.integers(-23 * 60 - 59, 23 * 60 + 59).map(
+        lambda m: f"{'+' if m >= 0 else '-'}{abs(m) // 60:02d}:{abs(m) % 60:02d}"
+    ),
+)
+_TIME = st.builds(lambda t, off: t.isoformat() + off, st.times(), _OFFSET)
+_DATE = st.dates().map(lambda d: d.isoformat())
+_DATE_TIME = st.builds(lambda dt, off: dt.isoformat() + off, st.datetimes(), _OFFSET)
+_N = st.integers(0, 999).map(str)
+
+
+def _duration(parts: tuple[str | None, ...]) -> str:
+    y, mo, d, h, mi, s = parts
+    date = "".join(f"{v}{u}" for v, u in ((y, "Y"), (mo, "M"), (d, "D")) if v)
+    time = "".join(f"{v}{u}" for v, u in ((h, "H"), (mi, "M"), (s, "S")) if v)
+    if not date and not time:
+        date = "0D"
+    return "P" + date + ("T" + time if time else "")
+
+
+_DURATION = st.tuples(*[st.none() | _N for _ in range(6)]).map(_duration)
+_POINTER_TOKEN = st.text(st.characters(codec="utf-8", exclude_characters="~/"), max_size=6) | st.sampled_from(
+    ["~0", "~1", "a~1b"]
+)
+_POINTER = st.lists(_POINTER_TOKEN, max_size=3).map(lambda toks: "".join("/" + t for t in toks))
+
+FORMATS: dict[str, st.SearchStrategy[str]] = {
+    "date-time": _DATE_TIME,
+    "date": _DATE,
+    "time": _TIME,
+    "duration": _DURATION,
+    "email": _EMAIL,
+    "idn-email": _EMAIL,
+    "hostname": _HOSTNAME,
+    "idn-hostname": _HOSTNAME,
+    "ipv4": st.ip_addresses(v=4).map(str),
+    "ipv6": st.ip_addresses(v=6).map(str),
+    "uri": _URI,
+    "iri": _URI,
+    "uri-reference": _URI | _RELATIVE,
+    "iri-reference": _URI | _RELATIVE,
+    "uri-template": st.builds(
+        lambda u, v: f"{u}/{{{v}}}", _URI, st.from_regex(r"[a-z]{1,6}", fullmatch=True)
+    ),
+    "uuid": st.uuids().map(str),
+    "regex": st.sampled_from(["^[a-z]+$", "[0-9]{2,4}", "a|b", ".*", "^$"]),
+    "json-pointer": _POINTER,
+    "relative-json-pointer": st.builds(lambda n, p: f"{n}{p}", st.integers(0, 9), _POINTER | st.just("#")),
+}
+
+# Values that break each format under every checker we know of.
+BROKEN: dict[str, tuple[str, ...]] = {
+    "date-time": ("not-a-date-time", "2021-13-45T25:61:00Z", "2021-01-01 10:00"),
+    "date": ("not-a-date", "2021-13-45", "20210101", "2021-02-30"),
+    "time": ("not-a-time", "25:61:00Z", "10:00"),
+    "duration": ("not-a-duration", "P", "PT", "1D"),
+    "email": ("not-an-email", "", "no.at.sign"),
+    "idn-email": ("not-an-email", "", "no.at.sign"),
+    "hostname": ("-bad-.host-", "a..b", "under_score.com", ""),
+    "idn-hostname": ("-bad-.host-", "a..b", ""),
+    "ipv4": ("999.1.1.1", "1.2.3", "not-an-ip", "01.02.03.04"),
+    "ipv6": ("::g", "1:2:3", "not-an-ip", "12345::"),
+    "uri": ("not a uri", "//no-scheme", "http://exa mple.com"),
+    "iri": ("not a uri", "//no-scheme"),
+    "uri-reference": ("http://exa mple.com", "\\\\bad"),
+    "iri-reference": ("http://exa mple.com",),
+    "uri-template": ("{unclosed",),
+    "uuid": ("not-a-uuid", "1234", "00000000-0000-0000-0000-0000000000000"),
+    "regex": ("(unclosed", "[", "*"),
+    "json-pointer": ("no-slash", "/bad~2"),
+    "relative-json-pointer": ("-1", "x/y"),
+}

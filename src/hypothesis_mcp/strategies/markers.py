@@ -1,0 +1,167 @@
+"""Marked values for write probes: every free-text field carries `hm<8 hex>-<field>`.
+
+A marker makes a written record recognisable when a read tool shows it (and later findable for
+clean-up). Free text is a string without pattern, format, enum or const; it gets
+`"{marker}-{field}"` followed by generated text, cut to maxLength. When maxLength is shorter than
+the prefix, the prefix is cut from its end: the field name goes first, then the marker's tail (a
+field capped under 10 characters cannot carry a whole marker, so probes cannot find it). Arrays
+get one item (or minItems), objects their required and free-text fields; everything else keeps
+ordinary schema-valid values, so every result validates.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import string
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import strategies as st
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.errors import SchemaError
+from hypothesis_mcp.strategies.compiler import Compiler
+from hypothesis_mcp.strategies.normalise import Node, Unsatisfiable, json_key, merge
+from hypothesis_mcp.strategies.schemas import compiler_for, tool_schema
+from hypothesis_mcp.strategies.tools import OverridesLike, fixed_values, with_tool
+
+MARKER = re.compile(r"(?<![0-9A-Za-z])hm[0-9a-f]{8}(?![0-9a-f])")
+SUFFIX = 24  # most generated characters after a marker
+TAIL = st.lists(st.text(string.ascii_letters + string.digits + " ", max_size=3), max_size=6).map("\n".join)
+"""Readable text after a marker; several short lines, so line-based reads have something to cut."""
+MAX_DEPTH = 4  # nesting of objects and arrays that still get markers
+
+
+def new_marker(rng_or_seed: random.Random | int | None = None) -> str:
+    """A fresh `hm<8 hex>` token; give a seed or a Random for a reproducible one."""
+    rng = rng_or_seed if isinstance(rng_or_seed, random.Random) else random.Random(rng_or_seed)
+    return f"hm{rng.getrandbits(32):08x}"
+
+
+def find_markers(blob: Any, marker: str | None = None) -> list[str]:
+    """Every marker occurrence in a text or a JSON-like value (one entry per occurrence).
+
+    With `marker`, only that one is counted; without, any `hm<8 hex>` token.
+    """
+    text = blob if isinstance(blob, str) else json.dumps(blob, ensure_ascii=False, default=str)
+    pattern = MARKER if marker is None else re.compile(rf"(?<![0-9A-Za-z]){re.escape(marker)}(?![0-9a-f])")
+    return pattern.findall(text)
+
+
+def marked_text(marker: str, field: str, lo: int = 0, hi: int | None = None) -> st.SearchStrategy[str]:
+    """`{marker}-{field}` then generated text, within [lo, hi] code points; shrinks to the prefix."""
+    prefix = f"{marker}-{field}"
+    if hi is not None and len(prefix) > hi:
+        prefix = prefix[:hi]
+    room = SUFFIX if hi is None else hi - len(prefix)
+    least = max(0, lo - len(prefix))
+    top = max(least, room)
+    return TAIL.map(lambda tail: prefix + (tail + "x" * least)[:top] if least else prefix + tail[:top])
+
+
+class MarkedBuilder:
+    """Marked values for the nodes of one compiled schema."""
+
+    def __init__(self, compiler: Compiler, marker: str) -> None:
+        self.c = compiler
+        self.marker = marker
+
+    def value(self, schema: Any, field: str, depth: int = 0) -> st.SearchStrategy[Any]:
+        try:
+            node = self.c.normalise(schema)
+        except Unsatisfiable:
+            return st.nothing()
+        return self._node(node, schema, field, depth)
+
+    def _node(self, node: Node, schema: Any, field: str, depth: int) -> st.SearchStrategy[Any]:
+        if node.enum is not None or node.nots or node.conditionals or depth > MAX_DEPTH:
+            return self.c.compile(schema)
+        if node.any_of or node.one_of:
+            return self._branch(node, schema, field, depth)
+        kinds = (
+            node.types
+            if node.types is not None
+            else frozenset(
+                k for k, on in (("object", node.object_keywords), ("array", node.array_keywords)) if on
+            )
+            or None
+        )
+        if kinds is None:
+            return self.c.compile(schema)
+        if "string" in kinds and not node.patterns and not node.formats:
+            return marked_text(self.marker, field, node.min_length, node.max_length)
+        if "object" in kinds and not (
+            node.dependent_schemas
+            or node.dependent_required
+            or node.min_properties
+            or node.property_names is not None
+        ):
+            return self._object(node, field, depth)
+        if "array" in kinds and not node.prefix_items and node.contains is None:
+            return self._array(node, field, depth)
+        return self.c.compile(schema)
+
+    def _branch(self, node: Node, schema: Any, field: str, depth: int) -> st.SearchStrategy[Any]:
+        group = node.any_of[0] if node.any_of else node.one_of[0]
+        rest = replace(node, any_of=node.any_of[1:], one_of=node.one_of if node.any_of else node.one_of[1:])
+        for branch in group:
+            try:
+                merged = merge(rest, self.c.normalise(branch))
+            except Unsatisfiable:
+                continue
+            if merged.types is not None and merged.types & {"string", "object", "array"}:
+                return self._node(merged, schema, field, depth).filter(self.c.check(schema))
+        return self.c.compile(schema)
+
+    def _object(self, node: Node, field: str, depth: int) -> st.SearchStrategy[dict[str, Any]]:
+        wanted = list(
+            dict.fromkeys([*node.required, *(n for n in node.properties if self._is_text(n, node))])
+        )
+        return st.fixed_dictionaries({n: self.value(node.schema_for(n), n, depth + 1) for n in wanted})
+
+    def _is_text(self, name: str, node: Node) -> bool:
+        try:
+            child = self.c.normalise(node.schema_for(name))
+        except Unsatisfiable:
+            return False
+        if child.enum is not None or child.patterns or child.formats:
+            return False
+        kinds = set(child.types or ())
+        for group in child.any_of + child.one_of:
+            for branch in group:
+                try:
+                    kinds |= set(self.c.normalise(branch).types or ())
+                except Unsatisfiable:
+                    continue
+        return "string" in kinds
+
+    def _array(self, node: Node, field: str, depth: int) -> st.SearchStrategy[list[Any]]:
+        size = max(1, node.min_items)
+        if node.max_items is not None:
+            size = min(size, node.max_items)
+        item = self.value(True if node.items is None else node.items, field, depth + 1)
+        return st.lists(item, min_size=size, max_size=size, unique_by=json_key if node.unique_items else None)
+
+
+def marked_arguments(
+    tool: Tool, marker: str, overrides: OverridesLike = None
+) -> st.SearchStrategy[dict[str, Any]]:
+    """Arguments for a write whose free-text fields carry `marker`; the simplest draw is exactly
+    `"{marker}-{field}"` in each of them. Overridden parameters take the user's values."""
+    schema = tool_schema(tool)
+    try:
+        compiler = compiler_for(schema)
+        strategy = MarkedBuilder(compiler, marker).value(compiler.root, "value")
+    except SchemaError as exc:
+        raise with_tool(tool, exc) from exc
+    except Unsatisfiable as exc:
+        raise SchemaError(exc.message, tool=tool.name, keyword=exc.keyword) from None
+    fixed = fixed_values(tool, overrides)
+    if fixed:
+        strategy = strategy.map(lambda args: {**args, **fixed})
+        root = compiler.normalise(compiler.root)
+        if not all(compiler.check(root.schema_for(n))(v) for n, v in fixed.items()):
+            return strategy  # the user's values break the schema: sent as given (the user wins)
+    return strategy.filter(compiler.check(compiler.root))
