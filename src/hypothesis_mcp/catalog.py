@@ -124,6 +124,11 @@ class Tool:
         )
 
     @property
+    def is_destructive(self) -> bool:
+        """Never called unless the user names it: sending verbs, or destructiveHint: true."""
+        return self.is_sending or (self.destructive_hint is True and self.read_only_hint is not True)
+
+    @property
     def is_write(self) -> bool:
         """A storing tool that round-trip probes may call with --allow-writes."""
         if self.read_only_hint is True or self.destructive_hint is True:
@@ -166,7 +171,7 @@ class Tool:
     def bounds(self) -> list[Bound]:
         found = []
         for name, schema in self.properties.items():
-            if not isinstance(schema, dict) or not _is_integer(schema):
+            if not isinstance(schema, dict) or not _is_count(schema):
                 continue
             kind = bound_kind(name)
             if kind is None:
@@ -195,13 +200,15 @@ def is_key_name(name: str) -> bool:
     return bool(parts) and parts[-1] in KEY_WORDS
 
 
-def _is_integer(schema: Mapping[str, Any]) -> bool:
+def _is_count(schema: Mapping[str, Any]) -> bool:
+    """An integer parameter, or a number one (several servers type counts as `number`)."""
+    kinds = {"integer", "number"}
     t = schema.get("type")
-    if t == "integer" or (isinstance(t, list) and "integer" in t):
+    if t in kinds or (isinstance(t, list) and kinds & set(t)):
         return True
     for key in ("anyOf", "oneOf"):
         options = schema.get(key)
-        if isinstance(options, list) and any(isinstance(o, dict) and o.get("type") == "integer" for o in options):
+        if isinstance(options, list) and any(isinstance(o, dict) and o.get("type") in kinds for o in options):
             return True
     return False
 

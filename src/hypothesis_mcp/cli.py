@@ -114,7 +114,7 @@ def tools(
             if as_json:
                 write_json(catalog_json(catalog, conn.server), "-")
             else:
-                print_catalog(Console(highlight=False), catalog, conn.server)
+                print_catalog(Console(highlight=False, width=max(120, Console().width)), catalog, conn.server)
 
     guarded(body)
 

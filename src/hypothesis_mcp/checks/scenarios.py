@@ -13,6 +13,8 @@ from hypothesis_mcp.checks.hunts import Search, Searches, rejection_kind
 from hypothesis_mcp.results import Call, Reproduction, Result
 
 HAPPY_OUTPUT = "happy-output-schema"
+NEVER_CALLED = ("never called: destructiveHint is true, or its name says it deletes, sends, publishes or "
+                "deploys")
 HAPPY_BASIS = "generated arguments that validate against the tool's inputSchema"
 EDGE_BASIS = "generated arguments that break one keyword of the tool's inputSchema"
 
@@ -32,8 +34,8 @@ class ScenarioPlan:
 def plan(tools: list[Tool], *, read_only: bool = False) -> ScenarioPlan:
     called, skipped = [], {}
     for tool in tools:
-        if tool.is_sending:
-            skipped[tool.name] = "never called: its name or annotations say it deletes, sends, publishes or deploys"
+        if tool.is_destructive:
+            skipped[tool.name] = NEVER_CALLED
         elif read_only and not tool.is_read:
             skipped[tool.name] = "not called: --read-only limits scenarios to read-only tools"
         else:

@@ -14,6 +14,7 @@ from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.hunt import Finding
 from hypothesis_mcp.checks.hunts import REJECTED_VALID, Search, Searches, rejection_kind
 from hypothesis_mcp.checks.outcomes import schema_problem
+from hypothesis_mcp.checks.scenarios import NEVER_CALLED
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.results import Call, Reproduction, Result, Smoke
 
@@ -26,7 +27,7 @@ BASIS = {
     UNKNOWN: "MCP Tools §Error Handling: an unknown tool is a JSON-RPC protocol error",
 }
 NOT_READ_ONLY = "not called under the safety default (readOnlyHint is not true); pass --call-all to include it"
-SENDING = "never called: its name or annotations say it deletes, sends, publishes or deploys"
+
 
 
 @dataclass
@@ -39,8 +40,8 @@ class SmokeRun:
     checks: list[Result] = field(default_factory=list)
 
     def callable_reason(self, tool: Tool) -> str | None:
-        if tool.is_sending:
-            return SENDING
+        if tool.is_destructive:
+            return NEVER_CALLED
         if not self.call_all and tool.read_only_hint is not True:
             return NOT_READ_ONLY
         return None

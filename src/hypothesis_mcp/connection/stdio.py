@@ -12,8 +12,10 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 
 import anyio
@@ -33,6 +35,9 @@ MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 
 Parsing a response takes about six times its size at its peak (bytes, the decoded JSON, the SDK's
 models), so this also bounds what one call can cost in memory."""
+
+TMPDIR = "{tmpdir}"
+"""Placeholder in a command or environment value for a per-process temporary folder."""
 
 _ID_PATTERN = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
@@ -94,10 +99,10 @@ class StdioTransport:
         await self._stack.__aexit__(*exc)
 
     async def _start(self, stack: contextlib.AsyncExitStack):  # type: ignore[no-untyped-def]
-        env = {**os.environ, **self.target.env}
+        command, env = self._expand(stack)
         env.setdefault("PYTHONUNBUFFERED", "1")
         process = await anyio.open_process(
-            list(self.target.command),
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -116,6 +121,17 @@ class StdioTransport:
         tg.start_soon(self._write_stdin, process, write_reader)
         tg.start_soon(self._watch_exit, process)
         return read_stream, write_stream
+
+    def _expand(self, stack: contextlib.AsyncExitStack) -> tuple[list[str], dict[str, str]]:
+        """Replace `{tmpdir}` in the command and environment by a new folder for this process,
+        removed when it stops, so each fresh server also gets fresh files (a memory file, a db)."""
+        command, extra = list(self.target.command), dict(self.target.env)
+        if any(TMPDIR in part for part in [*command, *extra.values()]):
+            folder = tempfile.mkdtemp(prefix="hypothesis-mcp-")
+            stack.callback(shutil.rmtree, folder, True)
+            command = [part.replace(TMPDIR, folder) for part in command]
+            extra = {k: v.replace(TMPDIR, folder) for k, v in extra.items()}
+        return command, {**os.environ, **extra}
 
     async def _read_stdout(self, process: anyio.abc.Process, sink: anyio.abc.ObjectSendStream) -> None:
         assert process.stdout is not None

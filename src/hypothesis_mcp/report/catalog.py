@@ -40,7 +40,9 @@ def print_catalog(console: Console, tools: list[Tool], server: ServerInfo | None
     for column in ("Tool", "Role", "Key fields", "Bounds", "Annotations", "Output schema"):
         table.add_column(column)
     for tool in tools:
-        hints = ", ".join(f"{k}={v}" for k, v in tool.annotations.items() if k.endswith("Hint")) or "-"
+        hints = ", ".join(
+            f"{k.removesuffix('Hint')}={v}" for k, v in tool.annotations.items() if k.endswith("Hint")
+        ) or "-"
         table.add_row(
             tool.name,
             tool.role,

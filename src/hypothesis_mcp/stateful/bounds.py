@@ -11,7 +11,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.catalog import Bound, Tool
 from hypothesis_mcp.checks.hunt import Finding, hunt
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.profiles import Profile
@@ -30,6 +30,12 @@ class BoundCheck:
     maximum: int
 
 
+def bound_basis(tool: Tool, bound: Bound) -> str:
+    if bound.kind in ("head", "tail"):
+        return f"built-in bound: {bound.param} returns the {'first' if bound.kind == 'head' else 'last'} N lines"
+    return f"built-in bound: {bound.param} limits how many items {tool.name} returns"
+
+
 def builtin_relations(tool: Tool, base: dict[str, Any]) -> list[BoundCheck]:
     checks = []
     for bound in tool.bounds:
@@ -37,15 +43,13 @@ def builtin_relations(tool: Tool, base: dict[str, Any]) -> list[BoundCheck]:
         if bound.kind in ("head", "tail"):
             rel = BoundRelation(tool.name, bound.param, [0, 1, 2], "prefix" if bound.kind == "head" else "suffix",
                                 base, "lines", f"{tool.name}-{bound.param}")
-            checks.append(BoundCheck(tool, rel, "medium", f"built-in bound: {bound.param} (first/last N lines)",
-                                     max(2, hi)))
+            checks.append(BoundCheck(tool, rel, "medium", bound_basis(tool, bound), max(2, hi)))
         else:
             lo = max(1, bound.minimum or 1)
             values = [v for v in (1, 2) if lo <= v <= hi] or [lo]
             rel = BoundRelation(tool.name, bound.param, values, "at_most" if bound.required else "exact",
                                 base, "auto", f"{tool.name}-{bound.param}")
-            checks.append(BoundCheck(tool, rel, "medium", f"built-in bound: {bound.param} limits how many items "
-                                     f"{tool.name} returns", hi))
+            checks.append(BoundCheck(tool, rel, "medium", bound_basis(tool, bound), hi))
     return checks
 
 

@@ -17,6 +17,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, multiple, precond
 from hypothesis_mcp.catalog import Bound, Tool
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.results import Call
+from hypothesis_mcp.stateful.bounds import bound_basis
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.pool import ServerPool
 from hypothesis_mcp.stateful.readers import (
@@ -303,8 +304,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             got, _ = count_items(limited)
             ctx.bounds_judged += 1
             confidence = "medium" if unit == "items" else "low"
-            reader = Reader(tool, confidence, f"built-in bound: {bound.param} limits how many items "
-                            f"{tool.name} returns (counted as {unit})")
+            reader = Reader(tool, confidence, bound_basis(tool, bound))
             if got > n:
                 self.fail("probe-bound-exceeded",
                           f"{bound.param}={n} returned {got} {unit} (at most {n} allowed)",
@@ -338,7 +338,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                        else "probe-bound-short" if len(got) < len(want) else "probe-slice-mismatch")
             self.fail(rule_id, f"{bound.param}: {n} returned {len(got)} line(s); the {len(want)} "
                       f"{'first' if bound.kind == 'head' else 'last'} line(s) of the full content expected",
-                      Reader(reader.tool, "medium", f"built-in bound: {bound.param} (first/last N lines)"),
+                      Reader(reader.tool, "medium", bound_basis(reader.tool, bound)),
                       {"lines": want}, check="bound", tool=reader.tool.name)
 
     EffectMachine.__name__ = f"Effect_{ctx.write.name}"

@@ -107,7 +107,8 @@ class ProbeRun:
     def add_finding(self, finding: ProbeFinding) -> None:
         """One result per tool and rule: the surest finding, then the shortest reproduction."""
         for i, seen in enumerate(self.results):
-            if seen.tool == finding.tool and seen.rule == finding.rule and seen.status in ("fail", "warn"):
+            same = (seen.tool, seen.rule, seen.basis) == (finding.tool, finding.rule, finding.basis)
+            if same and seen.status in ("fail", "warn"):
                 order = {"high": 0, "medium": 1, "low": 2}
                 known = (order[seen.confidence], len(seen.reproduction.calls) if seen.reproduction else 0)
                 if (order[finding.confidence], len(finding.calls)) >= known:
