@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -26,6 +27,7 @@ from hypothesis_mcp.report.json_report import load_report
 from hypothesis_mcp.report.junit import render_junit
 from hypothesis_mcp.report.markdown import render_markdown
 from hypothesis_mcp.results import Call, Report, Result
+from hypothesis_mcp.shipped import load_strategy
 from hypothesis_mcp.stateful.config import load_config
 from hypothesis_mcp.strategies import Overrides
 
@@ -175,6 +177,9 @@ def test(
     allow_writes: Annotated[bool, typer.Option("--allow-writes", help="Let probes call write tools. Point them "
                                                "at a disposable server.")] = False,
     probe_config: Annotated[Path | None, typer.Option("--probe-config", help="YAML or JSON probe config.")] = None,
+    strategy: Annotated[str | None, typer.Option("--strategy", help="A shipped strategy by name (e.g. "
+                                                 "server-memory) or a strategy file: probe config plus "
+                                                 "server environment.")] = None,
     arg: Annotated[list[str], typer.Option("--arg", help="[TOOL:]NAME=VALUE argument value (JSON when it "
                                            "parses).")] = [],  # noqa: B006
     args_file: Annotated[Path | None, typer.Option("--args-file", help="YAML/JSON {'*': {...}, TOOL: "
@@ -207,7 +212,10 @@ def test(
     def body() -> int:
         gate = parse_fail_under(fail_under)
         overrides = Overrides.parse(list(arg), str(args_file) if args_file else None)
-        config = load_config(probe_config) if probe_config else None
+        if probe_config and strategy:
+            raise UsageError("give --probe-config or --strategy, not both (a strategy is a probe config)")
+        shipped = load_strategy(strategy) if strategy else None
+        config = load_config(probe_config) if probe_config else (shipped.config if shipped else None)
         if config is not None and config.args:
             overrides = Overrides.from_mapping(config.args, "probe config args") | overrides
         chosen = make_profile("grading" if ci else profile, seed=seed, max_examples=max_examples)
@@ -218,6 +226,8 @@ def test(
             max_time=max_time,
         )
         the_target = build_target(target, env, header, token)
+        if shipped and shipped.env and not the_target.is_url:
+            the_target = replace(the_target, env={**shipped.env, **the_target.env})
         if chosen.seed is not None and chosen.name != "grading":
             err.print(f"profile {chosen.name}, seed {chosen.seed} (repeat with --seed {chosen.seed})")
         with err.status("testing the server...") as status:

@@ -67,10 +67,12 @@ class Stats:
     calls: int = 0
     server_starts: int = 0
     call_seconds: float = 0.0
+    slow_seconds: int = 0
 
     def cost(self) -> int:
-        """Work done so far in call units; a server start costs about as much as 50 calls."""
-        return self.calls + 50 * self.server_starts
+        """Work done so far in call units, the budget unit of shrinking: a server start counts as
+        50 calls and every whole second a call took (a hang, a slow tool) as 20."""
+        return self.calls + 50 * self.server_starts + 20 * self.slow_seconds
 
 
 class Connection:
@@ -321,10 +323,14 @@ class Connection:
             except concurrent.futures.TimeoutError:
                 future.cancel()
                 outcome = Outcome(kind="timeout", elapsed=limit, message="the client gave up waiting")
+            except (KeyboardInterrupt, SystemExit):
+                future.cancel()  # Ctrl-C while waiting is the user's, not something the server did
+                raise
             except BaseException as exc:
                 outcome = self._classify(exc, time.perf_counter() - started, limit, strays, oversized)
         elapsed = time.perf_counter() - started
         self.stats.call_seconds += elapsed
+        self.stats.slow_seconds += int(elapsed)
         if isinstance(outcome, Outcome):
             outcome.elapsed = elapsed
         self._record(method, params, outcome, started, elapsed)
