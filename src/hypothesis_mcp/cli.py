@@ -216,8 +216,6 @@ def test(
             raise UsageError("give --probe-config or --strategy, not both (a strategy is a probe config)")
         shipped = load_strategy(strategy) if strategy else None
         config = load_config(probe_config) if probe_config else (shipped.config if shipped else None)
-        if config is not None and config.args:
-            overrides = Overrides.from_mapping(config.args, "probe config args") | overrides
         chosen = make_profile("grading" if ci else profile, seed=seed, max_examples=max_examples)
         options = RunOptions(
             profile=chosen, smoke=smoke, call_all=call_all, probes=probes or probe_config is not None,

@@ -75,6 +75,9 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
     clock = _Clock(options.max_time)
     stats = Stats()
     profile = options.profile
+    overrides = options.overrides or Overrides()
+    if options.probe_config is not None and options.probe_config.args:
+        overrides = Overrides.from_mapping(options.probe_config.args, "probe config args") | overrides
     conn = Connection(target, timeout=options.timeout, startup_timeout=options.startup_timeout, stats=stats)
     conn.open()
     pool = ServerPool(target, timeout=options.timeout, startup_timeout=options.startup_timeout, stats=stats)
@@ -86,14 +89,14 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
         tools = conn.list_tools()
         emit("catalog", {"tools": len(tools), "server": conn.server})
         results.extend(lint(tools))
-        searches = Searches(conn, profile, options.overrides)
+        searches = Searches(conn, profile, overrides)
         scenario_plan = plan(tools, read_only=options.read_only)
         if scenario_plan.may_write:
             notes.append("scenarios call these tools, which may write: " + ", ".join(scenario_plan.may_write)
                          + " (use --read-only to call read-only tools only)")
         emit("plan", {"call": [t.name for t in scenario_plan.called], "may_write": scenario_plan.may_write})
         probe_run = ProbeRun(conn, pool, tools, profile, options.allow_writes,
-                             options.probe_config or ProbeConfig(), options.overrides)
+                             options.probe_config or ProbeConfig(), overrides)
         try:
             if options.smoke:
                 emit("stage", {"name": "smoke"})
