@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -220,7 +221,7 @@ def test(
         options = RunOptions(
             profile=chosen, smoke=smoke, call_all=call_all, probes=probes or probe_config is not None,
             allow_writes=allow_writes, probe_config=config, overrides=overrides, read_only=read_only,
-            probe_grade_cap=not no_probe_grade_cap, timeout=timeout, startup_timeout=max(timeout, 30.0),
+            probe_grade_cap=not no_probe_grade_cap, timeout=timeout, startup_timeout=timeout,
             max_time=max_time,
         )
         the_target = build_target(target, env, header, token)
@@ -314,5 +315,11 @@ def root(
     """Property-based testing for MCP servers."""
 
 
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM takes the Ctrl-C path: servers stopped, a partial report written."""
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _terminate)
     app()

@@ -88,15 +88,16 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
     try:
         tools = conn.list_tools()
         emit("catalog", {"tools": len(tools), "server": conn.server})
+        notes.extend(f"catalog: {problem}" for problem in conn.catalog_problems)
         results.extend(lint(tools))
-        searches = Searches(conn, profile, overrides)
+        searches = Searches(conn, profile, overrides, stop=lambda: clock.over)
         scenario_plan = plan(tools, read_only=options.read_only)
         if scenario_plan.may_write:
             notes.append("scenarios call these tools, which may write: " + ", ".join(scenario_plan.may_write)
                          + " (use --read-only to call read-only tools only)")
         emit("plan", {"call": [t.name for t in scenario_plan.called], "may_write": scenario_plan.may_write})
         probe_run = ProbeRun(conn, pool, tools, profile, options.allow_writes,
-                             options.probe_config or ProbeConfig(), overrides)
+                             options.probe_config or ProbeConfig(), overrides, stop=lambda: clock.over)
         try:
             if options.smoke:
                 emit("stage", {"name": "smoke"})

@@ -1,7 +1,8 @@
 """A hand-written JSON-RPC stdio server that misbehaves on request.
 
 No SDK on purpose: it must be able to break the protocol in ways an SDK would not allow.
-`python tests/servers/raw_server.py MODE...` where each MODE turns one behaviour on:
+`python tests/servers/raw_server.py MODE...` where each MODE turns one behaviour on (any other
+word is ignored, so a test can pass a unique token to find the process in /proc):
 
   paginate        tools/list in three pages; the second cursor is the empty string
   cursor-loop     tools/list hands back the same cursor forever
@@ -12,11 +13,24 @@ No SDK on purpose: it must be able to break the protocol in ways an SDK would no
   wrong-id        answers `echo` with a response whose id is off by 1000
   bad-error       answers `echo` with an error whose code is a string
   bad-result      answers `echo` with a result whose content is not a list
-  huge            `echo` answers with a ~40 MB text result
+  huge            `echo` answers with a text result of RAW_SERVER_HUGE_MB MB (default 40)
   bad-catalog     lists an invalid inputSchema, a missing one, an unsatisfiable one and a duplicate name
+  crashy          adds `crash_above(n)`: 0 <= n <= 1000, the process exits when n > 50
+  hangy           adds `hang_long(text)`: never answers when the text is longer than 3 characters
+  rpc-faults      adds three tools that always misbehave, whatever the arguments: `wrong_id(text)`
+                  answers with an id off by 1000, `bad_error(text)` with an error whose code is a
+                  string, `bad_result(text)` with a result whose content is not a list
+  linger          keeps running after stdin closes (until a signal ends it), like a server that
+                  ignores end of input
 
 Always present: `echo(text)` (read-only), `crash(text)` exits when text contains "boom",
-`hang(text)` never answers when text contains "wait".
+`hang(text)` never answers when text contains "wait". Arguments that break a tool's inputSchema
+get an isError result (tools with a broken schema accept anything).
+
+Environment:
+  RAW_SERVER_PIDFILE  append this process's pid (one line) to the file at start
+  RAW_SERVER_LOG      append `METHOD ID` for every message received (notifications too)
+  RAW_SERVER_HUGE_MB  size of the `huge` result in MB
 """
 
 from __future__ import annotations
@@ -27,18 +41,34 @@ import sys
 import time
 from typing import Any
 
-MODES = set(sys.argv[1:])
+import jsonschema
 
-ECHO = {"name": "echo", "description": "Echo the text back.",
-        "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
-        "annotations": {"readOnlyHint": True}}
-CRASH = {"name": "crash", "description": "Exits the server process when the text contains 'boom'.",
-         "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
-         "annotations": {"readOnlyHint": True}}
-HANG = {"name": "hang", "description": "Never answers when the text contains 'wait'.",
-        "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
-        "annotations": {"readOnlyHint": True}}
+MODES = set(sys.argv[1:])
+LOG = os.environ.get("RAW_SERVER_LOG")
+
+
+def _tool(name: str, description: str, properties: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "description": description,
+            "inputSchema": {"type": "object", "properties": properties, "required": list(properties)},
+            "annotations": {"readOnlyHint": True}}
+
+
+TEXT = {"type": "string", "description": "Any text."}
+ECHO = _tool("echo", "Echo the text back.", {"text": TEXT})
+CRASH = _tool("crash", "Exits the server process when the text contains 'boom'.", {"text": TEXT})
+HANG = _tool("hang", "Never answers when the text contains 'wait'.", {"text": TEXT})
+CRASH_ABOVE = _tool("crash_above", "Exits the server process when n is greater than 50.",
+                    {"n": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "A number."}})
+HANG_LONG = _tool("hang_long", "Never answers when the text is longer than 3 characters.", {"text": TEXT})
 TOOLS: list[dict[str, Any]] = [ECHO, CRASH, HANG]
+if "rpc-faults" in MODES:
+    TOOLS[:0] = [_tool("wrong_id", "Answers with an id that is off by 1000.", {"text": TEXT}),
+                 _tool("bad_error", "Answers with an error whose code is a string.", {"text": TEXT}),
+                 _tool("bad_result", "Answers with a result whose content is not a list.", {"text": TEXT})]
+if "crashy" in MODES:
+    TOOLS.insert(0, CRASH_ABOVE)
+if "hangy" in MODES:
+    TOOLS.insert(0, HANG_LONG)
 BAD_TOOLS: list[dict[str, Any]] = [
     {"name": "bad_schema", "description": "Its schema has a type that does not exist.",
      "inputSchema": {"type": "object", "properties": {"n": {"type": "integr"}}}},
@@ -49,6 +79,19 @@ BAD_TOOLS: list[dict[str, Any]] = [
     {"name": "echo", "description": "A second tool with the name echo.",
      "inputSchema": {"type": "object"}},
 ]
+CATALOG = TOOLS + (BAD_TOOLS if "bad-catalog" in MODES else [])
+
+
+def _validator(tool: dict[str, Any]) -> jsonschema.protocols.Validator | None:
+    schema = tool.get("inputSchema")
+    try:
+        jsonschema.Draft202012Validator.check_schema(schema)
+    except jsonschema.SchemaError:
+        return None
+    return jsonschema.Draft202012Validator(schema)
+
+
+VALIDATORS = {t["name"]: _validator(t) for t in reversed(CATALOG)}  # the first tool of a name wins
 
 
 def send(message: dict[str, Any]) -> None:
@@ -68,48 +111,76 @@ def error(request_id: Any, code: Any, message: str) -> None:
     send({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}})
 
 
-def text(value: str) -> dict[str, Any]:
-    return {"content": [{"type": "text", "text": value}], "isError": False}
+def text(value: str, *, is_error: bool = False) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": value}], "isError": is_error}
 
 
 def list_tools(request_id: Any, params: dict[str, Any]) -> None:
-    catalog = TOOLS + (BAD_TOOLS if "bad-catalog" in MODES else [])
     cursor = params.get("cursor")
     if "cursor-loop" in MODES:
-        result(request_id, {"tools": catalog[:1], "nextCursor": "again"})
+        result(request_id, {"tools": CATALOG[:1], "nextCursor": "again"})
     elif "paginate" in MODES:
-        pages = {None: (catalog[:1], ""), "": (catalog[1:2], "last"), "last": (catalog[2:], None)}
+        pages = {None: (CATALOG[:1], ""), "": (CATALOG[1:2], "last"), "last": (CATALOG[2:], None)}
         tools, next_cursor = pages.get(cursor, ([], None))
-        result(request_id, {"tools": tools, **({"nextCursor": next_cursor} if next_cursor is not None else {})})
+        page: dict[str, Any] = {"tools": tools}
+        if next_cursor is not None:
+            page["nextCursor"] = next_cursor
+        result(request_id, page)
     else:
-        result(request_id, {"tools": catalog})
+        result(request_id, {"tools": CATALOG})
 
 
 def call_tool(request_id: Any, params: dict[str, Any]) -> None:
     name = params.get("name")
-    value = str((params.get("arguments") or {}).get("text", ""))
-    if name == "crash" and "boom" in value:
-        sys.stderr.write(f"fatal: cannot handle {value!r}\n")
-        sys.stderr.flush()
-        os._exit(9)
-    if name == "hang" and "wait" in value:
+    arguments = params.get("arguments")
+    if not isinstance(arguments, dict):
+        arguments = {}
+    value = arguments.get("text")
+    if name == "crash" and isinstance(value, str) and "boom" in value:
+        die(f"fatal: cannot handle {value!r}")
+    if name == "crash_above" and isinstance(arguments.get("n"), int) and arguments["n"] > 50:
+        die(f"fatal: n={arguments['n']} overflows the buffer")
+    if name == "hang" and isinstance(value, str) and "wait" in value:
         return
-    if name not in {t["name"] for t in TOOLS + BAD_TOOLS}:
+    if name == "hang_long" and isinstance(value, str) and len(value) > 3:
+        return
+    if name not in VALIDATORS:
         error(request_id, -32602, f"Unknown tool: {name}")
         return
-    if name == "echo" and "wrong-id" in MODES:
-        result(request_id + 1000, text(value))
-    elif name == "echo" and "bad-error" in MODES:
+    validator = VALIDATORS[name]
+    problem = jsonschema.exceptions.best_match(validator.iter_errors(arguments)) if validator else None
+    if problem is not None:
+        result(request_id, text(f"invalid arguments: {problem.message}", is_error=True))
+    elif name == "wrong_id" or (name == "echo" and "wrong-id" in MODES):
+        result(request_id + 1000, text(str(value)))
+    elif name == "bad_error" or (name == "echo" and "bad-error" in MODES):
         error(request_id, "oops", "the code of this error is a string")
-    elif name == "echo" and "bad-result" in MODES:
+    elif name == "bad_result" or (name == "echo" and "bad-result" in MODES):
         result(request_id, {"content": "not a list"})
     elif name == "echo" and "huge" in MODES:
-        result(request_id, text("y" * 40_000_000))
+        size = int(float(os.environ.get("RAW_SERVER_HUGE_MB", "40")) * 1_000_000)
+        result(request_id, text("y" * size))
     else:
-        result(request_id, text(value))
+        result(request_id, text(json.dumps(arguments)))
+
+
+def die(message: str) -> None:
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+    os._exit(9)
+
+
+def log(request: dict[str, Any]) -> None:
+    if LOG:
+        with open(LOG, "a", encoding="utf-8") as handle:
+            handle.write(f"{request.get('method')} {json.dumps(request.get('id'))}\n")
 
 
 def main() -> None:
+    pidfile = os.environ.get("RAW_SERVER_PIDFILE")
+    if pidfile:
+        with open(pidfile, "a", encoding="utf-8") as handle:
+            handle.write(f"{os.getpid()}\n")
     if "die-at-start" in MODES:
         sys.stderr.write("raw_server: cannot open database 'notes.db': permission denied\n")
         sys.exit(3)
@@ -121,6 +192,9 @@ def main() -> None:
             request = json.loads(line)
         except ValueError:
             continue
+        if not isinstance(request, dict):
+            continue
+        log(request)
         if "no-handshake" in MODES or "id" not in request:
             continue
         method, request_id, params = request.get("method"), request["id"], request.get("params") or {}
@@ -135,7 +209,8 @@ def main() -> None:
             result(request_id, {})
         else:
             error(request_id, -32601, f"Method not found: {method}")
-        time.sleep(0)
+    while "linger" in MODES:
+        time.sleep(1)
 
 
 if __name__ == "__main__":

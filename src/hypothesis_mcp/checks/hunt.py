@@ -63,17 +63,20 @@ def hunt(
     *,
     examples: int | None = None,
     cost: Callable[[], int] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Hunt[V]:
     """Search for a value that breaks `prop`; return the smallest one Hypothesis found.
 
     `cost` reports calls made so far; past `profile.shrink_calls` after the first failure,
-    no new value is sent to the server.
+    no new value is sent to the server; the same once `stop()` says the run's time is up.
     """
     result: Hunt[V] = Hunt()
     failed: dict[str, Finding] = {}
     budget: dict[str, int | None] = {"start": None}
 
     def spent() -> bool:
+        if stop is not None and stop():
+            return True
         start = budget["start"]
         return start is not None and cost is not None and cost() - start > profile.shrink_calls
 

@@ -6,6 +6,7 @@ and run and its outcome is kept for both.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ from hypothesis_mcp.strategies import Overrides, arguments, has_invalid_values, 
 REJECTED_VALID = "happy-rejected-valid-input"
 ACCEPTED_INVALID = "edge-accepted-invalid-input"
 INTERNAL_ON_INVALID = "edge-internal-error"
+OUT_OF_TIME = "not run: --max-time was reached"
 
 
 @dataclass
@@ -43,6 +45,7 @@ class Searches:
     conn: Connection
     profile: Profile
     overrides: Overrides | None = None
+    stop: Callable[[], bool] = lambda: False
     _valid: dict[str, Search] = field(default_factory=dict)
     _invalid: dict[str, Search] = field(default_factory=dict)
 
@@ -57,6 +60,9 @@ class Searches:
             return self._valid[tool.name]
         search = Search()
         self._valid[tool.name] = search
+        if self.stop():
+            search.skipped = OUT_OF_TIME
+            return search
         schema = tool.output_schema
         if schema is not None and schema_problem(schema) is not None:
             schema = None
@@ -70,7 +76,7 @@ class Searches:
             outcome = self.conn.call(tool.name, args)
             if (found := incident(outcome)) is not None:
                 return found
-            search.answered.append(outcome)
+            search.answered.append(outcome.slim())
             if outcome.kind == "error" and not outcome.rejected:
                 return Finding(REJECTED_VALID, f"internal error {outcome.code} for schema-valid arguments",
                                {"returned": outcome.summary()})
@@ -78,7 +84,7 @@ class Searches:
                 return Finding(REJECTED_VALID, "rejected schema-valid arguments as invalid params (-32602): "
                                f"{outcome.message[:200]}", {"returned": outcome.summary()})
             if not outcome.ok:
-                search.refused.append(outcome)
+                search.refused.append(search.answered[-1])
                 return None
             return output_violation(schema, outcome) if schema is not None else None
 
@@ -92,6 +98,9 @@ class Searches:
             return self._invalid[tool.name]
         search = Search()
         self._invalid[tool.name] = search
+        if self.stop():
+            search.skipped = OUT_OF_TIME
+            return search
         try:
             if not has_invalid_values(tool.input_schema or {"type": "object"}):
                 search.skipped = "the inputSchema accepts any arguments: nothing to reject"
@@ -105,14 +114,14 @@ class Searches:
             outcome = self.conn.call(tool.name, invalid.value)
             if (found := incident(outcome)) is not None:
                 return found
-            search.answered.append(outcome)
+            search.answered.append(outcome.slim())
             details = {"returned": outcome.summary(), "keyword": invalid.keyword,
                        "violation": invalid.description}
             if outcome.kind == "error" and not outcome.rejected:
                 return Finding(INTERNAL_ON_INVALID,
                                f"answered schema-invalid arguments with internal error {outcome.code}", details)
             if outcome.rejected:
-                search.refused.append(outcome)
+                search.refused.append(search.answered[-1])
                 return None
             return Finding(ACCEPTED_INVALID,
                            "accepted schema-invalid arguments (returned a success result); they break "
@@ -122,7 +131,7 @@ class Searches:
         return search
 
     def _run(self, search: Search, strategy: Any, prop: Any, examples: int, unwrap: bool = False) -> None:
-        found = hunt(strategy, prop, self.profile, examples=examples, cost=self.conn.stats.cost)
+        found = hunt(strategy, prop, self.profile, examples=examples, cost=self.conn.stats.cost, stop=self.stop)
         search.examples = found.examples
         if found.error is not None and found.finding is None:
             search.skipped = f"could not generate arguments: {found.error}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 OutcomeKind = Literal["result", "error", "timeout", "closed", "protocol"]
@@ -43,6 +43,11 @@ class Outcome:
             is_error=raw.get("isError") is True,
             elapsed=elapsed,
         )
+
+    def slim(self) -> Outcome:
+        """A copy small enough to keep for every example: the first text, cut, and no data."""
+        text = self.text[:200]
+        return replace(self, content=[{"type": "text", "text": text}] if text else [], structured=None, data=None)
 
     @property
     def ok(self) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,6 +72,8 @@ class ProbeContext:
     confirmed: int = 0
     overwrites_judged: int = 0
     bounds_judged: int = 0
+    stop: Callable[[], bool] = lambda: False
+    out_of_time: bool = False
     smallest: ProbeFinding | None = None
     candidates: list[ProbeFinding] = field(default_factory=list)
     _counter: itertools.count = field(default_factory=itertools.count)
@@ -86,6 +89,9 @@ class ProbeContext:
 
     @property
     def spent(self) -> bool:
+        if self.stop():
+            self.out_of_time = True
+            return True
         return self.smallest is not None and self.runs_after_failure > self.shrink_runs
 
 

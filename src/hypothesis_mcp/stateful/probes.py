@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -63,6 +64,7 @@ class ProbeRun:
     allow_writes: bool
     config: ProbeConfig = field(default_factory=ProbeConfig)
     overrides: Overrides | None = None
+    stop: Callable[[], bool] = lambda: False
     results: list[Result] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     examples: int = 0
@@ -86,6 +88,10 @@ class ProbeRun:
                          "skipped: it writes; add --allow-writes to run it against a disposable server")
         elif writes:
             for tool in writes:
+                if self.stop():
+                    self.add(tool.name, "round-trip", "skip", "probe-write-not-observable",
+                             "not run: --max-time was reached")
+                    continue
                 self.round_trip(tool)
         self.bounds()
         self.agreements()
@@ -135,7 +141,7 @@ class ProbeRun:
                         **self.config.args.get(tool.name, {}), **(pair.write_args if pair else {})},
             bounds=bounded if self.config.builtins else [],
             salt=zlib.crc32(f"{tool.name}:{self.profile.seed}".encode()) & 0xFFFF,
-            shrink_runs=self.profile.shrink_calls // 2,
+            shrink_runs=self.profile.shrink_calls // 2, stop=self.stop,
         )
         machine = build_machine(ctx)
         error = None
@@ -151,6 +157,9 @@ class ProbeRun:
         verified = self.verified(ctx)
         if verified is not None:
             self.add_finding(verified)
+        elif ctx.out_of_time:
+            self.add(tool.name, "round-trip", "skip", "probe-write-not-observable",
+                     f"not run to the end: --max-time was reached after {ctx.runs} example(s)")
         elif error is not None:
             self.add(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
                      f"the probe could not run: {error}", confidence="low")
@@ -259,6 +268,10 @@ class ProbeRun:
 
     def bounds(self) -> None:
         for check in self.bound_checks():
+            if self.stop():
+                self.add(check.tool.name, "bound", "skip", "probe-bound-exceeded", "not run: --max-time was reached",
+                         basis=check.basis)
+                continue
             finding, judged = run_bound(self.conn, check, self.profile)
             self.examples += judged
             if finding is not None:
