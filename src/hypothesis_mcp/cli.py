@@ -17,6 +17,7 @@ from rich.console import Console
 from hypothesis_mcp import __version__
 from hypothesis_mcp.connection import CatalogError, Connection, Outcome, Target, parse_target
 from hypothesis_mcp.connection.target import parse_pairs
+from hypothesis_mcp.emit import emit_tests
 from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError, UsageError
 from hypothesis_mcp.profiles import make_profile
@@ -207,6 +208,8 @@ def test(
                                                    "percentage.")] = None,
     no_probe_grade_cap: Annotated[bool, typer.Option("--no-probe-grade-cap", help="Grade by score alone.")] = False,
     read_only: Annotated[bool, typer.Option("--read-only", help="Scenarios call read-only tools only.")] = False,
+    emit_tests_dir: Annotated[Path | None, typer.Option("--emit-tests", help="Write one pytest file per failure "
+                                                        "that replays its reproduction.")] = None,
 ) -> None:
     """Test a server: lint, happy and edge scenarios, and optionally smoke checks and effect probes."""
 
@@ -246,6 +249,9 @@ def test(
         if ci and os.environ.get("GITHUB_STEP_SUMMARY"):
             with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as handle:
                 handle.write(summary + "\n")
+        if emit_tests_dir:
+            written = emit_tests(report, emit_tests_dir)
+            err.print(f"wrote {len(written)} regression test(s) to {emit_tests_dir}")
         if badge:
             if badge.suffix == ".json":
                 write_json(render_badge_json(report), str(badge))

@@ -41,7 +41,7 @@ def judge_last(result: Result, outcome: Outcome, output_schema: dict[str, Any] |
     if rule == "happy-rejected-valid-input":
         broke = outcome.kind == "error"
         return broke, outcome.summary()
-    if rule == "smoke_structured_content" and output_schema is not None:
+    if rule in ("smoke_structured_content", "happy-output-schema") and output_schema is not None:
         if not outcome.ok:
             return False, f"the call no longer succeeds: {outcome.summary()}"
         finding = output_violation(output_schema, outcome)

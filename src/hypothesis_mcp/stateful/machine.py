@@ -257,7 +257,8 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 return None
             ctx.writes_ok += 1
             key = get_path(args, ctx.key_path) if ctx.key_path else marker
-            key_tokens = tokens(key, marker) if ctx.key_path else set()
+            key_field = ctx.key_path.replace("[]", "").split(".")[-1] if ctx.key_path else None
+            key_tokens = tokens({key_field: key}, marker) if key_field else set()
             record = Record(key, marker, args, key_tokens, tokens(args, marker) - key_tokens)
             self.observe(record)
             self.check_kept(skip=record)

@@ -115,8 +115,22 @@ def _substitute(value: Any, key: Any) -> Any:
 
 
 def tokens(args: Any, marker: str) -> set[str]:
-    """The marked tokens (`hm1234abcd-title`) a write placed in its arguments."""
-    return set(re.findall(rf"{marker}-[A-Za-z0-9_]+", json.dumps(args, ensure_ascii=False)))
+    """The marked tokens (`hm1234abcd-title`) a write placed in its arguments: a text under
+    field `f` that starts with `{marker}-f` carries the token `{marker}-f`."""
+    found: set[str] = set()
+
+    def walk(value: Any, field: str | None) -> None:
+        if isinstance(value, str) and field is not None and value.startswith(f"{marker}-{field}"):
+            found.add(f"{marker}-{field}")
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, field)
+        elif isinstance(value, dict):
+            for name, item in value.items():
+                walk(item, name)
+
+    walk(args, None)
+    return found
 
 
 def shown(outcome: Outcome) -> str:

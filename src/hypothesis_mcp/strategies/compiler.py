@@ -63,6 +63,15 @@ class Ctx:
 Built = tuple[st.SearchStrategy[Any], bool]  # a strategy, and whether every value it draws is valid
 
 
+def accepts_everything(node: Node) -> bool:
+    """A node with no assertion left: `{}`, `true`, or every type listed and nothing else."""
+    bare = replace(node, refs=(), inexact=False)
+    return bare == Node() or (bare.types is not None and bare.types >= ALL_TYPES and bare == Node(types=bare.types))
+
+
+ALL_TYPES = frozenset({"null", "boolean", "number", "string", "array", "object"})
+
+
 def _unique(values: list[Any]) -> bool:
     return len({json_key(v) for v in values}) == len(values)
 
@@ -155,6 +164,8 @@ class Compiler:
                 options.append((self.normalise(branch), branch))
             except Unsatisfiable:
                 continue
+        if exclusive and sum(1 for n, _ in options if accepts_everything(n)) > 1:
+            raise Unsatisfiable("oneOf", "two oneOf branches accept everything, so every value matches both")
         if ctx.minimal:
             options.sort(key=lambda o: bool(o[0].refs))
         built: list[Built] = []
@@ -232,6 +243,8 @@ class Compiler:
                 neg = self.normalise(negated)
             except Unsatisfiable:
                 continue
+            if accepts_everything(neg):
+                raise Unsatisfiable("not", "`not` of a schema that accepts everything")
             if neg.types is not None and neg == Node(types=neg.types):
                 allowed -= neg.types | ({"integer"} if "number" in neg.types else set())
                 exact = exact and not ("integer" in neg.types and "number" in allowed)

@@ -1,0 +1,57 @@
+"""Regression tests from failures: one small pytest file per failure that replays its reproduction."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from hypothesis_mcp.results import Report, Result
+
+TEMPLATE = '''"""Regression test written by hypothesis-mcp for {rule} on {tool}.
+
+{message}
+
+Replays the minimal reproduction on a fresh server and asserts the property holds again.
+Set HYPOTHESIS_MCP_TARGET to point it at another server command or URL.
+"""
+
+import json
+import os
+
+from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.replay import replay
+from hypothesis_mcp.results import Result
+
+TARGET = os.environ.get("HYPOTHESIS_MCP_TARGET", {target!r})
+RESULT = Result.from_dict(json.loads({result!r}))
+
+
+def test_{name}() -> None:
+    done = replay(RESULT, parse_target(TARGET))
+    assert not done.still_fails, f"{{RESULT.rule}} on {{RESULT.tool}}: {{done.verdict}}"
+'''
+
+
+def test_name(result: Result) -> str:
+    raw = f"{result.id}_{result.rule}_{result.tool or 'server'}"
+    return re.sub(r"[^0-9a-zA-Z_]+", "_", raw).strip("_").lower()
+
+
+def emit_tests(report: Report, folder: Path) -> list[Path]:
+    """Write `test_<id>_<rule>_<tool>.py` for every failure or warning that has a reproduction."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for result in report.results:
+        if result.status not in ("fail", "warn") or result.reproduction is None or not result.reproduction.calls:
+            continue
+        if result.kind == "incident":
+            continue
+        name = test_name(result)
+        path = folder / f"test_{name}.py"
+        path.write_text(TEMPLATE.format(
+            rule=result.rule, tool=result.tool or "the server", message=result.message.replace('"""', "'''"),
+            target=report.target, result=json.dumps(result.to_dict(), ensure_ascii=False), name=name,
+        ), encoding="utf-8")
+        written.append(path)
+    return written
