@@ -47,7 +47,7 @@ def make_profile(name: str, *, seed: int | None = None, max_examples: int | None
     if name not in PROFILES:
         raise UsageError(f"unknown profile {name!r}; choose one of {', '.join(PROFILES)}")
     if name == "grading":
-        base = Profile(name, examples=25, invalid_examples=25, probe_examples=8, probe_steps=25,
+        base = Profile(name, examples=25, invalid_examples=25, probe_examples=8, probe_steps=20,
                        shrink_calls=300, derandomize=True, seed=seed, database_dir=None)
     elif name == "thorough":
         base = Profile(name, examples=200, invalid_examples=200, probe_examples=40, probe_steps=50,

@@ -17,6 +17,7 @@ from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.strategies import Overrides, arguments, has_invalid_values, invalid_arguments
+from hypothesis_mcp.strategies.boundary import boundary_arguments
 
 REJECTED_VALID = "happy-rejected-valid-input"
 ACCEPTED_INVALID = "edge-accepted-invalid-input"
@@ -66,8 +67,10 @@ class Searches:
         schema = tool.output_schema
         if schema is not None and schema_problem(schema) is not None:
             schema = None
+        fixed = self.overrides.for_tool(tool) if self.overrides else {}
         try:
-            strategy = arguments(tool, self.overrides.for_tool(tool) if self.overrides else None)
+            strategy = arguments(tool, fixed or None)
+            explicit = boundary_arguments(tool, fixed)
         except SchemaError as exc:
             search.skipped = f"cannot generate arguments: {exc}"
             return search
@@ -88,7 +91,7 @@ class Searches:
                 return None
             return output_violation(schema, outcome) if schema is not None else None
 
-        self._run(search, strategy, prop, self.profile.examples)
+        self._run(search, strategy, prop, self.profile.examples, explicit=explicit)
         return search
 
     def invalid(self, tool: Tool) -> Search:
@@ -130,8 +133,10 @@ class Searches:
         self._run(search, strategy, prop, self.profile.invalid_examples, unwrap=True)
         return search
 
-    def _run(self, search: Search, strategy: Any, prop: Any, examples: int, unwrap: bool = False) -> None:
-        found = hunt(strategy, prop, self.profile, examples=examples, cost=self.conn.stats.cost, stop=self.stop)
+    def _run(self, search: Search, strategy: Any, prop: Any, examples: int, unwrap: bool = False,
+             explicit: list[Any] | None = None) -> None:
+        found = hunt(strategy, prop, self.profile, examples=examples, cost=self.conn.stats.cost, stop=self.stop,
+                     explicit=explicit or ())
         search.examples = found.examples
         if found.error is not None and found.finding is None:
             search.skipped = f"could not generate arguments: {found.error}"

@@ -23,25 +23,9 @@ from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
 from hypothesis_mcp.stateful.pool import ServerPool
 from hypothesis_mcp.stateful.readers import choose_readers, items_of
 from hypothesis_mcp.strategies import Overrides
+from hypothesis_mcp.strategies.boundary import zero_value
 
 MARKED = re.compile(r"hm[0-9a-f]{8}-")
-
-
-def zero_value(schema: Any) -> Any:
-    """The value the smoke text prescribes: default, const, first example, first enum, then a zero."""
-    if not isinstance(schema, dict):
-        return None
-    for key in ("default", "const"):
-        if key in schema:
-            return schema[key]
-    if isinstance(schema.get("examples"), list) and schema["examples"]:
-        return schema["examples"][0]
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return schema["enum"][0]
-    kind = schema.get("type")
-    kind = kind[0] if isinstance(kind, list) and kind else kind
-    return {"string": "", "integer": max(0, int(schema.get("minimum", 0))), "number": 0, "boolean": False,
-            "array": [], "object": {}}.get(kind) if isinstance(kind, str) else None
 
 
 def base_arguments(tool: Tool, overrides: Overrides | None, config: ProbeConfig) -> dict[str, Any]:
