@@ -8,11 +8,11 @@ and new values pass, so Hypothesis settles on the smallest failure found so far.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from hypothesis import example, given
+from hypothesis import given
 from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.strategies import SearchStrategy
@@ -64,7 +64,6 @@ def hunt(
     examples: int | None = None,
     cost: Callable[[], int] | None = None,
     stop: Callable[[], bool] | None = None,
-    explicit: Sequence[V] = (),
 ) -> Hunt[V]:
     """Search for a value that breaks `prop`; return the smallest one Hypothesis found.
 
@@ -99,8 +98,6 @@ def hunt(
         raise _Found(finding)
 
     runner = given(strategy)(test)
-    for value in reversed(explicit):
-        runner = example(value)(runner)
     runner = profile.settings(examples)(runner)
     if profile.seed is not None:
         runner = hypothesis_seed(profile.seed)(runner)

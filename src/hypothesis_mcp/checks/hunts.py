@@ -70,7 +70,7 @@ class Searches:
         fixed = self.overrides.for_tool(tool) if self.overrides else {}
         try:
             strategy = arguments(tool, fixed or None)
-            explicit = boundary_arguments(tool, fixed)
+            edges = boundary_arguments(tool, fixed)
         except SchemaError as exc:
             search.skipped = f"cannot generate arguments: {exc}"
             return search
@@ -91,7 +91,15 @@ class Searches:
                 return None
             return output_violation(schema, outcome) if schema is not None else None
 
-        self._run(search, strategy, prop, self.profile.examples, explicit=explicit)
+        self._run(search, strategy, prop, self.profile.examples)
+        # Then each edge once (enum values, range ends) that random draws may have missed; such a
+        # failure is one call that changes a single value of the plainest call, so it is not shrunk.
+        for args in edges if search.finding is None and search.skipped is None and not self.stop() else []:
+            finding = prop(args)
+            search.examples += 1
+            if finding is not None:
+                search.finding, search.arguments = finding, args
+                break
         return search
 
     def invalid(self, tool: Tool) -> Search:
@@ -133,10 +141,8 @@ class Searches:
         self._run(search, strategy, prop, self.profile.invalid_examples, unwrap=True)
         return search
 
-    def _run(self, search: Search, strategy: Any, prop: Any, examples: int, unwrap: bool = False,
-             explicit: list[Any] | None = None) -> None:
-        found = hunt(strategy, prop, self.profile, examples=examples, cost=self.conn.stats.cost, stop=self.stop,
-                     explicit=explicit or ())
+    def _run(self, search: Search, strategy: Any, prop: Any, examples: int, unwrap: bool = False) -> None:
+        found = hunt(strategy, prop, self.profile, examples=examples, cost=self.conn.stats.cost, stop=self.stop)
         search.examples = found.examples
         if found.error is not None and found.finding is None:
             search.skipped = f"could not generate arguments: {found.error}"

@@ -69,6 +69,12 @@ def accepts_everything(node: Node) -> bool:
     return bare == Node() or (bare.types is not None and bare.types >= ALL_TYPES and bare == Node(types=bare.types))
 
 
+def _implied(node: Node, other: Node) -> bool:
+    """Whether `node` already asserts everything `other` does (so `not other` leaves nothing)."""
+    plain = replace(node, refs=(), inexact=False)
+    return not node.inexact and replace(merge(plain, replace(other, refs=())), inexact=False) == plain
+
+
 ALL_TYPES = frozenset({"null", "boolean", "number", "string", "array", "object"})
 
 
@@ -141,6 +147,7 @@ class Compiler:
 
     def build(self, node: Node, schema: Any, ctx: Ctx) -> Built:
         """Build one merged node; `schema` is the real schema it came from, for checks."""
+        node = self._double_negations(node)
         if node.enum is not None:
             ok = self.check(schema)
             values = list({json_key(v): v for v in node.enum if ok(v)}.values())
@@ -152,6 +159,20 @@ class Compiler:
         if node.conditionals:
             return self._conditional(node, schema, ctx)
         return self._typed_union(node, schema, ctx)
+
+    def _double_negations(self, node: Node) -> Node:
+        """`not: {not: X}` is X: merged in, so it is generated rather than filtered."""
+        kept: list[Any] = []
+        for negated in node.nots:
+            try:
+                neg = self.normalise(negated)
+            except Unsatisfiable:
+                continue
+            if len(neg.nots) == 1 and replace(neg, nots=(), refs=(), inexact=False) == Node():
+                node = merge(node, self.normalise(neg.nots[0]))
+            else:
+                kept.append(negated)
+        return replace(node, nots=tuple(kept)) if len(kept) != len(node.nots) else node
 
     def _branches(self, node: Node, schema: Any, ctx: Ctx) -> Built:
         exclusive = not node.any_of
@@ -215,9 +236,10 @@ class Compiler:
         condition, then, otherwise = node.conditionals[0]
         rest = replace(node, conditionals=node.conditionals[1:])
         built: list[st.SearchStrategy[Any]] = []
-        for parts in ((condition, then), (otherwise,)):
+        # then: the condition holds; else: it does not (as `not`, so types it names are removed).
+        for parts, negated in (((condition, then), ()), ((otherwise,), (condition,))):
             try:
-                merged = rest
+                merged = replace(rest, nots=rest.nots + negated)
                 refs: tuple[str, ...] = ()
                 for part in parts:
                     part_node = self.normalise(part)
@@ -243,8 +265,8 @@ class Compiler:
                 neg = self.normalise(negated)
             except Unsatisfiable:
                 continue
-            if accepts_everything(neg):
-                raise Unsatisfiable("not", "`not` of a schema that accepts everything")
+            if accepts_everything(neg) or _implied(replace(node, nots=()), neg):
+                raise Unsatisfiable("not", "the schema under `not` accepts every value the rest allows")
             if neg.types is not None and neg == Node(types=neg.types):
                 allowed -= neg.types | ({"integer"} if "number" in neg.types else set())
                 exact = exact and not ("integer" in neg.types and "number" in allowed)
