@@ -202,7 +202,7 @@ SAMPLE_TWIN: Observations = {
     "missing note": {"found": False, "note": None},
     "export markdown": "ok",
     "export json": "ok",
-    "export html": "rejected",
+    "export html": "bad-output",
     "limit as string": -32602,
     "limit out of range": -32602,
     "tags as JSON text": -32602,
