@@ -16,7 +16,13 @@ from hypothesis_mcp.checks.outcomes import incident, output_violation, schema_pr
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.profiles import Profile
-from hypothesis_mcp.strategies import Overrides, arguments, has_invalid_values, invalid_arguments
+from hypothesis_mcp.strategies import (
+    NoInvalidValues,
+    Overrides,
+    arguments,
+    has_invalid_values,
+    invalid_arguments,
+)
 from hypothesis_mcp.strategies.boundary import boundary_arguments
 
 REJECTED_VALID = "happy-rejected-valid-input"
@@ -117,6 +123,9 @@ class Searches:
                 search.skipped = "the inputSchema accepts any arguments: nothing to reject"
                 return search
             strategy = invalid_arguments(tool)
+        except NoInvalidValues:
+            search.skipped = "the inputSchema accepts any arguments: nothing to reject"
+            return search
         except SchemaError as exc:
             search.skipped = f"cannot generate invalid arguments: {exc}"
             return search

@@ -33,8 +33,11 @@ def zero_value(schema: Any) -> Any:
         if isinstance(low, int | float) and not isinstance(low, bool) and low > 0:
             return int(low) + (1 if "exclusiveMinimum" in schema and "minimum" not in schema else 0)
         return 0
-    return {"string": "", "boolean": False, "array": [], "object": {}, "null": None}.get(kind) if isinstance(
-        kind, str) else None
+    return (
+        {"string": "", "boolean": False, "array": [], "object": {}, "null": None}.get(kind)
+        if isinstance(kind, str)
+        else None
+    )
 
 
 def _edges(schema: Any) -> list[Any]:

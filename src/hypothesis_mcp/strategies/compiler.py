@@ -10,6 +10,7 @@ at that node, so rejections stay rare and local.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -180,6 +181,11 @@ class Compiler:
         rest = replace(node, any_of=node.any_of[1:], one_of=node.one_of if node.any_of else node.one_of[1:])
         keyword = "oneOf" if exclusive else "anyOf"
         options: list[tuple[Node, Any]] = []
+        written = len(group)
+        if exclusive:  # a branch written twice matches twice: it can never be the only match
+            counts = Counter(json_key(b) for b in group)
+            group = tuple(b for b in group if counts[json_key(b)] == 1)
+        alone = len(group) == written
         for branch in group:
             try:
                 options.append((self.normalise(branch), branch))
@@ -203,7 +209,8 @@ class Compiler:
             raise Unsatisfiable(
                 keyword, f"no branch of {keyword} can be satisfied" + (f" ({last.message})" if last else "")
             )
-        exact = all(e for _, e in built) and (not exclusive or len(built) == 1 or self._disjoint(options))
+        exclusive_ok = alone and (len(options) == 1 or self._disjoint(options))
+        exact = all(e for _, e in built) and (not exclusive or exclusive_ok)
         return st.one_of([s for s, _ in built]), exact
 
     def _disjoint(self, options: list[tuple[Node, Any]]) -> bool:
@@ -332,7 +339,7 @@ class Compiler:
             except Unsatisfiable:
                 break
         item: st.SearchStrategy[Any] | None = None
-        if items_schema is not False:
+        if items_schema is not False and len(prefix) == len(node.prefix_items):  # else: no item past a gap
             try:
                 item = self.compile(items_schema, ctx)
             except Unsatisfiable:
@@ -345,6 +352,10 @@ class Compiler:
         top = hi if hi is not None else lo + (0 if ctx.minimal else DEFAULT_LIST)
         if ctx.minimal:
             top = lo
+        if node.contains is not None and node.max_contains is not None and node.min_contains > node.max_contains:
+            raise Unsatisfiable(
+                "maxContains", f"maxContains {node.max_contains} is below minContains {node.min_contains}"
+            )
         contains = (
             node.contains
             if node.contains is not None and (node.min_contains > 0 or node.max_contains is not None)
@@ -355,9 +366,7 @@ class Compiler:
                 return st.just([]), True
             if node.unique_items:
                 self._check_domain(items_schema, lo)
-            return st.lists(
-                item, min_size=lo, max_size=top, unique_by=json_key if node.unique_items else None
-            ), True
+            return st.lists(item, min_size=lo, max_size=top, unique_by=json_key if node.unique_items else None), True
         exact = not (prefix and contains is not None)
         checks: list[Callable[[list[Any]], bool]] = []
         if node.unique_items:
@@ -494,10 +503,16 @@ class ObjectBuilder:
             self.why[name] = Unsatisfiable("propertyNames", f"propertyNames rejects the name {name!r}")
             return None
         try:
-            return self.c.compile(self.node.schema_for(name), self.ctx)
+            return self.c.compile(self._schema_for(name), self.ctx)
         except Unsatisfiable as exc:
             self.why[name] = exc
             return None
+
+    def _schema_for(self, name: str) -> Any:
+        """Like Node.schema_for, with unevaluatedProperties standing in for absent additionalProperties."""
+        if name in self.node.properties or any(compiled(p).search(name) for p in self.patterns):
+            return self.node.schema_for(name)
+        return True if self.additional is None else self.additional
 
     def _closure(self, name: str) -> list[str]:
         seen = [name]
@@ -534,14 +549,13 @@ class ObjectBuilder:
         ]
         if self.ctx.minimal:
             optional = optional if node.min_properties > len(required) else []
-        slots = self._extra_slots(set(names))
+        # Extra keys never take a declared name, nor one that would bring dependencies along.
+        slots = self._extra_slots({*names, *node.dependent_required, *node.dependent_schemas})
         most = node.max_properties
         if most is not None and node.min_properties > most:
             raise Unsatisfiable("minProperties", f"minProperties {node.min_properties} exceeds maxProperties {most}")
         if most is not None and len(required) > most:
-            raise Unsatisfiable(
-                "maxProperties", f"{len(required)} required properties exceed maxProperties {most}"
-            )
+            raise Unsatisfiable("maxProperties", f"{len(required)} required properties exceed maxProperties {most}")
         if not slots and len(required) + len(optional) < node.min_properties:
             raise Unsatisfiable(
                 "minProperties",
@@ -568,9 +582,7 @@ class ObjectBuilder:
                 value = self.c.compile(self.node.pattern_properties[pattern], self.ctx)
             except Unsatisfiable:
                 continue
-            keys = regex_strings(pattern).filter(
-                lambda k, s=search: k not in declared and bool(s(k)) and names_ok(k)
-            )
+            keys = regex_strings(pattern).filter(lambda k, s=search: k not in declared and bool(s(k)) and names_ok(k))
             slots.append((keys, value))
         if self.additional is not False:
             try:

@@ -93,9 +93,7 @@ def check_schema(schema: Any, dialect: Dialect) -> None:
     except MetaSchemaError as exc:
         keyword = next((p for p in reversed(exc.path) if isinstance(p, str)), exc.validator)
         where = "/".join(str(p) for p in exc.path)
-        raise SchemaError(
-            f"invalid {dialect.name} schema at '/{where}': {exc.message}", keyword=str(keyword)
-        ) from exc
+        raise SchemaError(f"invalid {dialect.name} schema at '/{where}': {exc.message}", keyword=str(keyword)) from exc
 
 
 @lru_cache(maxsize=1024)

@@ -62,9 +62,7 @@ def labelled(schema: Any, candidate: Candidate) -> Invalid | None:
     return Invalid(value, str(best.validator or "false"), tuple(best.absolute_path), best.message)
 
 
-def mutations(
-    schema: Any, *, objects_only: bool = False, base: st.SearchStrategy[Any] | None = None
-) -> list[Mutation]:
+def mutations(schema: Any, *, objects_only: bool = False, base: st.SearchStrategy[Any] | None = None) -> list[Mutation]:
     compiler = compiler_for(schema)
     return Mutator(compiler).mutations(compiler.root, objects_only=objects_only, base=base)
 

@@ -83,9 +83,7 @@ class MarkedBuilder:
         kinds = (
             node.types
             if node.types is not None
-            else frozenset(
-                k for k, on in (("object", node.object_keywords), ("array", node.array_keywords)) if on
-            )
+            else frozenset(k for k, on in (("object", node.object_keywords), ("array", node.array_keywords)) if on)
             or None
         )
         if kinds is None:
@@ -93,10 +91,7 @@ class MarkedBuilder:
         if "string" in kinds and not node.patterns and not node.formats:
             return marked_text(self.marker, field, node.min_length, node.max_length)
         if "object" in kinds and not (
-            node.dependent_schemas
-            or node.dependent_required
-            or node.min_properties
-            or node.property_names is not None
+            node.dependent_schemas or node.dependent_required or node.min_properties or node.property_names is not None
         ):
             return self._object(node, field, depth)
         if "array" in kinds and not node.prefix_items and node.contains is None:
@@ -116,9 +111,7 @@ class MarkedBuilder:
         return self.c.compile(schema)
 
     def _object(self, node: Node, field: str, depth: int) -> st.SearchStrategy[dict[str, Any]]:
-        wanted = list(
-            dict.fromkeys([*node.required, *(n for n in node.properties if self._is_text(n, node))])
-        )
+        wanted = list(dict.fromkeys([*node.required, *(n for n in node.properties if self._is_text(n, node))]))
         return st.fixed_dictionaries({n: self.value(node.schema_for(n), n, depth + 1) for n in wanted})
 
     def _is_text(self, name: str, node: Node) -> bool:
@@ -145,9 +138,7 @@ class MarkedBuilder:
         return st.lists(item, min_size=size, max_size=size, unique_by=json_key if node.unique_items else None)
 
 
-def marked_arguments(
-    tool: Tool, marker: str, overrides: OverridesLike = None
-) -> st.SearchStrategy[dict[str, Any]]:
+def marked_arguments(tool: Tool, marker: str, overrides: OverridesLike = None) -> st.SearchStrategy[dict[str, Any]]:
     """Arguments for a write whose free-text fields carry `marker`; the simplest draw is exactly
     `"{marker}-{field}"` in each of them. Overridden parameters take the user's values."""
     schema = tool_schema(tool)

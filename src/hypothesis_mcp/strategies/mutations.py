@@ -150,9 +150,7 @@ class Mutator:
         return _pool(samples)
 
     def _enum(self, node: Node, schema: Any, ok: Callable[[Any], bool], path: Path) -> list[Mutation]:
-        keyword = (
-            "const" if isinstance(schema, dict) and "const" in schema and "enum" not in schema else "enum"
-        )
+        keyword = "const" if isinstance(schema, dict) and "const" in schema and "enum" not in schema else "enum"
         known = {json_key(v) for v in node.enum or ()}
         near: list[Any] = []
         for v in node.enum or ():
@@ -210,7 +208,7 @@ class Mutator:
                     Mutation(
                         "pattern",
                         [(p, "pattern", path, text) for p in fitting],
-                        st.text(ALPHABET, min_size=lo, max_size=hi)
+                        st.text(ALPHABET, min_size=lo, max_size=hi if hi is None or hi >= lo else None)
                         .filter(lambda s, f=search: not f(s))
                         .map(lambda s, t=text: (s, "pattern", path, t)),
                     )
@@ -244,21 +242,15 @@ class Mutator:
                 if isinstance(edge, int)
                 else st.just(edge)
             )
-            out.append(
-                Mutation(keyword, [sample], far.map(lambda v, k=keyword, t=text: (v, k, path, t.format(v))))
-            )
+            out.append(Mutation(keyword, [sample], far.map(lambda v, k=keyword, t=text: (v, k, path, t.format(v)))))
         for m in node.multiple_of:
             misses = [v for v in _off_multiples(m, integral) if not is_multiple(v, m)]
-            out += _pool(
-                [(v, "multipleOf", path, f"{where(path)} is {v}, not a multiple of {m}") for v in misses]
-            )
+            out += _pool([(v, "multipleOf", path, f"{where(path)} is {v}, not a multiple of {m}") for v in misses])
         return out
 
     # -- arrays ----------------------------------------------------------------------------------
 
-    def _base(
-        self, schema: Any, kind: str, extra: dict[str, Any] | None = None
-    ) -> st.SearchStrategy[Any] | None:
+    def _base(self, schema: Any, kind: str, extra: dict[str, Any] | None = None) -> st.SearchStrategy[Any] | None:
         try:
             return self.c.compile(all_of(schema, {"type": kind, **(extra or {})}))
         except Unsatisfiable:
@@ -301,9 +293,7 @@ class Mutator:
                 Mutation(
                     "uniqueItems",
                     [],
-                    st.tuples(base, item).map(
-                        lambda t: ([*t[0][:keep], t[1], t[1]], "uniqueItems", path, text)
-                    ),
+                    st.tuples(base, item).map(lambda t: ([*t[0][:keep], t[1], t[1]], "uniqueItems", path, text)),
                 )
             )
         if node.contains is not None and node.min_contains > 0:
@@ -342,9 +332,7 @@ class Mutator:
                     Mutation(
                         m.keyword,
                         [],
-                        st.tuples(base, m.combined()).map(
-                            lambda t, i=index: (_put(t[0], i, t[1][0], hi), *t[1][1:])
-                        ),
+                        st.tuples(base, m.combined()).map(lambda t, i=index: (_put(t[0], i, t[1][0], hi), *t[1][1:])),
                     )
                 )
         return out
@@ -425,9 +413,7 @@ class Mutator:
                         Mutation(
                             m.keyword,
                             [],
-                            st.tuples(base, m.combined()).map(
-                                lambda t, n=name: ({**t[0], n: t[1][0]}, *t[1][1:])
-                            ),
+                            st.tuples(base, m.combined()).map(lambda t, n=name: ({**t[0], n: t[1][0]}, *t[1][1:])),
                         )
                     )
         return out
@@ -512,9 +498,7 @@ class Mutator:
 
     def _generic(self, ok: Callable[[Any], bool], path: Path, objects_only: bool) -> list[Mutation]:
         values = [v for v in GENERIC if (isinstance(v, dict) or not objects_only) and not ok(v)]
-        return _pool(
-            [(v, "schema", path, f"{where(path)} is {v!r}, which the schema rejects") for v in values]
-        )
+        return _pool([(v, "schema", path, f"{where(path)} is {v!r}, which the schema rejects") for v in values])
 
 
 def _kind(value: Any) -> str:

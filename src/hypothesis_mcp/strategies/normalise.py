@@ -222,8 +222,7 @@ class Node:
     @property
     def number_keywords(self) -> bool:
         return any(
-            v is not None
-            for v in (self.minimum, self.maximum, self.exclusive_minimum, self.exclusive_maximum)
+            v is not None for v in (self.minimum, self.maximum, self.exclusive_minimum, self.exclusive_maximum)
         ) or bool(self.multiple_of)
 
     def schema_for(self, name: str) -> Any:
@@ -318,8 +317,10 @@ def normalise(schema: Any, resolver: Resolver, dialect: Dialect, seen: tuple[str
             return target_node
         parts.append(target_node)
     parts.insert(0, _own(schema, dialect))
-    if "allOf" in keywords and isinstance(schema.get("allOf"), list):
-        parts.extend(normalise(sub, resolver, dialect, seen) for sub in schema["allOf"])
+    for key in ("allOf", "anyOf", "oneOf"):
+        subs = schema.get(key)
+        if key in keywords and isinstance(subs, list) and (key == "allOf" or len(subs) == 1):
+            parts.extend(normalise(sub, resolver, dialect, seen) for sub in subs)
     merged = reduce(merge, parts)
     if len(parts) > 1 and any(
         p.unevaluated_properties is not None or p.unevaluated_items is not None for p in parts[1:]
@@ -361,7 +362,7 @@ def _own(schema: dict[str, Any], dialect: Dialect) -> Node:
     _own_arrays(schema, s, dialect, values)
     _own_objects(s, values)
     for key, target in (("anyOf", "any_of"), ("oneOf", "one_of")):
-        if isinstance(s.get(key), list):
+        if isinstance(s.get(key), list) and len(s[key]) != 1:  # one branch is folded in like allOf
             values[target] = (tuple(s[key]),)
     if "not" in s:
         values["nots"] = (s["not"],)
@@ -397,9 +398,7 @@ def _own_arrays(schema: dict[str, Any], s: dict[str, Any], dialect: Dialect, val
     items = s.get("items")
     if isinstance(items, list):
         values["prefix_items"] = tuple(items)
-        values["items"] = (
-            schema.get("additionalItems", True) if "additionalItems" in dialect.keywords else True
-        )
+        values["items"] = schema.get("additionalItems", True) if "additionalItems" in dialect.keywords else True
     elif "items" in s:
         values["items"] = items
     if isinstance(s.get("prefixItems"), list):
@@ -499,8 +498,7 @@ def merge(a: Node, b: Node) -> Node:
         patterns=a.patterns + tuple(p for p in b.patterns if p not in a.patterns),
         formats=a.formats + tuple(f for f in b.formats if f not in a.formats),
         prefix_items=tuple(
-            all_of(_item_at(a, i), _item_at(b, i))
-            for i in range(max(len(a.prefix_items), len(b.prefix_items)))
+            all_of(_item_at(a, i), _item_at(b, i)) for i in range(max(len(a.prefix_items), len(b.prefix_items)))
         ),
         items=None if a.items is None and b.items is None else all_of(a.items, b.items),
         contains=contains,
@@ -550,8 +548,7 @@ def _merge_objects(a: Node, b: Node) -> dict[str, Any]:
     for p, s in b.pattern_properties.items():
         patterns[p] = all_of(patterns[p], s) if p in patterns else s
     crossed = any(
-        x.pattern_properties
-        and (y.additional is not None or set(y.pattern_properties) != set(x.pattern_properties))
+        x.pattern_properties and (y.additional is not None or set(y.pattern_properties) != set(x.pattern_properties))
         for x, y in ((a, b), (b, a))
     )
     dep_required = dict(a.dependent_required)

@@ -90,8 +90,6 @@ def invalid_arguments(tool: Tool, overrides: OverridesLike = None) -> st.SearchS
     for a tool that accepts any object.
     """
     try:
-        return _invalid_arguments(
-            canonical(tool_schema(tool)), canonical(fixed_values(tool, overrides)), tool.name
-        )
+        return _invalid_arguments(canonical(tool_schema(tool)), canonical(fixed_values(tool, overrides)), tool.name)
     except SchemaError as exc:
         raise with_tool(tool, exc) from exc
