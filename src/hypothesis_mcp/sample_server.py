@@ -7,6 +7,7 @@ An in-memory notes store (one per process, seeded with three notes) built on the
 - get_note(title): one note, or found: false.                                    (read-only)
 - list_notes(limit=20): newest first, as {notes: [{title, body, tags}]}.          (read-only)
 - search_notes(query, limit=20): case-insensitive match on title, body and tags.  (read-only)
+- list_tags(): every tag in use with its note count.                              (read-only)
 - delete_note(title): remove a note.                                             (destructive)
 - export_notes(format="markdown"): every note as Markdown or JSON.
 
@@ -67,6 +68,15 @@ class Note(BaseModel):
 
 class NoteList(BaseModel):
     notes: list[Note] = Field(description="Matching notes, newest first.")
+
+
+class TagCount(BaseModel):
+    tag: str = Field(description="A tag used by at least one note.")
+    notes: int = Field(description="How many notes carry it.")
+
+
+class TagList(BaseModel):
+    tags: list[TagCount] = Field(description="Every tag in use, most used first.")
 
 
 class NoteLookup(BaseModel):
@@ -213,6 +223,16 @@ def build_server(bug: str | None = None) -> MCPServer:
         """List notes, most recently created or updated first, as {notes: [{title, body, tags}]}."""
         notes = store.newest_first()
         return _list_result(notes if bug == "limit-ignored" else notes[:limit], "No notes yet.")
+
+    @mcp.tool(annotations=read_only)
+    def list_tags() -> TagList:
+        """List every tag in use with the number of notes that carry it, most used first."""
+        counts: dict[str, int] = {}
+        for note in store.notes.values():
+            for tag in note.tags:
+                counts[tag] = counts.get(tag, 0) + 1
+        ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        return TagList(tags=[TagCount(tag=tag, notes=n) for tag, n in ranked])
 
     @mcp.tool(annotations=read_only)
     def search_notes(
