@@ -145,7 +145,7 @@ class Searches:
                 return None
             return Finding(ACCEPTED_INVALID,
                            "accepted schema-invalid arguments (returned a success result); they break "
-                           f"'{invalid.keyword}' at {invalid.path or '/'}", details)
+                           f"'{invalid.keyword}' at {pointer(invalid.path)}", details)
 
         self._run(search, strategy, prop, self.profile.invalid_examples, unwrap=True)
         return search
@@ -158,6 +158,13 @@ class Searches:
         search.finding = found.finding
         if found.value is not None:
             search.arguments = found.value.value if unwrap else found.value
+
+
+def pointer(path: Any) -> str:
+    """A JSON pointer for where a violation sits (`/entities/0/name`; `/` for the whole object)."""
+    if isinstance(path, str):
+        return path if path.startswith("/") else "/" + path
+    return "/" + "/".join(str(part) for part in path or ())
 
 
 def rejection_kind(outcome: Outcome) -> str:

@@ -62,6 +62,7 @@ class ProbeContext:
     base_args: dict[str, dict[str, Any]]
     write_args: dict[str, Any] = field(default_factory=dict)
     bounds: list[tuple[Tool, Bound]] = field(default_factory=list)
+    slices: bool = True
     salt: int = 0
     shrink_runs: int = 30
     runs: int = 0
@@ -140,7 +141,8 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
     """A RuleBasedStateMachine class bound to one write tool and its readers."""
     write_strategy = marked_arguments(ctx.write, PLACEHOLDER, ctx.write_args or None)
     bound_choices = [(tool, bound) for tool, bound in ctx.bounds]
-    slice_readers = [(r, b) for r in ctx.readers for b in r.tool.bounds if b.kind in ("head", "tail")]
+    slice_readers = [(r, b) for r in ctx.readers for b in r.tool.bounds if b.kind in ("head", "tail")
+                     and ctx.slices]
 
     class EffectMachine(RuleBasedStateMachine):
         records = Bundle("records")

@@ -17,11 +17,11 @@ from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import Call, Reproduction, Result
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
-from hypothesis_mcp.stateful.config import ProbeConfig
+from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
 from hypothesis_mcp.stateful.pool import ServerPool
-from hypothesis_mcp.stateful.readers import choose_readers, items_of
+from hypothesis_mcp.stateful.readers import Reader, choose_readers, items_of
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.strategies.boundary import zero_value
 
@@ -117,28 +117,13 @@ class ProbeRun:
                      "no read tool to observe its writes; declare one in a probe config (pairs)", confidence="low")
             return
         key_fields = pair.key if pair and pair.key else tool.key_fields
-        bounded = [(r.tool, b) for r in readers for b in r.tool.bounds if b.kind == "limit"]
-        ctx = ProbeContext(
-            pool=self.pool, write=tool, readers=readers, key_path=key_fields[0] if key_fields else None,
-            base_args={r.tool.name: self.base(r.tool) for r in readers},
-            write_args={**(self.overrides.for_tool(tool) if self.overrides else {}),
-                        **self.config.args.get(tool.name, {}), **(pair.write_args if pair else {})},
-            bounds=bounded if self.config.builtins else [],
-            salt=zlib.crc32(f"{tool.name}:{self.profile.seed}".encode()) & 0xFFFF,
-            shrink_runs=self.profile.shrink_calls // 2, stop=self.stop,
-        )
-        machine = build_machine(ctx)
-        error = None
-        try:
-            run_state_machine_as_test(machine, settings=self.profile.settings(self.profile.probe_examples))
-        except ProbeFailure:
-            pass
-        except Flaky:
-            pass
-        except HypothesisException as exc:
-            error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-        self.examples += ctx.runs
+        ctx, error = self.explore(tool, readers, pair, key_fields[0] if key_fields else None, self.config.builtins)
         verified = self.verified(ctx)
+        if verified is not None and verified.tool != tool.name:
+            # A bound of a reader broke first; judge the round trip itself without bounded reads.
+            self.add_finding(verified)
+            ctx, error = self.explore(tool, readers, pair, ctx.key_path, bounds=False)
+            verified = self.verified(ctx)
         if verified is not None:
             self.add_finding(verified)
         elif ctx.out_of_time:
@@ -163,6 +148,29 @@ class ProbeRun:
                      f"writes were visible and kept ({judged}, {ctx.runs} fresh-server example(s))",
                      confidence="high" if ctx.overwrites_judged or ctx.confirmed else best.confidence,
                      basis=best.basis)
+
+    def explore(self, tool: Tool, readers: list[Reader], pair: Pair | None, key_path: str | None,
+                bounds: bool) -> tuple[ProbeContext, str | None]:
+        """Run the effect machine for one write tool; `bounds` adds the bounded and sliced reads."""
+        ctx = ProbeContext(
+            pool=self.pool, write=tool, readers=readers, key_path=key_path,
+            base_args={r.tool.name: self.base(r.tool) for r in readers},
+            write_args={**(self.overrides.for_tool(tool) if self.overrides else {}),
+                        **self.config.args.get(tool.name, {}), **(pair.write_args if pair else {})},
+            bounds=[(r.tool, b) for r in readers for b in r.tool.bounds if b.kind == "limit"] if bounds else [],
+            slices=bounds,
+            salt=zlib.crc32(f"{tool.name}:{self.profile.seed}".encode()) & 0xFFFF,
+            shrink_runs=self.profile.shrink_calls // 2, stop=self.stop,
+        )
+        error = None
+        try:
+            run_state_machine_as_test(build_machine(ctx), settings=self.profile.settings(self.profile.probe_examples))
+        except (ProbeFailure, Flaky):
+            pass
+        except HypothesisException as exc:
+            error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        self.examples += ctx.runs
+        return ctx, error
 
     def verified(self, ctx: ProbeContext) -> ProbeFinding | None:
         """The surest, shortest failure that has been seen from a fresh server: a shrunk candidate

@@ -62,6 +62,7 @@ class Ctx:
 
 
 Built = tuple[st.SearchStrategy[Any], bool]  # a strategy, and whether every value it draws is valid
+ALL_TYPES = frozenset({"null", "boolean", "number", "string", "array", "object"})
 
 
 def accepts_everything(node: Node) -> bool:
@@ -74,9 +75,6 @@ def _implied(node: Node, other: Node) -> bool:
     """Whether `node` already asserts everything `other` does (so `not other` leaves nothing)."""
     plain = replace(node, refs=(), inexact=False)
     return not node.inexact and replace(merge(plain, replace(other, refs=())), inexact=False) == plain
-
-
-ALL_TYPES = frozenset({"null", "boolean", "number", "string", "array", "object"})
 
 
 def _unique(values: list[Any]) -> bool:
@@ -293,7 +291,7 @@ class Compiler:
         types, exact = self._types(node)
         exact = exact and not node.inexact
         plain = node == Node(types=node.types, refs=node.refs, nots=node.nots, inexact=node.inexact)
-        if plain and set(types) >= {"null", "boolean", "number", "string", "array", "object"}:
+        if plain and set(types) >= ALL_TYPES:
             return ANY_JSON, exact
         built: list[st.SearchStrategy[Any]] = []
         last: Unsatisfiable | None = None

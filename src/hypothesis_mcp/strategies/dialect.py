@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import jsonschema
@@ -29,7 +29,7 @@ class Dialect:
 
     cls: type[Validator]
 
-    @property
+    @cached_property
     def keywords(self) -> frozenset[str]:
         return frozenset(self.cls.VALIDATORS)
 

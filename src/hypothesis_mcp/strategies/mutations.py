@@ -36,23 +36,8 @@ TYPE_SAMPLES: dict[str, tuple[Any, ...]] = {
     "object": ({}, {"key": "text"}),
 }
 GENERIC = (None, True, 0, -1, 1.5, "", "text", [], [None], {}, {"key": None})
-PATTERN_PROBES = (
-    "",
-    " ",
-    "!",
-    "0",
-    "a",
-    "A",
-    "-",
-    "_",
-    "zz",
-    "not matching",
-    "\n",
-    "0" * 20,
-    "é",
-    "a b",
-    "/",
-)
+# Strings tried against a pattern; those it does not match become `pattern` faults.
+PATTERN_PROBES = (*" !0aA-_\n/é", "", "zz", "not matching", "0" * 20, "a b")
 EXTRA_NAMES = ("unexpected_property", "zz_unexpected", "x-unexpected", "_unexpected_", "UNEXPECTED", "§")
 
 
