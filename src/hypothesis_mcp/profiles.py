@@ -57,6 +57,8 @@ def make_profile(name: str, *, seed: int | None = None, max_examples: int | None
         base = Profile(name, examples=50, invalid_examples=50, probe_examples=15, probe_steps=30,
                        shrink_calls=600, derandomize=False,
                        seed=seed if seed is not None else random.randrange(2**32), database_dir=database_dir)
+    if seed is not None:
+        base = Profile(**{**base.__dict__, "database_dir": None})  # a given seed must repeat exactly
     if max_examples is not None:
         if max_examples < 1:
             raise UsageError("--max-examples must be at least 1")

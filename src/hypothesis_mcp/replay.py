@@ -20,7 +20,8 @@ class Replay:
     verdict: str = ""
 
 
-def judge_last(result: Result, outcome: Outcome, output_schema: dict[str, Any] | None) -> tuple[bool, str]:
+def judge_last(result: Result, outcome: Outcome, output_schema: dict[str, Any] | None,
+               previous: Outcome | None = None) -> tuple[bool, str]:
     """(still fails, why) for the last call of a reproduction, by the rule that failed."""
     rule = result.rule
     if rule in ("server-crashed", "call-timeout", "protocol-violation"):
@@ -28,7 +29,7 @@ def judge_last(result: Result, outcome: Outcome, output_schema: dict[str, Any] |
         return broke, outcome.summary()
     if result.kind == "probe":
         expect = result.details.get("expect") or {}
-        broke = outcome.ok and not holds(expect, outcome)
+        broke = outcome.ok and not holds(expect, outcome, previous)
         return broke, "the effect property is still violated" if broke else "the effect property now holds"
     if rule in ("smoke_invalid_arguments", "edge-accepted-invalid-input"):
         return outcome.ok, "still accepted the invalid arguments" if outcome.ok else "now rejected"
@@ -68,5 +69,6 @@ def replay(result: Result, target: Target, *, timeout: float = 30.0,
             done.steps.append((call, outcome))
             if on_step:
                 on_step(call, outcome)
-        done.still_fails, done.verdict = judge_last(result, done.steps[-1][1], schema)
+        previous = done.steps[-2][1] if len(done.steps) > 1 else None
+        done.still_fails, done.verdict = judge_last(result, done.steps[-1][1], schema, previous)
     return done

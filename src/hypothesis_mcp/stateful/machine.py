@@ -324,7 +324,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 self.fail("probe-bound-short",
                           f"{bound.param}={n} returned {got} {unit}; {min(n, everything)} expected "
                           f"(min({n}, {everything}))",
-                          reader, {"exact_items": min(n, everything), "unit": unit}, check="bound",
+                          reader, {"exact_of": n, "unit": unit}, check="bound",
                           tool=tool.name)
 
         @precondition(lambda self: bool(slice_readers) and bool(self.model) and not self.inert)
@@ -350,7 +350,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             self.fail(rule_id, f"{bound.param}: {n} returned {len(got)} line(s); the {len(want)} "
                       f"{'first' if bound.kind == 'head' else 'last'} line(s) of the full content expected",
                       Reader(reader.tool, "medium", bound_basis(reader.tool, bound)),
-                      {"lines": want}, check="bound", tool=reader.tool.name)
+                      {"slice": bound.kind, "n": n}, check="bound", tool=reader.tool.name)
 
     EffectMachine.__name__ = f"Effect_{ctx.write.name}"
     return EffectMachine
