@@ -1,0 +1,87 @@
+"""Run the grading profile on each pinned public server and print docs/real-servers.md tables.
+
+    python scripts/real_servers.py > /tmp/tables.md
+
+Needs scripts/install-npm-servers and the test extra (mcp-server-time, mcp-server-git).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NPM = ROOT / ".cache" / "npm"
+SANDBOX = Path("/tmp/hm-sandbox")
+GIT = Path("/tmp/hm-git")
+
+
+def npm(package: str, version: str) -> str:
+    entry = NPM / f"{package}@{version}" / "node_modules" / "@modelcontextprotocol" / package / "dist" / "index.js"
+    return f"node {entry}"
+
+
+def prepare() -> None:
+    SANDBOX.mkdir(exist_ok=True)
+    (SANDBOX / "ten.txt").write_text("".join(f"line {i}\n" for i in range(1, 11)))
+    if not (GIT / ".git").is_dir():
+        GIT.mkdir(exist_ok=True)
+        subprocess.run(["git", "init", "-q", str(GIT)], check=True)
+        subprocess.run(["git", "-C", str(GIT), "-c", "user.name=t", "-c", "user.email=t@example.com",
+                        "commit", "-q", "--allow-empty", "-m", "start"], check=True)
+
+
+RUNS = [
+    ("server-memory 2026.8.31", npm("server-memory", "2026.8.31"), "server-memory",
+     ["--smoke", "--probes", "--allow-writes"]),
+    ("server-filesystem 2026.8.31", f"{npm('server-filesystem', '2026.8.31')} {SANDBOX}", "server-filesystem",
+     ["--smoke", "--probes"]),
+    ("server-filesystem 2.0.1", f"{npm('server-filesystem', '2.0.1')} {SANDBOX}", "server-filesystem",
+     ["--smoke", "--probes"]),
+    ("server-everything 2026.8.31", npm("server-everything", "2026.8.31"), "server-everything", ["--smoke"]),
+    ("mcp-server-time 2026.10.19", "mcp-server-time", "mcp-server-time", ["--smoke", "--probes"]),
+    ("mcp-server-git 2026.10.19", f"mcp-server-git --repository {GIT}", "mcp-server-git",
+     ["--smoke", "--probes", "--read-only"]),
+]
+
+
+def main() -> None:
+    prepare()
+    exe = str(Path(sys.executable).parent / "hypothesis-mcp")
+    for title, target, strategy, flags in RUNS:
+        out = Path(f"/tmp/hm-real-{strategy}.json")
+        argv = [exe, "test", target, "--strategy", strategy, *flags, "--profile", "grading", "--json", str(out)]
+        started = time.perf_counter()
+        code = subprocess.run(argv, capture_output=True, text=True).returncode
+        wall = time.perf_counter() - started
+        report = json.loads(out.read_text())
+        sub = report["subscores"]
+        shown = " · ".join(f"{k} {'n/a' if v is None else f'{v:g}%'}" for k, v in sub.items())
+        cap = " (capped)" if report["grade_cap"]["capped"] else ""
+        print(f"### {title}\n")
+        print("```\n" + shlex.join(["hypothesis-mcp", "test", target, "--strategy", strategy, *flags,
+                                    "--profile", "grading"]) + "\n```\n")
+        print("| grade | score | subscores | calls | server starts | wall time | exit |")
+        print("|---|---|---|---|---|---|---|")
+        stats = report["stats"]
+        print(f"| {report['grade']}{cap} | {report['score']:g} | {shown} | {stats['calls']} | "
+              f"{stats['server_starts']} | {wall:.1f} s | {code} |\n")
+        rows = [r for r in report["results"] if r["status"] in ("fail", "warn") and r["kind"] != "lint"]
+        if rows:
+            print("| result | tool | rule | confidence | minimal reproduction |")
+            print("|---|---|---|---|---|")
+            for r in rows:
+                calls = (r.get("reproduction") or {}).get("calls") or []
+                repro = "; ".join(f"`{c['tool']}({json.dumps(c['arguments'], ensure_ascii=False)})`"
+                                  for c in calls) or "-"
+                print(f"| {r['status']} | {r['tool'] or 'server'} | {r['rule']} | {r['confidence']} | "
+                      f"{repro.replace('|', '¦')} |")
+            print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,287 @@
+"""Effect probes end to end on tests/servers/probe_bugs.py and its correct twin.
+
+Each bug needs more than a few fixed steps: a fourth record (evict-after-3), a shorter overwrite
+(noop-some-values), a limit above 5 with enough records (bound-over-5), a tail of 3 or more
+(tail-off-by-one). The first two are found by the grading profile; the last two by the default
+profile with the seeds pinned below. Every reproduction is replayed on a fresh server: it must
+still fail on the buggy server and pass on the correct twin.
+
+Seeds: found by running the default profile (max_examples=6, shrink budget 30) over seeds 1..12
+and keeping the first that catches the bug. `stateful_seed` pins the state machines to the same
+seed (see helpers.stateful_seed for why that is needed today).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import Phase, settings
+from hypothesis.stateful import run_state_machine_as_test
+
+from helpers import (
+    engine,
+    grading,
+    http_server,
+    one,
+    probe_bugs,
+    problems,
+    results,
+    sample,
+    seeded,
+    stateful_seed,
+    summary,
+    without_duration,
+)
+from hypothesis_mcp.connection import Target, parse_target
+from hypothesis_mcp.replay import replay
+from hypothesis_mcp.results import Report, Result
+from hypothesis_mcp.stateful import ProbeFailure, effect_machine
+
+FAST = grading(max_examples=10)
+BOUND_OVER_5_SEED = 2
+TAIL_OFF_BY_ONE_SEED = 1
+
+
+def _seeded_run(bug: str, seed: int) -> Report:
+    with stateful_seed(seed):
+        return engine(probe_bugs(bug), seeded(seed, max_examples=6, shrink_calls=30), probes=True, allow_writes=True)
+
+
+@pytest.fixture(scope="module")
+def twin() -> Report:
+    return engine(probe_bugs(), FAST, probes=True, allow_writes=True)
+
+
+@pytest.fixture(scope="module")
+def evict() -> Report:
+    return engine(probe_bugs("evict-after-3"), FAST, probes=True, allow_writes=True)
+
+
+@pytest.fixture(scope="module")
+def noop() -> Report:
+    return engine(probe_bugs("noop-some-values"), grading(), probes=True, allow_writes=True)
+
+
+@pytest.fixture(scope="module")
+def bound_over_5() -> Report:
+    return _seeded_run("bound-over-5", BOUND_OVER_5_SEED)
+
+
+@pytest.fixture(scope="module")
+def tail_off_by_one() -> Report:
+    return _seeded_run("tail-off-by-one", TAIL_OFF_BY_ONE_SEED)
+
+
+@pytest.fixture(scope="module")
+def silent_skip_over_http() -> Iterator[tuple[str, Report]]:
+    with http_server(sample("silent-skip")) as url:
+        yield url, engine(url, FAST, probes=True, allow_writes=True)
+
+
+# --- the control -------------------------------------------------------------------------------
+
+def test_twin_has_no_probe_failure_or_warning(twin: Report) -> None:
+    probes = results(twin, kind="probe")
+    assert probes, "the probes ran"
+    assert [r for r in probes if r.status in ("fail", "warn")] == [], summary(twin)
+    assert problems(twin) == [], summary(twin)
+    trip = one(twin, kind="probe", check="round-trip", tool="create_record")
+    assert (trip.status, trip.confidence) == ("pass", "high")
+    assert one(twin, kind="probe", check="bound", tool="list_records").status == "pass"
+    assert twin.grade == "A" and twin.grade_cap.reasons == []
+
+
+# --- each bug ----------------------------------------------------------------------------------
+
+def test_evict_after_3_is_data_lost(evict: Report) -> None:
+    failure = one(evict, kind="probe", rule="probe-data-lost")
+    assert (failure.tool, failure.status, failure.confidence) == ("create_record", "fail", "high")
+    assert failure.reproduction is not None and failure.reproduction.fresh_server
+    writes = [c for c in failure.reproduction.calls if c.tool == "create_record"]
+    assert len(writes) == 4, failure.reproduction.calls
+    assert len({w.arguments["name"] for w in writes}) == 4, "four distinct records: the fourth evicts the first"
+    assert failure.reproduction.calls[-1].tool != "create_record", "it ends with the read that misses a record"
+    assert evict.grade == "C" and evict.grade_cap.reasons == ["probe-data-lost on create_record"]
+
+
+def test_noop_some_values_is_a_silent_noop(noop: Report) -> None:
+    failure = one(noop, kind="probe", rule="probe-silent-noop")
+    assert (failure.tool, failure.status, failure.confidence) == ("create_record", "fail", "high")
+    calls = failure.reproduction.calls if failure.reproduction else []
+    writes = [c.arguments for c in calls if c.tool == "create_record"]
+    last = writes[-1]
+    earlier = [w for w in writes[:-1] if w["name"] == last["name"]]
+    assert earlier, f"the last write overwrites an earlier key: {calls}"
+    assert len(last["value"]) < len(earlier[-1]["value"]), "with a shorter value, which the bug ignores"
+    assert calls[-1].tool != "create_record", "it ends with the read that still shows the old value"
+
+
+def test_bound_over_5_is_found_with_a_pinned_seed(bound_over_5: Report) -> None:
+    warning = one(bound_over_5, kind="probe", rule="probe-bound-exceeded", status="warn")
+    assert (warning.tool, warning.status, warning.confidence) == ("list_records", "warn", "medium")
+    assert warning.reproduction is not None
+    last = warning.reproduction.calls[-1]
+    assert last.tool == "list_records" and last.arguments["limit"] > 5, warning.reproduction.calls
+    assert bound_over_5.seed == BOUND_OVER_5_SEED
+    assert bound_over_5.grade_cap.capped is False, "a medium warning never caps"
+
+
+def test_tail_off_by_one_is_found_with_a_pinned_seed(tail_off_by_one: Report) -> None:
+    warning = one(tail_off_by_one, kind="probe", rule="probe-bound-exceeded", status="warn")
+    assert (warning.tool, warning.status, warning.confidence) == ("read_lines", "warn", "medium")
+    assert warning.reproduction is not None
+    last = warning.reproduction.calls[-1]
+    assert last.tool == "read_lines" and last.arguments["tail"] >= 3, warning.reproduction.calls
+    assert tail_off_by_one.seed == TAIL_OFF_BY_ONE_SEED
+
+
+# --- every reproduction replays: still fails on the bug, passes on the twin --------------------
+
+FINDINGS = {
+    "evict": ("evict-after-3", "probe-data-lost"),
+    "noop": ("noop-some-values", "probe-silent-noop"),
+    "bound_over_5": ("bound-over-5", "probe-bound-exceeded"),
+    "tail_off_by_one": ("tail-off-by-one", "probe-bound-exceeded"),
+}
+STATUS = {
+    "evict": "fail", "noop": "fail", "bound_over_5": "warn", "tail_off_by_one": "warn",
+}
+
+
+def _finding(request: pytest.FixtureRequest, name: str) -> tuple[str, Result]:
+    bug, rule = FINDINGS[name]
+    report: Report = request.getfixturevalue(name)
+    return bug, one(report, kind="probe", rule=rule, status=STATUS[name])
+
+
+@pytest.mark.parametrize("name", sorted(FINDINGS))
+def test_reproduction_still_fails_on_the_buggy_server(request: pytest.FixtureRequest, name: str) -> None:
+    bug, finding = _finding(request, name)
+    done = replay(finding, parse_target(probe_bugs(bug)))
+    assert done.still_fails, f"{done.verdict}\n{[(c.tool, c.arguments) for c, _ in done.steps]}"
+    assert len(done.steps) == len(finding.reproduction.calls if finding.reproduction else [])
+
+
+@pytest.mark.parametrize("name", sorted(FINDINGS))
+def test_reproduction_passes_on_the_correct_twin(request: pytest.FixtureRequest, name: str) -> None:
+    """SRC BUG (reported) for tail_off_by_one: the reproduction is "reduced" by cutting marked
+    values to their bare markers, but the recorded expectation (the lines a correct tail returns)
+    still comes from the original multi-line value. The cut reproduction no longer shows the bug
+    (the value has one line), and the stale expectation makes every server, the twin included,
+    "still fail". The same stale-expectation check let the reduction through in the first place.
+    Shown by: pytest tests/test_probes.py -k "passes_on_the_correct_twin and tail"
+    """
+    _, finding = _finding(request, name)
+    done = replay(finding, parse_target(probe_bugs()))
+    assert not done.still_fails, f"{done.verdict}\n{[(c.tool, c.arguments) for c, _ in done.steps]}"
+
+
+def test_tail_reproduction_shows_the_extra_line(tail_off_by_one: Report) -> None:
+    """The replayed tail read itself returns more lines than asked for on the buggy server.
+
+    SRC BUG (reported, same cause as above): after the reduction the value read back has fewer
+    lines than the tail asks for, so the buggy server answers correctly and the reproduction shows
+    nothing. Shown by: pytest tests/test_probes.py -k tail_reproduction_shows
+    """
+    finding = one(tail_off_by_one, kind="probe", rule="probe-bound-exceeded", status="warn")
+    done = replay(finding, parse_target(probe_bugs("tail-off-by-one")))
+    call, outcome = done.steps[-1]
+    got = outcome.value()["lines"]
+    assert len(got) > call.arguments["tail"], (call, got)
+
+
+# --- over streamable HTTP: one shared server, markers keep examples apart ----------------------
+
+def test_silent_skip_found_over_http(silent_skip_over_http: tuple[str, Report]) -> None:
+    url, report = silent_skip_over_http
+    assert report.target == url
+    assert "shared server" in report.isolation
+    failure = one(report, kind="probe", rule="probe-silent-noop")
+    assert (failure.tool, failure.confidence) == ("create_note", "high")
+    assert failure.reproduction is not None and failure.reproduction.fresh_server is False
+    assert report.grade == "C"
+    done = replay(failure, parse_target(url))
+    assert done.still_fails, done.verdict
+
+
+# --- a seed makes a run repeatable --------------------------------------------------------------
+
+def test_a_seed_makes_probes_repeatable() -> None:
+    """docs/scoring.md: `--seed N` makes any profile repeatable.
+
+    SRC BUG (reported): ProbeRun.round_trip runs `run_state_machine_as_test` without the profile's
+    seed (only the argument searches get `hypothesis.seed`), so the effect probes of a seeded
+    run are random: the same seed gives different calls and can find a bug once and miss it the
+    next time. Shown by: pytest tests/test_probes.py -k seed_makes_probes_repeatable
+    """
+    first = engine(probe_bugs(), seeded(5, max_examples=6), probes=True, allow_writes=True).to_dict()
+    second = engine(probe_bugs(), seeded(5, max_examples=6), probes=True, allow_writes=True).to_dict()
+    assert without_duration(first) == without_duration(second), (first["stats"], second["stats"])
+
+
+# --- effect_machine, the same machine for a user's own suite -------------------------------------
+
+def _servers_in(folder: Path) -> list[int]:
+    """Live processes whose working directory is `folder` (the servers started there)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            if Path(os.readlink(entry / "cwd")) == folder and state != "Z":
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_effect_machine_leaves_no_server_running(tmp_path: Path) -> None:
+    """SRC BUG (reported): effect_machine builds a ServerPool that nothing ever closes, so the
+    spare server processes it starts in the background outlive the test run (until the
+    interpreter exits). Shown by: pytest tests/test_probes.py -k leaves_no_server_running
+    """
+    target = Target(command=tuple(probe_bugs()), cwd=str(tmp_path))
+    machine = effect_machine(target, write="create_record")
+    run_state_machine_as_test(machine, settings=settings(max_examples=2, stateful_step_count=3, deadline=None))
+    deadline = time.monotonic() + 5
+    while _servers_in(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = _servers_in(tmp_path)
+    for pid in left:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+    assert not left, f"{len(left)} server process(es) still running after the state machine finished"
+
+
+def test_effect_machine_finds_data_loss() -> None:
+    machine = effect_machine(probe_bugs("evict-after-3"), write="create_record")
+    with pytest.raises(ProbeFailure) as caught:
+        run_state_machine_as_test(machine, settings=settings(max_examples=20, stateful_step_count=12, deadline=None,
+                                                             phases=[Phase.explicit, Phase.generate]))
+    assert caught.value.finding.rule == "probe-data-lost"
+    assert caught.value.finding.confidence == "high"
+
+
+def test_read_only_bound_reproduction_replays_from_a_fresh_server() -> None:
+    """A reproduction marked fresh_server must show the failure from a new server process.
+
+    SRC BUG (reported): the built-in bound probes (stateful/bounds.py run_bound) run on the
+    engine's main connection, after the happy scenarios have written records through
+    create_record. The warning's reproduction is the single call list_records({"limit": 6}) yet
+    is marked fresh_server: true; on a fresh server the store is empty and the call passes, so the
+    reproduction reproduces nothing. Shown by: pytest tests/test_probes.py -k read_only_bound
+    """
+    report = engine(probe_bugs("bound-over-5"), seeded(1), probes=True)  # --probes without --allow-writes
+    warning = one(report, kind="probe", rule="probe-bound-exceeded", status="warn")
+    assert warning.tool == "list_records"
+    assert warning.reproduction is not None
+    if warning.reproduction.fresh_server:
+        done = replay(warning, parse_target(probe_bugs("bound-over-5")))
+        assert done.still_fails, f"{done.verdict}: {[(c.tool, c.arguments) for c, _ in done.steps]}"

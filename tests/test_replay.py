@@ -1,0 +1,173 @@
+"""Replaying reproductions: `hypothesis_mcp.replay.replay` and `hypothesis-mcp replay REPORT.json`.
+
+A reproduction is replayed on a new server process and its last answer judged again by the rule
+that failed: it still fails on the buggy server, and passes once the bug is gone (the correct
+twin). The smoke reports come from helpers.smoke_bug_run (shared with test_smoke.py when both run
+in one process); the sample server's probe runs here use 10 examples, enough to find each bug.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from helpers import Cli, cli, command_line, grading, one, sample, shared_run, smoke_bug_run, smoke_bugs
+from hypothesis_mcp.connection import Outcome, parse_target
+from hypothesis_mcp.replay import replay
+from hypothesis_mcp.results import Call, Report, Reproduction, Result
+
+SAMPLE_FINDINGS = {
+    # bug: (rule, status, tool)
+    "silent-skip": ("probe-silent-noop", "fail", "create_note"),
+    "lose-on-write": ("probe-data-lost", "fail", "create_note"),
+    "limit-ignored": ("probe-bound-exceeded", "warn", "list_notes"),
+}
+
+
+def _probes(bug: str) -> Report:
+    return shared_run(f"sample-probes-10-{bug}", sample(bug), grading(max_examples=10), probes=True,
+                      allow_writes=True)
+
+
+def _sample_finding(bug: str) -> Result:
+    rule, status, tool = SAMPLE_FINDINGS[bug]
+    return one(_probes(bug), kind="probe", rule=rule, status=status, tool=tool)
+
+
+@pytest.mark.parametrize("bug", sorted(SAMPLE_FINDINGS))
+def test_sample_probe_reproduction_still_fails_with_the_bug(bug: str) -> None:
+    finding = _sample_finding(bug)
+    seen: list[tuple[Call, Outcome]] = []
+    done = replay(finding, parse_target(sample(bug)), on_step=lambda call, outcome: seen.append((call, outcome)))
+    assert done.still_fails, done.verdict
+    assert finding.reproduction is not None
+    assert [c for c, _ in seen] == finding.reproduction.calls == [c for c, _ in done.steps]
+    assert all(outcome.ok for _, outcome in seen), "every call of an effect reproduction reports success"
+
+
+@pytest.mark.parametrize("bug", sorted(SAMPLE_FINDINGS))
+def test_sample_probe_reproduction_passes_on_the_correct_server(bug: str) -> None:
+    done = replay(_sample_finding(bug), parse_target(sample()))
+    assert not done.still_fails, done.verdict
+
+
+HTML_EXPORT = Result(
+    kind="scenario", check="happy", tool="export_notes", status="fail", rule="happy-output-schema",
+    message="declared outputSchema is not honored: 'result' is a required property (at /)",
+    reproduction=Reproduction([Call("export_notes", {"format": "html"})], fresh_server=False),
+)
+
+
+def test_happy_failure_replays_on_the_correct_server_too() -> None:
+    """The html export is a deliberate flaw of every variant: it still fails everywhere, and the
+    verdict says why; the default format passes."""
+    done = replay(HTML_EXPORT, parse_target(sample()))
+    assert done.still_fails, done.verdict
+    assert "result" in done.verdict
+    markdown = Result(**{**HTML_EXPORT.__dict__, "reproduction": Reproduction([Call("export_notes", {})])})
+    assert not replay(markdown, parse_target(sample())).still_fails
+
+
+def _smoke_failure(check: str, tool: str, arguments: dict[str, object]) -> Result:
+    return Result(kind="smoke", check=check, tool=tool, status="fail", rule=check, message="",
+                  reproduction=Reproduction([Call(tool, arguments)], fresh_server=False))
+
+
+SMOKE_FAILURES = {
+    # The minimal arguments test_smoke.py shows the searches shrink to.
+    "big-number": _smoke_failure("smoke_structured_content", "square", {"n": 1001}),
+    "range-unchecked": _smoke_failure("smoke_invalid_arguments", "score_label", {"n": 11}),
+    "enum-unchecked": _smoke_failure("smoke_invalid_arguments", "greeting", {"language": "en-x"}),
+    "extra-props": _smoke_failure("smoke_invalid_arguments", "echo", {"message": "", "extra": 1}),
+}
+
+
+def test_smoke_reproduction_found_by_a_run_replays() -> None:
+    finding = next(r for r in smoke_bug_run("long-list").results if r.kind == "smoke" and r.status == "fail")
+    assert replay(finding, parse_target(smoke_bugs("long-list"))).still_fails
+    assert not replay(finding, parse_target(smoke_bugs())).still_fails
+
+
+@pytest.mark.parametrize("bug", sorted(SMOKE_FAILURES))
+def test_smoke_reproduction_replays(bug: str) -> None:
+    finding = SMOKE_FAILURES[bug]
+    assert replay(finding, parse_target(smoke_bugs(bug))).still_fails
+    twin = replay(finding, parse_target(smoke_bugs()))
+    assert not twin.still_fails, twin.verdict
+
+
+def test_replay_from_the_json_report_is_the_same() -> None:
+    """What the CLI does: read the result back from JSON and replay it."""
+    finding = _sample_finding("silent-skip")
+    again = Result.from_dict(json.loads(json.dumps(finding.to_dict())))
+    assert again == finding
+    assert replay(again, parse_target(sample("silent-skip"))).still_fails
+
+
+def test_a_result_without_reproduction_has_nothing_to_replay() -> None:
+    lint = Result(kind="lint", check="lint", tool="delete_note", status="warn", rule="lint-short-description",
+                  message="description is 14 characters")
+    done = replay(lint, parse_target(sample()))
+    assert done.still_fails is False and done.steps == []
+    assert "no reproduction" in done.verdict
+
+
+# --- hypothesis-mcp replay ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def silent_skip_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("replay") / "silent-skip.json"
+    data = _probes("silent-skip").to_dict()
+    if not any(r["rule"] == HTML_EXPORT.rule for r in data["results"]):
+        data["results"].append({**HTML_EXPORT.to_dict(), "id": "r999"})
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return path
+
+
+def test_cli_replay_exits_1_while_the_bug_is_there(silent_skip_report: Path) -> None:
+    finding = _sample_finding("silent-skip")
+    run = cli(["replay", str(silent_skip_report), "--result", finding.id], silent_skip_report.parent)
+    assert run.code == 1, run
+    assert "still fails" in run.stdout, run
+    assert "create_note" in run.stdout
+
+
+def test_cli_replay_exits_0_on_the_correct_server(silent_skip_report: Path) -> None:
+    finding = _sample_finding("silent-skip")
+    run = cli(["replay", str(silent_skip_report), "--result", finding.id, "--target", command_line(sample())],
+              silent_skip_report.parent)
+    assert run.code == 0, run
+    assert "now passes" in run.stdout, run
+
+
+def test_cli_replay_every_failure_by_default(silent_skip_report: Path) -> None:
+    """Without --result, every failure with a reproduction is replayed: the html export still fails
+    on the correct server, so the exit code stays 1."""
+    run = cli(["replay", str(silent_skip_report)], silent_skip_report.parent)
+    assert run.code == 1, run
+    assert "probe-silent-noop" in run.stdout and "happy-output-schema" in run.stdout, run
+
+
+def test_cli_replay_usage_errors(silent_skip_report: Path, tmp_path: Path) -> None:
+    (tmp_path / "bad.json").write_text('{"not": "a report"}')
+    started = [Cli(["replay", str(silent_skip_report), "--result", "r1234"], tmp_path),
+               Cli(["replay", str(tmp_path / "nope.json")], tmp_path),
+               Cli(["replay", str(tmp_path / "bad.json")], tmp_path)]
+    unknown, missing, bad = (run.wait() for run in started)
+    assert unknown.code == 2, unknown
+    assert "r1234" in unknown.stderr
+    assert missing.code == 2 and "not found" in missing.stderr, missing
+    assert bad.code == 2 and "schema_version" in bad.stderr, bad
+    assert "Traceback" not in unknown.stderr + missing.stderr + bad.stderr
+
+
+def test_cli_replay_with_nothing_to_replay(tmp_path: Path) -> None:
+    data = _probes("silent-skip").to_dict()
+    data["results"] = [r for r in data["results"] if r["status"] == "pass"]
+    path = tmp_path / "clean.json"
+    path.write_text(json.dumps(data))
+    run = cli(["replay", str(path)], tmp_path)
+    assert run.code == 0, run
+    assert "nothing to replay" in run.stdout
