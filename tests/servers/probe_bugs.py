@@ -19,18 +19,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import anyio
 import jsonschema
 from mcp import types
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
+from serving import serve
 
 BUGS = ("evict-after-3", "noop-some-values", "bound-over-5", "tail-off-by-one")
 
@@ -240,27 +237,6 @@ def build_server(bug: str | None = None) -> Server[Any]:
     return Server(
         "probe-bugs", version=f"1.0.0+{bug or 'twin'}", on_list_tools=list_tools, on_call_tool=call_tool
     )
-
-
-def serve(server: Server[Any], http_port: int | None) -> None:
-    """Serve over stdio, or streamable HTTP at 127.0.0.1:PORT/mcp; SIGTERM ends either with status 0."""
-    # Under HTTP, uvicorn shuts down gracefully and then re-raises the signal to this handler. Under
-    # stdio, the stdin reader blocks in a worker thread that cancellation cannot interrupt, so the
-    # handler exits at once: an in-memory server has nothing to flush.
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: os._exit(0))
-    if http_port is not None:
-        import uvicorn
-
-        app = server.streamable_http_app()
-        uvicorn.run(app, host="127.0.0.1", port=http_port, log_level="warning", timeout_graceful_shutdown=1)
-        return
-
-    async def run_stdio() -> None:
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
-
-    anyio.run(run_stdio)
 
 
 def main(argv: list[str] | None = None) -> None:
