@@ -77,7 +77,7 @@ def sandbox(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("version", ["2026.8.31", "2.0.1"])
 def test_filesystem_head_and_tail_zero_are_flagged(version: str, sandbox: Path) -> None:
-    argv = npm_server("server-filesystem", version) + [str(sandbox)]
+    argv = [*npm_server("server-filesystem", version), str(sandbox)]
     report = _run(argv, "server-filesystem", probes=True)
     flagged = {(r.reproduction.calls[0].arguments.get("head"), r.reproduction.calls[0].arguments.get("tail"))
                for r in _probe(report, "read_text_file", "probe-bound-exceeded")}

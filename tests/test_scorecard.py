@@ -251,8 +251,11 @@ def test_probes_that_pass_do_not_change_the_score() -> None:
 # --- determinism ---------------------------------------------------------------------------------
 
 def test_grading_is_deterministic() -> None:
-    """Two grading runs of the same server give the same JSON apart from stats.duration_s."""
-    first = engine(sample()).to_dict()
-    second = engine(sample()).to_dict()
+    """Two grading runs of the same server give the same JSON apart from stats.duration_s.
+
+    (Here with 10 examples per check to save time; the full grading runs' numbers are asserted
+    above, and every result of a run is in its JSON.)"""
+    first = engine(sample(), grading(max_examples=10)).to_dict()
+    second = engine(sample(), grading(max_examples=10)).to_dict()
     assert without_duration(first) == without_duration(second)
-    assert (first["grade"], first["score"]) == ("B", SCORE)
+    assert first["results"] and first["stats"]["calls"] > 0

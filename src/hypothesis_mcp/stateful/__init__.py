@@ -33,7 +33,8 @@ def effect_machine(
 ) -> type[RuleBasedStateMachine]:
     """A state machine that writes through `write` and checks round trip, overwrite and data loss.
 
-    Every example runs on a fresh server process (shared for a URL). Settings come from the
+    Every example, shrinking included, runs on a fresh server process (shared for a URL) that is
+    stopped when the example ends. Settings come from the
     active Hypothesis profile, so `--hypothesis-profile` and `--hypothesis-seed` apply. Writing is
     the point of this machine: point it at a disposable server.
     """
@@ -53,10 +54,10 @@ def effect_machine(
         readers = [r for r in readers if r.tool.name == read] or readers
     key_fields = [key] if key else (pair.key if pair and pair.key else tool.key_fields)
     ctx = ProbeContext(
-        pool=ServerPool(the_target, timeout=timeout), write=tool, readers=readers,
+        pool=ServerPool(the_target, timeout=timeout, spares=0), write=tool, readers=readers,
         key_path=key_fields[0] if key_fields else None,
         base_args={r.tool.name: base_arguments(r.tool, None, config) for r in readers},
         bounds=[(r.tool, b) for r in readers for b in r.tool.bounds if b.kind == "limit"],
-        shrink_runs=10**9,
+        shrink_runs=10**9, warm_shrink=False,
     )
     return build_machine(ctx)

@@ -74,6 +74,7 @@ class ProbeContext:
     overwrites_judged: int = 0
     bounds_judged: int = 0
     stop: Callable[[], bool] = lambda: False
+    warm_shrink: bool = True
     out_of_time: bool = False
     smallest: ProbeFinding | None = None
     candidates: list[ProbeFinding] = field(default_factory=list)
@@ -155,7 +156,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             self.inert = ctx.spent
             # Exploration runs on fresh servers; once a failure is known, shrinking candidates run
             # on one warm server (markers keep them apart) and the result is verified fresh later.
-            self.fresh = ctx.smallest is None
+            self.fresh = ctx.smallest is None or not ctx.warm_shrink
             self.conn: Connection | None = None
             if not self.inert:
                 self.conn = ctx.pool.acquire() if self.fresh else ctx.pool.warm()

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.stateful import run_state_machine_as_test
 
@@ -163,8 +164,11 @@ class ProbeRun:
             shrink_runs=self.profile.shrink_calls // 2, stop=self.stop,
         )
         error = None
+        machine = build_machine(ctx)
+        if self.profile.seed is not None:
+            machine = hypothesis_seed(self.profile.seed)(machine)
         try:
-            run_state_machine_as_test(build_machine(ctx), settings=self.profile.settings(self.profile.probe_examples))
+            run_state_machine_as_test(machine, settings=self.profile.settings(self.profile.probe_examples))
         except (ProbeFailure, Flaky):
             pass
         except HypothesisException as exc:
@@ -259,12 +263,24 @@ class ProbeRun:
         return checks
 
     def bounds(self) -> None:
-        for check in self.bound_checks():
+        """Read-only bounds run on a server of their own in its initial state (the scenarios may
+        have written to the main one), so their one-call reproductions replay from a fresh start."""
+        checks = self.bound_checks()
+        if not checks:
+            return
+        conn = self.pool.acquire()
+        try:
+            self._bounds(conn, checks)
+        finally:
+            self.pool.release(conn)
+
+    def _bounds(self, conn: Connection, checks: list[BoundCheck]) -> None:
+        for check in checks:
             if self.stop():
                 self.add(check.tool.name, "bound", "skip", "probe-bound-exceeded", "not run: --max-time was reached",
                          basis=check.basis)
                 continue
-            finding, judged = run_bound(self.conn, check, self.profile)
+            finding, judged = run_bound(conn, check, self.profile)
             self.examples += judged
             if finding is not None:
                 self.add_finding(finding)
