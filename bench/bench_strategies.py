@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -139,9 +140,28 @@ def venv_python(name: str) -> Path:
     return python
 
 
+def installed_copy() -> Path:
+    """Our package copied under a `site-packages` folder, importable as an installed package is.
+
+    Hypothesis mines the source of *local* modules for constants to try; an editable checkout
+    counts as local, which would slow our side (and only ours) down for a reason users of an
+    installed package never see.
+    """
+    site = CACHE / "bench-site" / "site-packages"
+    shutil.rmtree(site, ignore_errors=True)
+    shutil.copytree(
+        ROOT / "src" / "hypothesis_mcp", site / "hypothesis_mcp", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    return site
+
+
 def run(name: str, schema: dict[str, Any], examples: int) -> dict[str, Any]:
     python = Path(sys.executable) if name == "ours" else venv_python(name)
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")} if name == "ours" else dict(os.environ)
+    # Hypothesis caches its Unicode tables in its storage directory; a fresh one per run would time
+    # that rebuild instead of generation, so each generator keeps one across runs.
+    env = {**os.environ, "HYPOTHESIS_STORAGE_DIRECTORY": str(CACHE / "bench-hypothesis" / name)}
+    if name == "ours":
+        env["PYTHONPATH"] = str(installed_copy())
     with tempfile.TemporaryDirectory() as tmp:
         schema_file, out = Path(tmp) / "schema.json", Path(tmp) / "out.json"
         schema_file.write_text(json.dumps(schema))

@@ -127,7 +127,7 @@ def _observe(args: list[str], bug: str | None, http_bug: str, scenario: Scenario
 
 
 async def _wait_for_port(port: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 60
     while True:
         try:
             _reader, writer = await asyncio.open_connection("127.0.0.1", port)

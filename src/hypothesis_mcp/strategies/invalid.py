@@ -10,11 +10,12 @@ from typing import Any
 
 from hypothesis import strategies as st
 from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.protocols import Validator
 
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.strategies.dialect import canonical
 from hypothesis_mcp.strategies.errors import NoInvalidValues
-from hypothesis_mcp.strategies.mutations import Candidate, Mutation, Mutator, Path
+from hypothesis_mcp.strategies.mutations import Candidate, Mutator, Path
 from hypothesis_mcp.strategies.normalise import Unsatisfiable
 from hypothesis_mcp.strategies.schemas import compiler_for, from_schema
 
@@ -45,14 +46,14 @@ def _matches(errors: Iterable[ValidationError], keyword: str, path: Path) -> boo
     return False
 
 
-def labelled(schema: Any, candidate: Candidate) -> Invalid | None:
+def labelled(oracle: Validator, candidate: Candidate) -> Invalid | None:
     """The candidate as an Invalid, or None if it validates after all.
 
     The label stays the mutation's own when the oracle reports that keyword at that path;
     otherwise the oracle's best error names it (e.g. draft-07 says `dependencies`).
     """
     value, keyword, path, description = candidate
-    errors = list(compiler_for(schema).oracle.iter_errors(value))
+    errors = list(oracle.iter_errors(value))
     if not errors:
         return None
     if _matches(errors, keyword, path):
@@ -62,12 +63,16 @@ def labelled(schema: Any, candidate: Candidate) -> Invalid | None:
     return Invalid(value, str(best.validator or "false"), tuple(best.absolute_path), best.message)
 
 
-def mutations(schema: Any, *, objects_only: bool = False, base: st.SearchStrategy[Any] | None = None) -> list[Mutation]:
+def invalid_strategy(
+    schema: Any, *, objects_only: bool, base: st.SearchStrategy[Any] | None = None, tool: str | None = None
+) -> st.SearchStrategy[Invalid]:
+    """Every mutation of the schema, each keyword weighing the same, confirmed invalid when drawn."""
+    from_schema(schema)  # a schema no value satisfies is a bad schema, for invalid values too
     compiler = compiler_for(schema)
-    return Mutator(compiler).mutations(compiler.root, objects_only=objects_only, base=base)
-
-
-def strategy_of(schema: Any, found: list[Mutation], tool: str | None = None) -> st.SearchStrategy[Invalid]:
+    try:
+        found = Mutator(compiler).mutations(compiler.root, objects_only=objects_only, base=base)
+    except Unsatisfiable as exc:
+        raise SchemaError(exc.message, tool=tool, keyword=exc.keyword) from None
     if not found:
         raise NoInvalidValues(
             "every value satisfies this schema, so there is no invalid value to draw", tool=tool, keyword=None
@@ -75,18 +80,14 @@ def strategy_of(schema: Any, found: list[Mutation], tool: str | None = None) -> 
     by_keyword: dict[str, list[st.SearchStrategy[Candidate]]] = {}
     for m in found:
         by_keyword.setdefault(m.keyword, []).append(m.combined())
+    oracle = compiler.oracle
     kinds = [st.one_of(group) for group in by_keyword.values()]
-    return st.one_of(kinds).map(lambda c: labelled(schema, c)).filter(lambda i: i is not None)
+    return st.one_of(kinds).map(lambda c: labelled(oracle, c)).filter(lambda i: i is not None)
 
 
 @lru_cache(maxsize=512)
 def _invalid(text: str, objects_only: bool) -> st.SearchStrategy[Invalid]:
-    schema = json.loads(text)
-    from_schema(schema)  # a schema no value satisfies is a bad schema, for invalid values too
-    try:
-        return strategy_of(schema, mutations(schema, objects_only=objects_only))
-    except Unsatisfiable as exc:
-        raise SchemaError(exc.message, keyword=exc.keyword) from None
+    return invalid_strategy(json.loads(text), objects_only=objects_only)
 
 
 def invalid_from_schema(schema: Any, *, objects_only: bool = False) -> st.SearchStrategy[Invalid]:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.strategies.dialect import canonical
-from hypothesis_mcp.strategies.invalid import Invalid, mutations, strategy_of
+from hypothesis_mcp.strategies.invalid import Invalid, invalid_strategy
 from hypothesis_mcp.strategies.overrides import Overrides
 from hypothesis_mcp.strategies.schemas import compiler_for, from_schema, tool_schema
 
@@ -78,7 +78,7 @@ def _invalid_arguments(schema_text: str, fixed_text: str, name: str) -> st.Searc
     schema = json.loads(schema_text)
     valid = _arguments(schema_text, fixed_text)
     base = valid.filter(lambda v: isinstance(v, dict)) if json.loads(fixed_text) else None
-    return strategy_of(schema, mutations(schema, objects_only=True, base=base), tool=name)
+    return invalid_strategy(schema, objects_only=True, base=base, tool=name)
 
 
 def invalid_arguments(tool: Tool, overrides: OverridesLike = None) -> st.SearchStrategy[Invalid]:
