@@ -133,26 +133,6 @@ def seeded(seed: int, *, max_examples: int | None = None, shrink_calls: int | No
     return profile
 
 
-@contextlib.contextmanager
-def stateful_seed(seed: int) -> Iterator[None]:
-    """Pin the seed of the effect-probe state machines too, as `--hypothesis-seed` would.
-
-    Workaround for a src bug (reported; test_probes.py::test_a_seed_makes_probes_repeatable):
-    the engine applies `profile.seed` to its argument searches but not to
-    `run_state_machine_as_test`, so a seeded run's probes are random. The natural fix, seeding the
-    machine with `hypothesis.seed(profile.seed)`, draws from `Random(seed)` exactly as this does,
-    so a seed pinned here stays valid once the engine seeds its machines itself.
-    """
-    import hypothesis.core
-
-    saved = hypothesis.core.global_force_seed
-    hypothesis.core.global_force_seed = seed
-    try:
-        yield
-    finally:
-        hypothesis.core.global_force_seed = saved
-
-
 def engine(target: list[str] | str | Target, profile: Profile | None = None, **options: Any) -> Report:
     """Run the engine in-process on `target` (grading profile unless given)."""
     return run(parse_target(target), RunOptions(profile=profile or grading(), **options))

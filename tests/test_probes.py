@@ -7,8 +7,8 @@ profile with the seeds pinned below. Every reproduction is replayed on a fresh s
 still fail on the buggy server and pass on the correct twin.
 
 Seeds: found by running the default profile (max_examples=6, shrink budget 30) over seeds 1..12
-and keeping the first that catches the bug. `stateful_seed` pins the state machines to the same
-seed (see helpers.stateful_seed for why that is needed today).
+and keeping the first that catches the bug (bound-over-5: 2, 4, 6 catch it; tail-off-by-one: 1).
+The seed drives the argument searches and the effect state machines alike.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from helpers import (
     results,
     sample,
     seeded,
-    stateful_seed,
     summary,
     without_duration,
 )
@@ -49,8 +48,7 @@ TAIL_OFF_BY_ONE_SEED = 1
 
 
 def _seeded_run(bug: str, seed: int) -> Report:
-    with stateful_seed(seed):
-        return engine(probe_bugs(bug), seeded(seed, max_examples=6, shrink_calls=30), probes=True, allow_writes=True)
+    return engine(probe_bugs(bug), seeded(seed, max_examples=6, shrink_calls=30), probes=True, allow_writes=True)
 
 
 @pytest.fixture(scope="module")
@@ -170,25 +168,17 @@ def test_reproduction_still_fails_on_the_buggy_server(request: pytest.FixtureReq
 
 @pytest.mark.parametrize("name", sorted(FINDINGS))
 def test_reproduction_passes_on_the_correct_twin(request: pytest.FixtureRequest, name: str) -> None:
-    """SRC BUG (reported) for tail_off_by_one: the reproduction is "reduced" by cutting marked
-    values to their bare markers, but the recorded expectation (the lines a correct tail returns)
-    still comes from the original multi-line value. The cut reproduction no longer shows the bug
-    (the value has one line), and the stale expectation makes every server, the twin included,
-    "still fail". The same stale-expectation check let the reduction through in the first place.
-    Shown by: pytest tests/test_probes.py -k "passes_on_the_correct_twin and tail"
-    """
+    """Regression (found here, fixed in da4c9c9): a reproduction made smaller by cutting marked
+    values to their bare markers kept the expectation recorded for the original values, so every
+    server, the twin included, "still failed" it."""
     _, finding = _finding(request, name)
     done = replay(finding, parse_target(probe_bugs()))
     assert not done.still_fails, f"{done.verdict}\n{[(c.tool, c.arguments) for c, _ in done.steps]}"
 
 
 def test_tail_reproduction_shows_the_extra_line(tail_off_by_one: Report) -> None:
-    """The replayed tail read itself returns more lines than asked for on the buggy server.
-
-    SRC BUG (reported, same cause as above): after the reduction the value read back has fewer
-    lines than the tail asks for, so the buggy server answers correctly and the reproduction shows
-    nothing. Shown by: pytest tests/test_probes.py -k tail_reproduction_shows
-    """
+    """The replayed tail read itself returns more lines than asked for on the buggy server
+    (regression: the reduced reproduction once read back a one-line value)."""
     finding = one(tail_off_by_one, kind="probe", rule="probe-bound-exceeded", status="warn")
     done = replay(finding, parse_target(probe_bugs("tail-off-by-one")))
     call, outcome = done.steps[-1]
@@ -213,13 +203,8 @@ def test_silent_skip_found_over_http(silent_skip_over_http: tuple[str, Report]) 
 # --- a seed makes a run repeatable --------------------------------------------------------------
 
 def test_a_seed_makes_probes_repeatable() -> None:
-    """docs/scoring.md: `--seed N` makes any profile repeatable.
-
-    SRC BUG (reported): ProbeRun.round_trip runs `run_state_machine_as_test` without the profile's
-    seed (only the argument searches get `hypothesis.seed`), so the effect probes of a seeded
-    run are random: the same seed gives different calls and can find a bug once and miss it the
-    next time. Shown by: pytest tests/test_probes.py -k seed_makes_probes_repeatable
-    """
+    """docs/scoring.md: `--seed N` makes any profile repeatable, effect probes included
+    (regression: the state machines once ran unseeded, fixed in 575f519)."""
     first = engine(probe_bugs(), seeded(5, max_examples=6), probes=True, allow_writes=True).to_dict()
     second = engine(probe_bugs(), seeded(5, max_examples=6), probes=True, allow_writes=True).to_dict()
     assert without_duration(first) == without_duration(second), (first["stats"], second["stats"])
@@ -243,10 +228,8 @@ def _servers_in(folder: Path) -> list[int]:
 
 
 def test_effect_machine_leaves_no_server_running(tmp_path: Path) -> None:
-    """SRC BUG (reported): effect_machine builds a ServerPool that nothing ever closes, so the
-    spare server processes it starts in the background outlive the test run (until the
-    interpreter exits). Shown by: pytest tests/test_probes.py -k leaves_no_server_running
-    """
+    """Spare servers started in the background do not outlive the state machine's run
+    (regression: effect_machine's pool was never closed, fixed in 575f519)."""
     target = Target(command=tuple(probe_bugs()), cwd=str(tmp_path))
     machine = effect_machine(target, write="create_record")
     run_state_machine_as_test(machine, settings=settings(max_examples=2, stateful_step_count=3, deadline=None))

@@ -14,6 +14,8 @@ from __future__ import annotations
 import pytest
 
 from helpers import engine, grading, one, problems, results, sample, sample_probes, summary, without_duration
+from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
 from hypothesis_mcp.scorecard import grade_for, score_run
 
@@ -132,6 +134,12 @@ def test_silent_skip_grades_c(silent_skip: Report) -> None:
 
 
 def test_silent_skip_finding(silent_skip: Report) -> None:
+    """The minimal reproduction: write, read, same-key write, read.
+
+    SRC REGRESSION (reported): the reproduction now keeps a bounded_read step, two unrelated
+    search_notes reads (6 calls); removing that step still fails, so shrinking should drop it.
+    Shown by: pytest tests/test_scorecard.py -k "silent_skip_finding or lose_on_write_finding"
+    """
     failure = one(silent_skip, kind="probe", rule="probe-silent-noop")
     assert (failure.tool, failure.status, failure.confidence) == ("create_note", "fail", "high")
     assert failure.check == "round-trip"
@@ -153,6 +161,8 @@ def test_silent_skip_is_capped_from_b(silent_skip: Report) -> None:
 
 
 def test_lose_on_write_finding(lose_on_write: Report) -> None:
+    """The minimal reproduction: write, read, second write, read, read the first again (5 calls).
+    SRC REGRESSION (reported, same cause): it now keeps four unrelated list_notes reads (9 calls)."""
     assert (lose_on_write.grade, lose_on_write.score) == ("C", BUGGY_SCORE), summary(lose_on_write)
     cap = lose_on_write.grade_cap
     assert (cap.capped, cap.uncapped_grade, cap.reasons) == (True, "B", ["probe-data-lost on create_note"])
@@ -176,16 +186,31 @@ def test_limit_ignored_is_a_warning_that_never_caps(limit_ignored: Report) -> No
 
 
 def test_limit_ignored_still_judges_the_round_trip(limit_ignored: Report) -> None:
-    """create_note's writes all stored and kept: its round trip passes, next to the bound warning.
-
-    SRC BUG (reported): when the round-trip state machine's bounded read of list_notes finds the
-    medium bound warning, the round trip of create_note gets no result at all (no pass, no
-    inconclusive): the report says nothing about the write tool, and effect is n/a (which
-    docs/scoring.md now records for this run). The probe text's own table shows a round-trip row
-    beside the bound row. Shown by: pytest tests/test_scorecard.py -k still_judges_the_round_trip
-    """
+    """create_note's writes are all stored and kept: its round trip passes beside the bound warning,
+    so effect is 100 (regression: a reader's bound warning once hid the round-trip verdict and
+    left effect n/a, fixed in 1b8b785)."""
     trip = results(limit_ignored, kind="probe", check="round-trip", tool="create_note")
     assert [(r.status, r.confidence) for r in trip] == [("pass", "high")], summary(limit_ignored)
+    assert limit_ignored.subscores["effect"] == 100.0
+
+
+# --- every probe finding replays: still fails with the bug, passes on the correct server ---------
+
+FINDINGS = {
+    "silent_skip": ("silent-skip", "probe-silent-noop", "fail"),
+    "lose_on_write": ("lose-on-write", "probe-data-lost", "fail"),
+    "limit_ignored": ("limit-ignored", "probe-bound-exceeded", "warn"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FINDINGS))
+def test_reproduction_replays(request: pytest.FixtureRequest, name: str) -> None:
+    bug, rule, status = FINDINGS[name]
+    finding = one(request.getfixturevalue(name), kind="probe", rule=rule, status=status)
+    buggy = replay(finding, parse_target(sample(bug)))
+    assert buggy.still_fails, f"{buggy.verdict}: {[(c.tool, c.arguments) for c, _ in buggy.steps]}"
+    correct = replay(finding, parse_target(sample()))
+    assert not correct.still_fails, f"{correct.verdict}: {[(c.tool, c.arguments) for c, _ in correct.steps]}"
 
 
 # --- the cap switch and the cap itself -------------------------------------------------------

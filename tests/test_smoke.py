@@ -278,11 +278,8 @@ def test_extra_props_minimal_arguments_keep_the_message() -> None:
 
 
 def test_invalid_arguments_message_names_the_place_as_a_json_pointer() -> None:
-    """SRC BUG (reported): the message shows a Python tuple for the place, "at ('n',)", where the
-    rest of the report uses JSON pointers ("at /count"). It should read "at /n".
-
-    Shown by: pytest tests/test_smoke.py -k json_pointer
-    """
+    """Places are JSON pointers, as elsewhere in the report ("at /count"), not a Python tuple
+    (regression: the message once read "at ('n',)", fixed in 1b8b785)."""
     check = smoke_check(bug_report("range-unchecked"), INVALID, "score_label")
     assert "('n',)" not in check["message"]
     assert "at /n" in check["message"], check["message"]

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
+import contextlib
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.strategies import (
@@ -59,19 +59,32 @@ def test_object_schemas_without_object_level_faults() -> None:
     assert has_invalid_values({"type": "object", "additionalProperties": False}, objects_only=True)
 
 
-def test_every_mutation_kind_is_reached() -> None:
-    check = oracle(EVERYTHING)
-    seen: Counter[str] = Counter()
+class _AllSeen(Exception):
+    pass
 
-    @settings(max_examples=500, deadline=None, database=None, derandomize=True)
+
+def test_every_mutation_kind_is_reached() -> None:
+    """Every kind of fault is drawn, each a dict the oracle rejects, within 3000 draws.
+
+    The run stops as soon as every kind has been seen rather than counting over a fixed number of
+    examples: Hypothesis mixes constants from the imported local modules into its draws, so which
+    kinds a fixed run meets depends on what else the test process has imported.
+    """
+    check = oracle(EVERYTHING)
+    seen: set[str] = set()
+
+    @settings(max_examples=3000, deadline=None, database=None, phases=[Phase.generate])
     @given(invalid_from_schema(EVERYTHING, objects_only=True))
     def run(found: Invalid) -> None:
         assert isinstance(found.value, dict)
         assert not check.is_valid(found.value)
-        seen[found.keyword] += 1
+        seen.add(found.keyword)
+        if seen >= EVERY_KIND:
+            raise _AllSeen
 
-    run()
-    assert set(seen) >= EVERY_KIND, f"never reached: {EVERY_KIND - set(seen)}; seen {seen}"
+    with contextlib.suppress(_AllSeen):
+        run()
+    assert seen >= EVERY_KIND, f"never reached: {EVERY_KIND - seen}"
 
 
 def test_labels_name_keyword_and_path() -> None:
@@ -83,7 +96,7 @@ def test_labels_name_keyword_and_path() -> None:
     }
     found: list[Invalid] = []
 
-    @settings(max_examples=200, deadline=None, database=None)
+    @settings(max_examples=200, deadline=None, database=None, derandomize=True)
     @given(invalid_from_schema(schema, objects_only=True))
     def run(invalid: Invalid) -> None:
         found.append(invalid)
@@ -101,7 +114,7 @@ def test_draft07_keyword_names_follow_the_dialect() -> None:
     schema = dict(KEYWORDS)["dependencies-07"]
     keywords: set[str] = set()
 
-    @settings(max_examples=300, deadline=None, database=None)
+    @settings(max_examples=200, deadline=None, database=None, derandomize=True)
     @given(invalid_from_schema(schema, objects_only=True))
     def run(invalid: Invalid) -> None:
         keywords.add(invalid.keyword)
@@ -114,7 +127,7 @@ def test_nested_faults_go_deep() -> None:
     schema = dict(KEYWORDS)["nested-tool"]
     paths: set[tuple[Any, ...]] = set()
 
-    @settings(max_examples=400, deadline=None, database=None)
+    @settings(max_examples=250, deadline=None, database=None, derandomize=True)
     @given(invalid_from_schema(schema, objects_only=True))
     def run(invalid: Invalid) -> None:
         paths.add(invalid.path)

@@ -127,7 +127,7 @@ def test_invalid_user_values_are_passed_through() -> None:
 def test_invalid_arguments_keep_the_users_values_elsewhere() -> None:
     seen: set[str] = set()
 
-    @settings(max_examples=150, deadline=None, database=None)
+    @settings(max_examples=150, deadline=None, database=None, derandomize=True)
     @given(invalid_arguments(READ, {"path": "/tmp/sandbox"}))
     def run(found: Invalid) -> None:
         assert isinstance(found.value, dict)

@@ -83,7 +83,7 @@ def test_recursion_is_bounded() -> None:
 def test_enum_values_are_drawn_as_given() -> None:
     seen: set[str] = set()
 
-    @settings(max_examples=100, deadline=None, database=None)
+    @settings(max_examples=100, deadline=None, database=None, derandomize=True)
     @given(from_schema({"enum": ["a", "b", "c"]}))
     def run(value: str) -> None:
         seen.add(value)
@@ -133,7 +133,7 @@ def test_ecma_only_patterns_are_translated() -> None:
 def test_open_objects_get_extra_properties_sometimes() -> None:
     extra: list[bool] = []
 
-    @settings(max_examples=100, deadline=None, database=None)
+    @settings(max_examples=100, deadline=None, database=None, derandomize=True)
     @given(from_schema({"type": "object", "properties": {"a": {"type": "integer"}}}))
     def run(value: dict[str, Any]) -> None:
         extra.append(bool(set(value) - {"a"}))

@@ -185,11 +185,11 @@ class ProbeRun:
             if self.pool.shared:
                 return finding
             if finding.fresh:
-                return self.reduced(finding)
+                return self.reduced(finding, ctx.write.name)
             if tries > 0:
                 tries -= 1
                 if self.reproduces(finding):
-                    return self.reduced(replace(finding, fresh=True))
+                    return self.reduced(replace(finding, fresh=True), ctx.write.name)
         return None
 
     def reproduces(self, finding: ProbeFinding) -> bool:
@@ -199,11 +199,13 @@ class ProbeRun:
         finally:
             self.pool.release(conn)
 
-    def reduced(self, finding: ProbeFinding, budget: int = 8) -> ProbeFinding:
+    def reduced(self, finding: ProbeFinding, write: str, budget: int = 8) -> ProbeFinding:
         """A failure seen from a fresh server, made smaller where a fresh replay still shows it:
-        marked values cut to their bare markers, then (for bounds, which depend on how much is
-        stored and so cannot be shrunk on the warm server) the other reads dropped and chunks of
-        writes removed. At most `budget` fresh replays."""
+        marked values cut to their bare markers, then the reads that the failing step does not
+        judge dropped (Hypothesis cannot always delete a step that sits between a record and its
+        overwrite). Writes are removed only for bounds, which depend on how much is stored and so
+        cannot be shrunk on the warm server; a round trip's writes are what its last read judges.
+        At most `budget` fresh replays."""
         best = finding
         calls, mapping = plain_calls(finding.calls)
         message = finding.message
@@ -214,16 +216,19 @@ class ProbeRun:
             budget -= 1
             if self.reproduces(plain):
                 best = finding = plain
-        if finding.check != "bound":
-            return best
-        judged = finding.calls[-2:]
-        writes = [c for c in finding.calls[:-2] if c.tool != finding.tool]
-        candidate = replace(finding, calls=writes + judged)
-        if len(candidate.calls) < len(finding.calls):
+        bound = finding.check == "bound"
+        judged = finding.calls[-2:] if bound else finding.calls[-1:]
+        head = finding.calls[:-len(judged)]
+        keep = {write} if bound else {write} | {c.tool for c in judged}
+        writes = [c for c in head if c.tool in keep]
+        if len(writes) < len(head):
             budget -= 1
+            candidate = replace(finding, calls=writes + judged)
             if not self.reproduces(candidate):
                 return best
             best = candidate
+        if not bound:
+            return best
         chunk = max(1, len(writes) // 2)
         while chunk >= 1 and budget > 0 and writes:
             start = 0
