@@ -16,16 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from helpers import Cli, CliRun, cli, cli_command, command_line, memory_server, sample, smoke_bugs, smoke_demo
+from helpers import Cli, CliRun, cli, command_line, memory_server, sample, smoke_bugs, smoke_demo
 
 KINDS = ("scenario", "smoke", "probe", "lint", "incident")
 DEAD_SERVER = command_line(["python", "-c", "import sys; sys.stderr.write('boom\\n'); sys.exit(3)"])
-
-
-def _supports(option: str) -> bool:
-    help_text = subprocess.run([*cli_command(), "test", "--help"], capture_output=True, text=True,
-                               env={**os.environ, "COLUMNS": "200"}).stdout
-    return option in help_text
 
 
 @pytest.fixture(scope="module")
@@ -34,12 +28,7 @@ def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def emits(out: Path) -> bool:
-    return _supports("--emit-tests")
-
-
-@pytest.fixture(scope="module")
-def runs(out: Path, emits: bool) -> dict[str, CliRun]:
+def runs(out: Path) -> dict[str, CliRun]:
     """Every server-testing run of this module, started at once."""
     fast = ["--max-examples", "10"]
     started = {
@@ -49,7 +38,7 @@ def runs(out: Path, emits: bool) -> dict[str, CliRun]:
         # exit 1: --ci and a high-confidence probe failure.
         "ci": Cli(["test", command_line(sample("silent-skip")), "--probes", "--allow-writes", "--ci", *fast,
                    "--junit", str(out / "ci.xml"), "--markdown", str(out / "ci.md"), "--badge", str(out / "ci.svg"),
-                   *(["--emit-tests", str(out / "emitted")] if emits else [])], out, json_report=True),
+                   "--emit-tests", str(out / "emitted")], out, json_report=True),
         # exit 3: grade B below --fail-under A (plain grading: the B 89.1 of docs/scoring.md).
         "below": Cli(["test", command_line(sample()), "--profile", "grading", "--fail-under", "A"], out,
                      json_report=True),
@@ -225,11 +214,9 @@ def test_memory_server_badge_says_capped(out: Path) -> None:
     assert "Grade A by score" in (title.text or "")
 
 
-# --- emitted regression tests (when the CLI has --emit-tests) -----------------------------------
+# --- emitted regression tests -----------------------------------
 
-def test_emitted_regression_tests(runs: dict[str, CliRun], out: Path, emits: bool) -> None:
-    if not emits:
-        pytest.skip("this hypothesis-mcp has no --emit-tests")
+def test_emitted_regression_tests(runs: dict[str, CliRun], out: Path) -> None:
     report = runs["ci"].report
     assert report is not None
     folder = out / "emitted"

@@ -11,10 +11,28 @@ happy 83.3, edge 100, lint 95.7 (three tools with one warning each), score 89.1,
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from helpers import engine, grading, one, problems, results, sample, sample_probes, summary, without_duration
+from helpers import (
+    command_line,
+    engine,
+    grading,
+    one,
+    problems,
+    results,
+    sample,
+    sample_probes,
+    summary,
+    without_duration,
+)
 from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.emit import emit_tests
+from hypothesis_mcp.emit import test_name as emitted_name
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
 from hypothesis_mcp.scorecard import grade_for, score_run
@@ -211,6 +229,26 @@ def test_reproduction_replays(request: pytest.FixtureRequest, name: str) -> None
     assert buggy.still_fails, f"{buggy.verdict}: {[(c.tool, c.arguments) for c, _ in buggy.steps]}"
     correct = replay(finding, parse_target(sample()))
     assert not correct.still_fails, f"{correct.verdict}: {[(c.tool, c.arguments) for c, _ in correct.steps]}"
+
+
+@pytest.mark.parametrize("name", sorted(FINDINGS))
+def test_emitted_test_fails_with_the_bug_passes_without(request: pytest.FixtureRequest, name: str,
+                                                        tmp_path: Path) -> None:
+    """The file `--emit-tests` writes for the finding is a plain pytest test: it fails against the
+    buggy server it was found on, naming the rule, and passes once HYPOTHESIS_MCP_TARGET points it
+    at the correct server."""
+    _, rule, status = FINDINGS[name]
+    report = request.getfixturevalue(name)
+    finding = one(report, kind="probe", rule=rule, status=status)
+    written = {path.name: path for path in emit_tests(report, tmp_path)}
+    path = written[f"test_{emitted_name(finding)}.py"]
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)]
+    buggy = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert buggy.returncode == 1, buggy.stdout[-2000:]
+    assert f"{rule} on {finding.tool}" in buggy.stdout, buggy.stdout[-2000:]
+    fixed = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                           env={**os.environ, "HYPOTHESIS_MCP_TARGET": command_line(sample())})
+    assert fixed.returncode == 0, fixed.stdout[-2000:]
 
 
 # --- the cap switch and the cap itself -------------------------------------------------------
