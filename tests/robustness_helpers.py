@@ -39,6 +39,9 @@ except SystemExit:
 print(f"PEAK_GROWTH_KB={field('VmHWM') - start}", file=sys.stderr)
 """]
 FAST = ["--profile", "grading", "--max-examples", "5"]
+# A run with `--timeout 2` that should end: the bound only has to tell "ends" from "hangs", so it
+# leaves room for a loaded CI machine, where starting Python and the SDK alone takes seconds.
+ENDS_WITHIN = 45
 STORAGE = Path(tempfile.gettempdir()) / "hypothesis-mcp-robustness-storage"
 """Hypothesis's storage directory for every CLI run here. In a fresh directory Hypothesis first
 builds its caches (the unicode charmap, the constants of the loaded modules): ~2 s and ~200 MB

@@ -34,6 +34,7 @@ import pytest
 
 from robustness_helpers import (
     CLI_WITH_PEAK,
+    ENDS_WITHIN,
     FAST,
     RAW,
     Pending,
@@ -202,7 +203,7 @@ def test_max_time_bounds_a_run_whose_tool_hangs(tmp_path: Path) -> None:
 # start-up failures -------------------------------------------------------------------------------
 def test_server_that_dies_at_start_exits_5_with_its_stderr(tmp_path: Path) -> None:
     word, target = stdio("die-at-start")
-    run = run_cli(["test", "--timeout", "2", *target], tmp_path, limit=20)
+    run = run_cli(["test", "--timeout", "2", *target], tmp_path, limit=ENDS_WITHIN)
     assert run.code == 5, (run.code, run.stderr[-3000:])
     assert "exited with code 3" in run.stderr
     assert "cannot open database 'notes.db': permission denied" in run.stderr
@@ -215,7 +216,7 @@ def test_server_that_never_answers_the_handshake_exits_5_within_the_timeout(
     tmp_path: Path, command: str
 ) -> None:
     word, target = stdio("no-handshake")
-    run = run_cli([command, "--timeout", "2", *target], tmp_path, limit=2 + 10)
+    run = run_cli([command, "--timeout", "2", *target], tmp_path, limit=ENDS_WITHIN)
     assert run.code == 5, (run.code, run.stderr[-3000:])
     assert "within 2s" in run.stderr and "Traceback" not in run.stderr
     assert_no_processes(word)
@@ -225,10 +226,10 @@ def test_server_that_never_answers_the_handshake_exits_5_within_the_timeout(
 def test_http_server_that_cannot_be_reached_exits_5(tmp_path: Path, mode: str) -> None:
     """Nothing listens; a server accepts and never answers; a server answers HTTP 500."""
     if mode == "refused":
-        run = run_cli(["tools", "--timeout", "2", f"http://127.0.0.1:{free_port()}/mcp"], tmp_path, limit=12)
+        run = run_cli(["tools", "--timeout", "2", f"http://127.0.0.1:{free_port()}/mcp"], tmp_path, limit=ENDS_WITHIN)
     else:
         with http_server("--mode", mode) as url:
-            run = run_cli(["tools", "--timeout", "2", url], tmp_path, limit=2 + 10)
+            run = run_cli(["tools", "--timeout", "2", url], tmp_path, limit=ENDS_WITHIN)
     assert run.code == 5, (run.code, run.stderr[-3000:])
     assert "Traceback" not in run.stderr
     expected = {"refused": "could not connect", "silent": "within 2s",
@@ -282,7 +283,7 @@ def test_huge_result_over_http_is_reported_in_bounded_memory(warm_dir: Path) -> 
 # catalogs that cannot be read whole ----------------------------------------------------------
 def test_cursor_loop_exits_5_with_a_clear_message(tmp_path: Path) -> None:
     word, target = stdio("cursor-loop")
-    run = run_cli(["test", "--timeout", "2", *target], tmp_path, limit=20)
+    run = run_cli(["test", "--timeout", "2", *target], tmp_path, limit=ENDS_WITHIN)
     assert run.code == 5, (run.code, run.stderr[-3000:])
     assert "cursor loop" in run.stderr and "'again'" in run.stderr
     assert "Traceback" not in run.stderr
