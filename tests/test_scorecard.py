@@ -152,12 +152,8 @@ def test_silent_skip_grades_c(silent_skip: Report) -> None:
 
 
 def test_silent_skip_finding(silent_skip: Report) -> None:
-    """The minimal reproduction: write, read, same-key write, read.
-
-    SRC REGRESSION (reported): the reproduction now keeps a bounded_read step, two unrelated
-    search_notes reads (6 calls); removing that step still fails, so shrinking should drop it.
-    Shown by: pytest tests/test_scorecard.py -k "silent_skip_finding or lose_on_write_finding"
-    """
+    """The minimal reproduction: write, read, same-key write, read (regression: it once kept two
+    unrelated search_notes reads that Hypothesis could not delete from between the writes)."""
     failure = one(silent_skip, kind="probe", rule="probe-silent-noop")
     assert (failure.tool, failure.status, failure.confidence) == ("create_note", "fail", "high")
     assert failure.check == "round-trip"
@@ -179,8 +175,7 @@ def test_silent_skip_is_capped_from_b(silent_skip: Report) -> None:
 
 
 def test_lose_on_write_finding(lose_on_write: Report) -> None:
-    """The minimal reproduction: write, read, second write, read, read the first again (5 calls).
-    SRC REGRESSION (reported, same cause): it now keeps four unrelated list_notes reads (9 calls)."""
+    """The minimal reproduction: write, read, second write, read, read the first again (5 calls)."""
     assert (lose_on_write.grade, lose_on_write.score) == ("C", BUGGY_SCORE), summary(lose_on_write)
     cap = lose_on_write.grade_cap
     assert (cap.capped, cap.uncapped_grade, cap.reasons) == (True, "B", ["probe-data-lost on create_note"])
