@@ -210,6 +210,8 @@ def test(
     read_only: Annotated[bool, typer.Option("--read-only", help="Scenarios call read-only tools only.")] = False,
     emit_tests_dir: Annotated[Path | None, typer.Option("--emit-tests", help="Write one pytest file per failure "
                                                         "that replays its reproduction.")] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Run different tools' checks in parallel on "
+                                         "this many separate server processes; same results as 1.")] = 1,
 ) -> None:
     """Test a server: lint, happy and edge scenarios, and optionally smoke checks and effect probes."""
 
@@ -225,7 +227,7 @@ def test(
             profile=chosen, smoke=smoke, call_all=call_all, probes=probes or probe_config is not None,
             allow_writes=allow_writes, probe_config=config, overrides=overrides, read_only=read_only,
             probe_grade_cap=not no_probe_grade_cap, timeout=timeout, startup_timeout=timeout,
-            max_time=max_time,
+            max_time=max_time, workers=workers,
         )
         the_target = build_target(target, env, header, token)
         if shipped and shipped.env and not the_target.is_url:

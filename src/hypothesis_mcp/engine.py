@@ -12,15 +12,16 @@ from hypothesis_mcp.checks.hunts import Searches
 from hypothesis_mcp.checks.lint import lint, lint_score
 from hypothesis_mcp.checks.outcomes import INCIDENT_RULES
 from hypothesis_mcp.checks.scenarios import plan, run_scenarios
-from hypothesis_mcp.checks.smoke import run_smoke
+from hypothesis_mcp.checks.smoke import SmokeRun
+from hypothesis_mcp.checks.units import plan_units, search_jobs
 from hypothesis_mcp.connection import Connection, Stats, Target
 from hypothesis_mcp.fixes import fix_for
+from hypothesis_mcp.lanes import Lanes
 from hypothesis_mcp.profiles import Profile, make_profile
 from hypothesis_mcp.results import Report, Result, RunStats, Smoke
 from hypothesis_mcp.scorecard import score_run
 from hypothesis_mcp.stateful.config import ProbeConfig
-from hypothesis_mcp.stateful.pool import ServerPool
-from hypothesis_mcp.stateful.probes import ProbeRun
+from hypothesis_mcp.stateful.laned import LanedProbeRun
 from hypothesis_mcp.strategies import Overrides
 
 Events = Callable[[str, dict[str, Any]], None]
@@ -40,6 +41,8 @@ class RunOptions:
     timeout: float = 30.0
     startup_timeout: float = 30.0
     max_time: float | None = None
+    workers: int = 1
+    """Lanes running tools' checks in parallel, each on server processes of its own."""
 
 
 class _Clock:
@@ -80,7 +83,12 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
         overrides = Overrides.from_mapping(options.probe_config.args, "probe config args") | overrides
     conn = Connection(target, timeout=options.timeout, startup_timeout=options.startup_timeout, stats=stats)
     conn.open()
-    pool = ServerPool(target, timeout=options.timeout, startup_timeout=options.startup_timeout, stats=stats)
+    lanes = Lanes(target, workers=options.workers, timeout=options.timeout, startup_timeout=options.startup_timeout,
+                  spares=max(1, 2 // max(1, options.workers)) if options.probes and options.allow_writes else 0)
+
+    def stop() -> bool:
+        return clock.over or lanes.aborted.is_set()
+
     results: list[Result] = []
     notes: list[str] = []
     smoke = Smoke()
@@ -90,22 +98,29 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
         emit("catalog", {"tools": len(tools), "server": conn.server})
         notes.extend(f"catalog: {problem}" for problem in conn.catalog_problems)
         results.extend(lint(tools))
-        searches = Searches(conn, profile, overrides, stop=lambda: clock.over)
+        searches = Searches(conn, profile, overrides, stop=stop)
         scenario_plan = plan(tools, read_only=options.read_only)
         if scenario_plan.may_write:
             notes.append("scenarios call these tools, which may write: " + ", ".join(scenario_plan.may_write)
                          + " (use --read-only to call read-only tools only)")
         emit("plan", {"call": [t.name for t in scenario_plan.called], "may_write": scenario_plan.may_write})
-        probe_run = ProbeRun(conn, pool, tools, profile, options.allow_writes,
-                             options.probe_config or ProbeConfig(), overrides, stop=lambda: clock.over)
+        probe_run = LanedProbeRun(conn, lanes.lanes[0].pool, tools, profile, options.allow_writes,
+                                  options.probe_config or ProbeConfig(), overrides, stop=stop, lanes=lanes)
+        smoke_run = SmokeRun(conn, tools, searches, call_all=options.call_all)
+        smoke_calls = {t.name for t in tools if options.smoke and smoke_run.callable_reason(t) is None}
+        jobs, more_servers = search_jobs(plan_units(tools, scenario_plan, smoke_calls), searches, conn)
         try:
+            if more_servers:
+                for lane in lanes.lanes[:len(jobs)]:
+                    lane.pool.prepare()
+            emit("stage", {"name": "searches", "workers": len(lanes.lanes)})
+            lanes.run(jobs)
             if options.smoke:
                 emit("stage", {"name": "smoke"})
-                smoke, smoke_results = run_smoke(conn, tools, searches, call_all=options.call_all)
-                results.extend(smoke_results)
-            if not clock.over:
-                emit("stage", {"name": "scenarios"})
-                results.extend(run_scenarios(searches, scenario_plan))
+                smoke = smoke_run.run()
+                results.extend(smoke_run.checks)
+            emit("stage", {"name": "scenarios"})
+            results.extend(run_scenarios(searches, scenario_plan))
             if options.probes and not clock.over:
                 emit("stage", {"name": "probes"})
                 probe_run.run()
@@ -125,16 +140,17 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
             results, num_tools=len(tools), lint=lint_score(tools, results), cap_enabled=options.probe_grade_cap,
         )
         server = conn.server.to_dict() if conn.server else {}
+        every = [stats, *lanes.stats]
         return Report(
             tool={"name": "hypothesis-mcp", "version": __version__},
             target=target.describe(), profile=profile.name, seed=profile.seed, server=server,
             grade=grade, score=score, subscores=subscores, grade_cap=cap, results=results, smoke=smoke,
-            stats=RunStats(calls=stats.calls, examples=searches.examples + probe_run.examples,
-                           server_starts=stats.server_starts, duration_s=round(clock.elapsed, 2)),
+            stats=RunStats(calls=sum(s.calls for s in every), examples=searches.examples + probe_run.examples,
+                           server_starts=sum(s.server_starts for s in every), duration_s=round(clock.elapsed, 2)),
             isolation="shared server (URL target): records kept apart by markers" if target.is_url
             else "fresh server process per stateful example",
             notes=notes, tools_total=len(tools), interrupted=interrupted,
         )
     finally:
-        pool.close()
+        lanes.close()
         conn.close()

@@ -37,6 +37,11 @@ class _Found(AssertionError):
         self.finding = finding
 
 
+class _OutOfTime(BaseException):
+    """Ends a search at once when the run's time is up. Hypothesis lets a BaseException through;
+    without it, shrinking a large failing value goes on without calls for seconds of CPU."""
+
+
 @dataclass
 class Hunt(Generic[V]):
     """The outcome of one hunt: the minimal failing value (if any) and what was tried."""
@@ -85,6 +90,8 @@ def hunt(
         finding = failed.get(key)
         if finding is None:
             if spent():
+                if result.finding is not None and stop is not None and stop():
+                    raise _OutOfTime
                 return
             result.examples += 1
             finding = prop(value)
@@ -105,6 +112,8 @@ def hunt(
         runner()
     except _Found as exc:
         result.finding = exc.finding
+    except _OutOfTime:
+        pass
     except Flaky:
         result.flaky = True
     except HypothesisException as exc:

@@ -60,9 +60,11 @@ class Searches:
     def examples(self) -> int:
         return sum(s.examples for s in [*self._valid.values(), *self._invalid.values()])
 
-    def valid(self, tool: Tool) -> Search:
+    def valid(self, tool: Tool, conn: Connection | None = None) -> Search:
         """Schema-valid arguments: the server must not crash, hang, call them invalid, or break
-        its outputSchema. Error results are kept apart: they may mean made-up values."""
+        its outputSchema. Error results are kept apart: they may mean made-up values. `conn`
+        (default: the run's connection) is where a search not yet made runs."""
+        server = conn or self.conn
         if tool.name in self._valid:
             return self._valid[tool.name]
         search = Search()
@@ -82,7 +84,7 @@ class Searches:
             return search
 
         def prop(args: dict[str, Any]) -> Finding | None:
-            outcome = self.conn.call(tool.name, args)
+            outcome = server.call(tool.name, args)
             if (found := incident(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
@@ -97,7 +99,7 @@ class Searches:
                 return None
             return output_violation(schema, outcome) if schema is not None else None
 
-        self._run(search, strategy, prop, self.profile.examples)
+        self._run(search, strategy, prop, self.profile.examples, server)
         # Then each edge once (enum values, range ends) that random draws may have missed; such a
         # failure is one call that changes a single value of the plainest call, so it is not shrunk.
         for args in edges if search.finding is None and search.skipped is None and not self.stop() else []:
@@ -108,9 +110,10 @@ class Searches:
                 break
         return search
 
-    def invalid(self, tool: Tool) -> Search:
+    def invalid(self, tool: Tool, conn: Connection | None = None) -> Search:
         """Schema-invalid arguments: each must be refused, with an isError result or a JSON-RPC
         error other than an internal error; a crash or a hang is a failure too."""
+        server = conn or self.conn
         if tool.name in self._invalid:
             return self._invalid[tool.name]
         search = Search()
@@ -131,7 +134,7 @@ class Searches:
             return search
 
         def prop(invalid: Any) -> Finding | None:
-            outcome = self.conn.call(tool.name, invalid.value)
+            outcome = server.call(tool.name, invalid.value)
             if (found := incident(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
@@ -147,11 +150,12 @@ class Searches:
                            "accepted schema-invalid arguments (returned a success result); they break "
                            f"'{invalid.keyword}' at {pointer(invalid.path)}", details)
 
-        self._run(search, strategy, prop, self.profile.invalid_examples, unwrap=True)
+        self._run(search, strategy, prop, self.profile.invalid_examples, server, unwrap=True)
         return search
 
-    def _run(self, search: Search, strategy: Any, prop: Any, examples: int, unwrap: bool = False) -> None:
-        found = hunt(strategy, prop, self.profile, examples=examples, cost=self.conn.stats.cost, stop=self.stop)
+    def _run(self, search: Search, strategy: Any, prop: Any, examples: int, conn: Connection,
+             unwrap: bool = False) -> None:
+        found = hunt(strategy, prop, self.profile, examples=examples, cost=conn.stats.cost, stop=self.stop)
         search.examples = found.examples
         if found.error is not None and found.finding is None:
             search.skipped = f"could not generate arguments: {found.error}"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import threading
 import time
@@ -23,7 +22,6 @@ from pydantic import TypeAdapter, ValidationError
 from hypothesis_mcp import __version__
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection.http import HttpLimits, LimitedTransport
-from hypothesis_mcp.connection.loop import background_loop, submit
 from hypothesis_mcp.connection.outcome import CLOSED_CODE, TIMEOUT_CODE, Outcome
 from hypothesis_mcp.connection.stdio import MALFORMED_CODE, MAX_MESSAGE_BYTES, OVERSIZED_CODE, StdioTransport
 from hypothesis_mcp.connection.target import Target, parse_target
@@ -76,7 +74,12 @@ class Stats:
 
 
 class Connection:
-    """Holds one session on the shared background loop behind a synchronous facade.
+    """Holds one session on an event loop of its own behind a synchronous facade.
+
+    The loop runs in whichever thread calls: a call is one `run_until_complete`, with no hop to
+    another thread and back (under load, those two wake-ups cost more than the call itself).
+    Between calls the loop rests; the handshake of a server started ahead runs on a helper
+    thread until `open()`. One thread at a time may use a connection.
 
     Use as a context manager. `call()` never raises for what the server does: timeouts, errors,
     crashes and protocol violations come back as an `Outcome`. A server that exited is started
@@ -114,7 +117,10 @@ class Connection:
         self._client: Client | None = None
         self._transport: StdioTransport | None = None
         self._stop: asyncio.Event | None = None
-        self._runner: concurrent.futures.Future[None] | None = None
+        self._handshaken: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: asyncio.Task[None] | None = None
+        self._starter: threading.Thread | None = None
         self._ready = threading.Event()
         self._error: BaseException | None = None
 
@@ -127,17 +133,42 @@ class Connection:
         self.close()
 
     def start(self) -> None:
-        """Begin connecting in the background; `open()` waits for it."""
-        if self._runner is not None:
+        """Begin connecting on a helper thread; `open()` waits for it."""
+        if self._loop is not None:
             return
         self._ready.clear()
         self._error = None
         self.stats.server_starts += 1
-        self._runner = submit(self._run())
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        self._stop = asyncio.Event()
+        self._handshaken = asyncio.Event()
+        self._runner = loop.create_task(self._run())
+        self._starter = threading.Thread(target=self._handshake, name="hypothesis-mcp-start", daemon=True)
+        self._starter.start()
+
+    def _handshake(self) -> None:
+        assert self._loop is not None and self._runner is not None
+        with contextlib.suppress(BaseException):
+            self._loop.run_until_complete(self._until_ready())
+
+    async def _until_ready(self) -> None:
+        assert self._runner is not None and self._handshaken is not None and self._stop is not None
+        waiters = {asyncio.ensure_future(self._handshaken.wait()), asyncio.ensure_future(self._stop.wait())}
+        await asyncio.wait({self._runner, *waiters}, timeout=self.startup_timeout,
+                           return_when=asyncio.FIRST_COMPLETED)
+        for waiter in waiters:
+            waiter.cancel()
+
+    def _join_starter(self) -> None:
+        starter, self._starter = self._starter, None
+        if starter is not None:
+            starter.join()
 
     def open(self) -> Connection:
         self.start()
-        if not self._ready.wait(self.startup_timeout):
+        self._join_starter()
+        if not self._ready.is_set():
             stderr = self.stderr()
             if self._runner is not None:
                 self._runner.cancel()
@@ -164,20 +195,55 @@ class Connection:
         self.open()
 
     def _close_runner(self) -> None:
-        runner, stop = self._runner, self._stop
-        if runner is None:
+        loop, runner, stop = self._loop, self._runner, self._stop
+        if loop is None or runner is None or stop is None:
+            self._join_starter()
             return
-        if stop is not None:
-            with contextlib.suppress(RuntimeError):
-                background_loop().call_soon_threadsafe(stop.set)
+        if self._starter is not None and self._starter.is_alive():
+            with contextlib.suppress(RuntimeError):  # a spare still starting: stop waiting for it
+                loop.call_soon_threadsafe(stop.set)
+        self._join_starter()
+        if not self._ready.is_set():
+            runner.cancel()
+        stop.set()
         with contextlib.suppress(BaseException):
-            runner.result(timeout=15)
+            loop.run_until_complete(asyncio.wait({runner}, timeout=15))
+        if not runner.done():
+            runner.cancel()
+            with contextlib.suppress(BaseException):
+                loop.run_until_complete(asyncio.wait({runner}, timeout=5))
+        for task in asyncio.all_tasks(loop):
+            self._settle(task)
+        with contextlib.suppress(BaseException):
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+        self._loop = None
         self._runner = None
         self._client = None
         self._stop = None
 
+    def _settle(self, task: asyncio.Task[Any]) -> None:
+        """Cancel a task left behind (by Ctrl-C, or at close) and let it end quietly."""
+        assert self._loop is not None
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            self._loop.run_until_complete(asyncio.wait({task}, timeout=2))
+        if task.done() and not task.cancelled():
+            task.exception()
+
+    def _pump(self, seconds: float = 0.0) -> None:
+        """Let the resting loop handle what arrived meanwhile (an exit, end of output)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        if seconds:
+            loop.run_until_complete(asyncio.sleep(seconds))
+        else:
+            loop.call_soon(loop.stop)
+            loop.run_forever()
+
     async def _run(self) -> None:
-        self._stop = asyncio.Event()
+        assert self._stop is not None
         try:
             async with contextlib.AsyncExitStack() as stack:
                 transport: Any
@@ -203,6 +269,8 @@ class Connection:
                 self._client = client
                 self.server = _server_info(client)
                 self._ready.set()
+                if self._handshaken is not None:
+                    self._handshaken.set()
                 await self._stop.wait()
         except BaseException as exc:  # reported to the caller of open() or call()
             self._error = exc
@@ -289,6 +357,7 @@ class Connection:
     def call(self, name: str, arguments: Mapping[str, Any] | None = None, *,
              timeout: float | None = None) -> Outcome:
         """Call a tool; whatever happens comes back as an Outcome."""
+        self._pump()
         if not self.is_open or (self._transport is not None and not self._transport.alive):
             if not self.restart:
                 return Outcome(kind="closed", message="the connection is closed", stderr=self.stderr())
@@ -314,17 +383,17 @@ class Connection:
         started = time.perf_counter()
         strays = len(self._transport.state.stray_ids) if self._transport else 0
         oversized = self._http_limits.oversized
-        if client is None:
+        if client is None or self._loop is None:
             outcome: dict[str, Any] | Outcome = self._closed_outcome(0.0)
         else:
-            future = submit((_send_unchecked if unchecked else _send)(client, request, limit))
+            send = (_send_unchecked if unchecked else _send)(client, request, limit)
+            task = self._loop.create_task(_within(send, limit + 10))
             try:
-                outcome = future.result(timeout=limit + 10)
-            except concurrent.futures.TimeoutError:
-                future.cancel()
+                outcome = self._loop.run_until_complete(task)
+            except TimeoutError:
                 outcome = Outcome(kind="timeout", elapsed=limit, message="the client gave up waiting")
             except (KeyboardInterrupt, SystemExit):
-                future.cancel()  # Ctrl-C while waiting is the user's, not something the server did
+                self._settle(task)  # Ctrl-C while waiting is the user's, not something the server did
                 raise
             except BaseException as exc:
                 outcome = self._classify(exc, time.perf_counter() - started, limit, strays, oversized)
@@ -362,11 +431,16 @@ class Connection:
         return Outcome(kind="protocol", message=_describe(exc))
 
     def _server_alive(self) -> bool:
+        """Over HTTP, whether the session survived: its teardown runs on the loop, which rests
+        between calls, so give it a moment first."""
         if self._transport is None:
+            deadline = time.monotonic() + 0.5
+            while time.monotonic() < deadline and self.is_open:
+                self._pump(0.01)
             return self.is_open
         deadline = time.monotonic() + 1.0
         while time.monotonic() < deadline and self._transport.alive:
-            time.sleep(0.02)
+            self._pump(0.02)
         return self._transport.alive
 
     def _closed_outcome(self, elapsed: float) -> Outcome:
@@ -381,6 +455,11 @@ class Connection:
         self.transcript.append(Exchange(method, params, shown, started, elapsed))
         if len(self.transcript) > self.transcript_limit:
             del self.transcript[: len(self.transcript) - self.transcript_limit]
+
+
+async def _within(coro: Any, seconds: float) -> Any:
+    async with asyncio.timeout(seconds):
+        return await coro
 
 
 async def _send(client: Client, request: Any, timeout: float) -> dict[str, Any]:

@@ -33,6 +33,14 @@ class ServerPool:
         conn.start()
         return conn
 
+    def prepare(self) -> None:
+        """Start the spares now, so the first `acquire()` finds one already starting."""
+        if self.shared:
+            return
+        with self._lock:
+            while len(self._spare) < max(1, self.spares):
+                self._spare.append(self._new())
+
     def acquire(self) -> Connection:
         """A connection to a server in its initial state (fresh, unless the target is a URL)."""
         if self.shared:
@@ -49,6 +57,13 @@ class ServerPool:
             self._shared_conn = Connection(self.target, timeout=self.timeout,
                                            startup_timeout=self.startup_timeout, stats=self.stats).open()
         return self._shared_conn
+
+    def retire_warm(self) -> None:
+        """Let the next `warm()` start a new server: one job's leftovers must not steer the next
+        job's shrinking, whichever lane it runs on."""
+        if self._shared_conn is not None and not self.shared:
+            self._closer.submit(self._shared_conn.close)
+            self._shared_conn = None
 
     def release(self, conn: Connection) -> None:
         if conn is self._shared_conn:
