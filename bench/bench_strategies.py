@@ -14,6 +14,7 @@ are faster.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import shutil
@@ -93,9 +94,14 @@ BUILDERS = {
         "strategy = build(schema, draft=draft, formats=get_default_format_strategies())"
     ),
 }
+# Each baseline: its venv folder, pinned packages, and the module whose import shows they are installed.
 VENVS = {
-    "hypothesis-jsonschema": ("bench-venv-hjs", ["hypothesis-jsonschema==0.23.1", "hypothesis<6.170.10"]),
-    "schemathesis": ("bench-venv-st", ["schemathesis==4.32.5"]),
+    "hypothesis-jsonschema": (
+        "bench-venv-hjs",
+        ["hypothesis-jsonschema==0.23.1", "hypothesis<6.170.10"],
+        "hypothesis_jsonschema",
+    ),
+    "schemathesis": ("bench-venv-st", ["schemathesis==4.32.5"], "schemathesis.generation.jsonschema.builder"),
 }
 
 # Runs in each interpreter: build, then time the same @given loop, then dump what was drawn.
@@ -128,15 +134,22 @@ json.dump({{"build": built, "generate": generated, "values": values}}, open(out,
 """
 
 
+@functools.cache
 def venv_python(name: str) -> Path:
-    """The interpreter of a baseline's venv, created with its pinned packages on first use."""
-    folder, packages = VENVS[name]
+    """The interpreter of a baseline's venv, created with its pinned packages on first use.
+
+    An install cut short leaves an interpreter without the package, so the import is tried
+    before trusting an existing venv.
+    """
+    folder, packages, module = VENVS[name]
     path = CACHE / folder
     python = path / "bin" / "python"
+    if python.exists() and subprocess.run([str(python), "-c", f"import {module}"], capture_output=True).returncode == 0:
+        return python
+    print(f"installing {' '.join(packages)} into {path} ...", file=sys.stderr, flush=True)
     if not python.exists():
-        print(f"creating {path} with {' '.join(packages)} ...", flush=True)
         subprocess.run([sys.executable, "-m", "venv", str(path)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "--quiet", *packages], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *packages], check=True)
     return python
 
 

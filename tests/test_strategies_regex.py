@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
+from hypothesis_mcp.strategies.fastregex import fast_strings, regex_text
 from hypothesis_mcp.strategies.regex import generation_pattern, is_anchored, pattern_error, python_pattern
 
 
@@ -54,3 +56,55 @@ def test_patterns_python_cannot_compile_are_reported() -> None:
 
 def test_anchoring() -> None:
     assert is_anchored("^abc$") and not is_anchored("abc$") and not is_anchored("^abc\\$")
+
+
+PLAIN = [
+    "^[A-Z]{3}-\\d{4}$",
+    "^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}$",
+    "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+    "(a|bc){2,3}?x",
+    "x.y",
+    "[^abc]+",
+    "^$",
+    "",
+    "\\Aab\\Z",
+    "^(?<year>\\d{4})-[\\w-]+$",
+    "^a{2,4}[^\\ud800-\\udfff]{2}$",
+]
+
+
+@pytest.mark.parametrize("pattern", PLAIN)
+@pytest.mark.parametrize("fullmatch", [True, False])
+def test_fast_regex_strings_match_the_pattern(pattern: str, fullmatch: bool) -> None:
+    gen = generation_pattern(pattern)
+    compiled = re.compile(gen)
+    fast = fast_strings(gen, fullmatch=fullmatch)
+    if fast is None:
+        assert "?P<" in gen  # named groups are left to st.from_regex
+        return
+    check = compiled.fullmatch if fullmatch else compiled.search
+
+    @settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.filter_too_much])
+    @given(fast)
+    def matches(text: str) -> None:
+        assert check(text), text
+        assert not any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+
+    matches()
+
+
+@pytest.mark.parametrize("pattern", ["a\\bb", "(?=a)a", "a^b"])
+def test_patterns_beyond_plain_regular_constructs_have_no_fast_path(pattern: str) -> None:
+    assert fast_strings(pattern, fullmatch=True) is None
+
+
+@pytest.mark.parametrize("pattern", ["^a|b$", "(?i)abc", "(a)\\1", "[^\\d]"])
+def test_patterns_without_a_fast_path_fall_back_to_from_regex(pattern: str) -> None:
+    assert fast_strings(pattern, fullmatch=True) is None
+
+    @settings(max_examples=30, deadline=None, database=None)
+    @given(regex_text(pattern))
+    def matches(text: str) -> None:
+        assert re.fullmatch(pattern, text), text
+
+    matches()

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from jsonschema.protocols import Validator
 
 from hypothesis_mcp.strategies.dialect import Dialect, dialect_of, validator
+from hypothesis_mcp.strategies.fastregex import regex_text
 from hypothesis_mcp.strategies.normalise import (
     TYPES,
     Node,
@@ -50,7 +51,7 @@ ANY_JSON: st.SearchStrategy[Any] = st.recursive(
     ),
     max_leaves=6,
 )
-IDENTIFIER_KEYS = st.from_regex(r"[a-z][a-z0-9_]{0,9}", fullmatch=True) | st.text(ALPHABET, max_size=8)
+IDENTIFIER_KEYS = regex_text(r"[a-z][a-z0-9_]{0,9}") | st.text(ALPHABET, max_size=8)
 
 
 @dataclass(frozen=True)

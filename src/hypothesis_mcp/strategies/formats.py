@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-_LABEL = st.from_regex(r"[a-z]([a-z0-9-]{0,10}[a-z0-9])?", fullmatch=True)
+from hypothesis_mcp.strategies.fastregex import regex_text
+
+_LABEL = regex_text(r"[a-z]([a-z0-9-]{0,10}[a-z0-9])?")
 _TLD = st.sampled_from(["com", "org", "net", "io", "dev"])
 _HOSTNAME = st.builds(lambda labels, tld: ".".join([*labels, tld]), st.lists(_LABEL, min_size=1, max_size=3), _TLD)
-_ATOM = st.from_regex(r"[a-z0-9_+-]{1,12}", fullmatch=True)
+_ATOM = regex_text(r"[a-z0-9_+-]{1,12}")
 _EMAIL = st.builds(lambda atoms, host: ".".join(atoms) + "@" + host, st.lists(_ATOM, min_size=1, max_size=2), _HOSTNAME)
-_SEGMENT = st.from_regex(r"[A-Za-z0-9._~-]{1,10}", fullmatch=True)
+_SEGMENT = regex_text(r"[A-Za-z0-9._~-]{1,10}")
 _PATH = st.lists(_SEGMENT, max_size=3).map(lambda parts: "".join("/" + p for p in parts))
-_QUERY = st.one_of(st.just(""), st.from_regex(r"\?[a-z]{1,6}=[A-Za-z0-9]{0,8}", fullmatch=True))
+_QUERY = st.one_of(st.just(""), regex_text(r"\?[a-z]{1,6}=[A-Za-z0-9]{0,8}"))
 _URI = st.builds(
     lambda scheme, host, path, query: f"{scheme}://{host}{path}{query}",
     st.sampled_from(["https", "http"]),
@@ -67,7 +69,7 @@ FORMATS: dict[str, st.SearchStrategy[str]] = {
     "iri": _URI,
     "uri-reference": _URI | _RELATIVE,
     "iri-reference": _URI | _RELATIVE,
-    "uri-template": st.builds(lambda u, v: f"{u}/{{{v}}}", _URI, st.from_regex(r"[a-z]{1,6}", fullmatch=True)),
+    "uri-template": st.builds(lambda u, v: f"{u}/{{{v}}}", _URI, regex_text(r"[a-z]{1,6}")),
     "uuid": st.uuids().map(str),
     "regex": st.sampled_from(["^[a-z]+$", "[0-9]{2,4}", "a|b", ".*", "^$"]),
     "json-pointer": _POINTER,

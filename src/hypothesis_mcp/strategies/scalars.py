@@ -14,6 +14,7 @@ from typing import Any
 from hypothesis import strategies as st
 from jsonschema import FormatChecker
 
+from hypothesis_mcp.strategies.fastregex import regex_text
 from hypothesis_mcp.strategies.formats import FORMATS
 from hypothesis_mcp.strategies.normalise import Node, Unsatisfiable
 from hypothesis_mcp.strategies.regex import compiled, generation_pattern, is_anchored
@@ -128,10 +129,10 @@ def numbers(node: Node) -> st.SearchStrategy[Any]:
 def regex_strings(pattern: str) -> st.SearchStrategy[str]:
     """Strings `pattern` finds a match in: full matches first, then matches with text around them."""
     gen = generation_pattern(pattern)
-    full = st.from_regex(gen, fullmatch=True, alphabet=ALPHABET)
+    full = regex_text(gen, fullmatch=True)
     if is_anchored(pattern):
         return full
-    return st.one_of(full, st.from_regex(gen, fullmatch=False, alphabet=ALPHABET))
+    return st.one_of(full, regex_text(gen, fullmatch=False))
 
 
 def _text(lo: int, hi: int | None) -> st.SearchStrategy[str]:
