@@ -1,8 +1,10 @@
 """Run the grading profile on each pinned public server and print docs/real-servers.md tables.
 
     python scripts/real_servers.py > /tmp/tables.md
+    python scripts/real_servers.py basic-memory > /tmp/tables.md     # only the named strategies
 
-Needs scripts/install-npm-servers and the test extra (mcp-server-time, mcp-server-git).
+Needs scripts/install-npm-servers, scripts/install-pypi-servers (basic-memory) and the test extra
+(mcp-server-time, mcp-server-git).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 NPM = ROOT / ".cache" / "npm"
+PYPI = ROOT / ".cache" / "pypi"
 SANDBOX = Path("/tmp/hm-sandbox")
 GIT = Path("/tmp/hm-git")
 
@@ -23,6 +26,11 @@ GIT = Path("/tmp/hm-git")
 def npm(package: str, version: str) -> str:
     entry = NPM / f"{package}@{version}" / "node_modules" / "@modelcontextprotocol" / package / "dist" / "index.js"
     return f"node {entry}"
+
+
+def pypi(package: str, version: str) -> str:
+    """A server whose own venv lives under .cache/pypi (it cannot share ours), by relative path."""
+    return str((PYPI / f"{package}@{version}" / "bin" / package).relative_to(ROOT))
 
 
 def prepare() -> None:
@@ -46,17 +54,23 @@ RUNS = [
     ("mcp-server-time 2026.10.19", "mcp-server-time", "mcp-server-time", ["--smoke", "--probes"]),
     ("mcp-server-git 2026.10.19", f"mcp-server-git --repository {GIT}", "mcp-server-git",
      ["--smoke", "--probes", "--read-only"]),
+    # Python imports take seconds before its handshake, more on a loaded machine: wait longer.
+    ("basic-memory 0.24.1", f"{pypi('basic-memory', '0.24.1')} mcp", "basic-memory",
+     ["--smoke", "--probes", "--allow-writes", "--timeout", "90"]),
 ]
 
 
 def main() -> None:
     prepare()
     exe = str(Path(sys.executable).parent / "hypothesis-mcp")
+    only = sys.argv[1:]
     for title, target, strategy, flags in RUNS:
+        if only and strategy not in only:
+            continue
         out = Path(f"/tmp/hm-real-{strategy}.json")
         argv = [exe, "test", target, "--strategy", strategy, *flags, "--profile", "grading", "--json", str(out)]
         started = time.perf_counter()
-        code = subprocess.run(argv, capture_output=True, text=True).returncode
+        code = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT).returncode
         wall = time.perf_counter() - started
         report = json.loads(out.read_text())
         sub = report["subscores"]

@@ -1,4 +1,4 @@
-"""Where the pinned public servers live once scripts/install-npm-servers has run."""
+"""Where the pinned public servers live once scripts/install-npm-servers and install-pypi-servers have run."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NPM = ROOT / ".cache" / "npm"
+PYPI = ROOT / ".cache" / "pypi"
 
 
 def npm_server(package: str, version: str) -> list[str]:
@@ -18,3 +19,11 @@ def npm_server(package: str, version: str) -> list[str]:
     if node is None or not entry.is_file():
         pytest.skip(f"{package}@{version} is not installed: run scripts/install-npm-servers")
     return [node, str(entry)]
+
+
+def pypi_server(package: str, version: str, command: str | None = None) -> list[str]:
+    """The console script of a PyPI server installed in a venv of its own, or a skip if it is not."""
+    script = PYPI / f"{package}@{version}" / "bin" / (command or package)
+    if not script.is_file():
+        pytest.skip(f"{package}=={version} is not installed: run scripts/install-pypi-servers (needs Python >= 3.12)")
+    return [str(script)]

@@ -12,7 +12,7 @@ from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.profiles import make_profile
 from hypothesis_mcp.results import Report
 from hypothesis_mcp.shipped import load_strategy
-from public_servers import npm_server
+from public_servers import npm_server, pypi_server
 
 pytestmark = pytest.mark.slow
 
@@ -109,3 +109,70 @@ def test_git_server_read_tools_answer_with_its_strategy(git_repo: Path) -> None:
     happy = {r.tool: r.status for r in report.results if r.kind == "scenario" and r.check == "happy"}
     assert happy["git_status"] == "pass" and happy["git_log"] == "pass"
     assert not [r for r in report.results if r.kind == "incident"]
+
+
+@pytest.fixture(scope="module")
+def basic_memory_report() -> Report:
+    """One grading run; the strategy gives every server process its own home, so ours stays untouched.
+
+    The six read-only POSIX tools (cat, grep, ls, find, tail, man) are switched off, a setting the
+    server offers, to keep this CI run short: each start costs seconds of imports, each tool ~80 calls."""
+    argv = [*pypi_server("basic-memory", "0.24.1"), "mcp"]
+    home = [Path.home() / ".basic-memory", Path.home() / "basic-memory"]
+    before = [p.exists() for p in home]
+    report = _run(argv, "basic-memory", env={"BASIC_MEMORY_ENABLE_POSIX_TOOLS": "false"}, smoke=True, probes=True,
+                  allow_writes=True, timeout=90.0, startup_timeout=90.0)
+    assert report.tools_total == 21
+    assert [p.exists() for p in home] == before, "basic-memory wrote to the real home directory"
+    return report
+
+
+def test_basic_memory_title_written_but_not_readable(basic_memory_report: Report) -> None:
+    [finding] = _probe(basic_memory_report, "write_note", "probe-write-not-observable")
+    assert (finding.status, finding.confidence) == ("fail", "high")
+    write, read = finding.reproduction.calls[:2]
+    assert (write.tool, read.tool) == ("write_note", "read_note")
+    assert read.arguments["identifier"] == write.arguments["title"]
+    assert finding.reproduction.fresh_server
+
+
+def test_basic_memory_refusal_is_real(basic_memory_report: Report) -> None:
+    """Replayed by hand: the write succeeds, read_note refuses the very title it was given."""
+    [finding] = _probe(basic_memory_report, "write_note", "probe-write-not-observable")
+    write, read = finding.reproduction.calls[:2]
+    shipped = load_strategy("basic-memory")
+    target = parse_target([*pypi_server("basic-memory", "0.24.1"), "mcp"], env=shipped.env)
+    with Connection(target, timeout=90.0, startup_timeout=90.0) as conn:
+        written = conn.call(write.tool, write.arguments)
+        answer = conn.call(read.tool, read.arguments)
+    assert written.ok and "Created note" in written.text
+    assert write.arguments["content"] not in answer.text
+
+
+def test_basic_memory_grade_is_capped_at_c(basic_memory_report: Report) -> None:
+    assert basic_memory_report.grade == "C" and basic_memory_report.grade_cap.uncapped_grade == "A"
+    assert basic_memory_report.grade_cap.reasons == ["probe-write-not-observable on write_note"]
+    assert basic_memory_report.subscores["happy"] == 100.0
+    assert not [r for r in basic_memory_report.results if r.kind == "incident"]
+
+
+def test_basic_memory_coerces_schema_invalid_scalars(basic_memory_report: Report) -> None:
+    """Pydantic's lax mode runs `depth: true` as 1, `compact: 0` as false and `categories: "text"` as
+    a list instead of refusing them. Which tools show it depends on the values drawn, so only the
+    kind of violation is pinned: a scalar where the schema wants another type."""
+    accepted = [r for r in basic_memory_report.results
+                if r.kind == "smoke" and r.rule == "edge-accepted-invalid-input"]
+    assert accepted and all(r.status == "fail" for r in accepted)
+    assert {r.details["keyword"] for r in accepted} == {"type"}
+    assert all(isinstance(v, bool | int | str) for r in accepted for v in r.reproduction.calls[0].arguments.values())
+
+
+def test_basic_memory_never_calls_destructive_tools(basic_memory_report: Report) -> None:
+    destructive = ("delete_note", "edit_note", "delete_project")
+    verdicts = {(c["check_id"], c["tool_name"]): c["verdict"] for c in basic_memory_report.smoke.checks}
+    assert all(verdicts[("smoke_structured_content", tool)] == "skip" for tool in destructive)
+    happy = [r for r in basic_memory_report.results if r.tool in destructive and r.check == "happy"]
+    assert len(happy) == 3 and {r.status for r in happy} == {"skip"}
+    assert not [r for r in basic_memory_report.results if r.tool in destructive and r.kind == "probe"]
+    [check] = [c for c in basic_memory_report.smoke.checks if c["check_id"] == "smoke_unknown_tool"]
+    assert check["verdict"] == "fail" and "isError" in check["message"]
