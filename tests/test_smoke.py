@@ -15,9 +15,11 @@ import pytest
 
 from helpers import (
     engine,
+    grading,
     http_server,
     one,
     problems,
+    sample,
     smoke_bug_run,
     smoke_bugs,
     smoke_check,
@@ -26,6 +28,7 @@ from helpers import (
 )
 from hypothesis_mcp import connect
 from hypothesis_mcp.results import Report
+from hypothesis_mcp.stateful.config import ProbeConfig
 
 STRUCTURED, INVALID, UNKNOWN = "smoke_structured_content", "smoke_invalid_arguments", "smoke_unknown_tool"
 DEMO_TOOLS = ("honest", "dishonest", "sloppy", "writer")
@@ -283,3 +286,16 @@ def test_invalid_arguments_message_names_the_place_as_a_json_pointer() -> None:
     check = smoke_check(bug_report("range-unchecked"), INVALID, "score_label")
     assert "('n',)" not in check["message"]
     assert "at /n" in check["message"], check["message"]
+
+
+def test_tools_a_probe_config_excludes_are_never_called() -> None:
+    """`exclude` keeps a tool out of every check, not only the probes: the scenarios and the smoke
+    checks skip it and no call reaches it."""
+    config = ProbeConfig(exclude=["list_tags", "create_note"])
+    report = engine(sample(), grading(max_examples=3), smoke=True, call_all=True, probe_config=config)
+    for name in config.exclude:
+        mine = [r for r in report.results if r.tool == name and r.kind in ("scenario", "smoke")]
+        assert mine and all(r.status == "skip" and "excluded" in r.message for r in mine), mine
+        assert not any(r.details.get("called") for r in mine), mine
+    happy = {r.tool for r in report.results if r.check == "happy" and r.status == "pass"}
+    assert "list_notes" in happy, "the other tools are still called"

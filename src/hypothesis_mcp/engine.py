@@ -99,14 +99,16 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
         notes.extend(f"catalog: {problem}" for problem in conn.catalog_problems)
         results.extend(lint(tools))
         searches = Searches(conn, profile, overrides, stop=stop)
-        scenario_plan = plan(tools, read_only=options.read_only)
+        config = options.probe_config or ProbeConfig()
+        excluded = frozenset(config.exclude)
+        scenario_plan = plan(tools, read_only=options.read_only, excluded=excluded)
         if scenario_plan.may_write:
             notes.append("scenarios call these tools, which may write: " + ", ".join(scenario_plan.may_write)
                          + " (use --read-only to call read-only tools only)")
         emit("plan", {"call": [t.name for t in scenario_plan.called], "may_write": scenario_plan.may_write})
         probe_run = LanedProbeRun(conn, lanes.lanes[0].pool, tools, profile, options.allow_writes,
-                                  options.probe_config or ProbeConfig(), overrides, stop=stop, lanes=lanes)
-        smoke_run = SmokeRun(conn, tools, searches, call_all=options.call_all)
+                                  config, overrides, stop=stop, lanes=lanes)
+        smoke_run = SmokeRun(conn, tools, searches, call_all=options.call_all, excluded=excluded)
         smoke_calls = {t.name for t in tools if options.smoke and smoke_run.callable_reason(t) is None}
         jobs, more_servers = search_jobs(plan_units(tools, scenario_plan, smoke_calls), searches, conn)
         try:

@@ -13,6 +13,7 @@ from hypothesis_mcp.checks.hunts import Search, Searches, rejection_kind
 from hypothesis_mcp.results import Call, Reproduction, Result
 
 HAPPY_OUTPUT = "happy-output-schema"
+EXCLUDED = "never called: excluded by the probe config"
 NEVER_CALLED = ("never called: destructiveHint is true, or its name says it deletes, sends, publishes or "
                 "deploys")
 HAPPY_BASIS = "generated arguments that validate against the tool's inputSchema"
@@ -31,11 +32,13 @@ class ScenarioPlan:
         return [t.name for t in self.called if not t.is_read]
 
 
-def plan(tools: list[Tool], *, read_only: bool = False) -> ScenarioPlan:
+def plan(tools: list[Tool], *, read_only: bool = False, excluded: frozenset[str] = frozenset()) -> ScenarioPlan:
     called, skipped = [], {}
     for tool in tools:
         if tool.is_destructive:
             skipped[tool.name] = NEVER_CALLED
+        elif tool.name in excluded:
+            skipped[tool.name] = EXCLUDED
         elif read_only and not tool.is_read:
             skipped[tool.name] = "not called: --read-only limits scenarios to read-only tools"
         else:

@@ -14,7 +14,7 @@ from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.hunt import Finding
 from hypothesis_mcp.checks.hunts import REJECTED_VALID, Search, Searches, rejection_kind
 from hypothesis_mcp.checks.outcomes import schema_problem
-from hypothesis_mcp.checks.scenarios import NEVER_CALLED
+from hypothesis_mcp.checks.scenarios import EXCLUDED, NEVER_CALLED
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.results import Call, Reproduction, Result, Smoke
 
@@ -36,12 +36,15 @@ class SmokeRun:
     tools: list[Tool]
     searches: Searches
     call_all: bool = False
+    excluded: frozenset[str] = frozenset()
     called: set[str] = field(default_factory=set)
     checks: list[Result] = field(default_factory=list)
 
     def callable_reason(self, tool: Tool) -> str | None:
         if tool.is_destructive:
             return NEVER_CALLED
+        if tool.name in self.excluded:
+            return EXCLUDED
         if not self.call_all and tool.read_only_hint is not True:
             return NOT_READ_ONLY
         return None

@@ -18,7 +18,7 @@ from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.stateful.config import BoundRelation
 from hypothesis_mcp.stateful.judge import ProbeFinding
-from hypothesis_mcp.stateful.readers import count_items, lines
+from hypothesis_mcp.stateful.readers import count_items, items_of, lines
 
 
 @dataclass
@@ -68,6 +68,10 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
         limited = conn.call(rel.tool, {**base, rel.param: n})
         if not limited.ok:
             return None
+        if rel.expect not in ("prefix", "suffix") and rel.unit == "auto" and items_of(limited) is None:
+            # Text with no list in it: its line count says nothing about a limit on items (a
+            # "not found" message has lines too), so the value is not judged.
+            return None
         judged[0] += 1
         if rel.expect in ("prefix", "suffix"):
             got = lines(limited)
@@ -109,10 +113,7 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
         expect = {"max_items": details["max_items"], "unit": details["unit"]}
     else:
         expect = {"exact_items": details["exact_items"], "unit": details["unit"]}
-    confidence = check.confidence
-    if details.get("unit") == "lines" and rel.expect in ("at_most", "exact") and confidence == "medium":
-        confidence = "low"
     return ProbeFinding(
-        rule=found.finding.rule, tool=rel.tool, message=found.finding.message, confidence=confidence,
+        rule=found.finding.rule, tool=rel.tool, message=found.finding.message, confidence=check.confidence,
         basis=check.basis, calls=[Call(rel.tool, {**base, rel.param: n})], expect=expect, check="bound",
     ), judged[0]

@@ -314,9 +314,10 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 return
             everything, unit = count_items(full)
             got, _ = count_items(limited)
+            if unit != "items":
+                return  # text lines are no count of items: a prose answer is not judged
             ctx.bounds_judged += 1
-            confidence = "medium" if unit == "items" else "low"
-            reader = Reader(tool, confidence, bound_basis(tool, bound))
+            reader = Reader(tool, "medium", bound_basis(tool, bound))
             if got > n:
                 self.fail("probe-bound-exceeded",
                           f"{bound.param}={n} returned {got} {unit} (at most {n} allowed)",
