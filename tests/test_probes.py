@@ -260,3 +260,19 @@ def test_read_only_bounds_run_on_a_fresh_server() -> None:
     report = engine(probe_bugs("bound-over-5"), seeded(1), probes=True)  # --probes without --allow-writes
     bounds = [r for r in report.results if r.kind == "probe" and r.tool == "list_records"]
     assert [(r.rule, r.status) for r in bounds] == [("bound", "pass")]
+
+
+def test_unobservable_write_is_reproduced_by_a_reader_that_answers() -> None:
+    """A write no reader shows: the reproduction ends with the surest reader's answer, which a replay
+    judges, not with whichever reader came last (read_lines refuses an unknown name); the other
+    reads are dropped. Regression: the last call was an error, so the replay said "passes"."""
+    report = engine(probe_bugs("ghost-writes"), grading(max_examples=3), probes=True, allow_writes=True)
+    finding = one(report, kind="probe", rule="probe-write-not-observable", tool="create_record")
+    assert finding.reproduction is not None
+    calls = finding.reproduction.calls
+    assert len(calls) == 2 and calls[0].tool == "create_record", calls
+    assert calls[1].tool != "read_lines", calls
+    buggy = replay(finding, parse_target(probe_bugs("ghost-writes")))
+    assert buggy.still_fails, buggy.verdict
+    correct = replay(finding, parse_target(probe_bugs()))
+    assert not correct.still_fails, correct.verdict

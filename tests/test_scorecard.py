@@ -175,14 +175,15 @@ def test_silent_skip_is_capped_from_b(silent_skip: Report) -> None:
 
 
 def test_lose_on_write_finding(lose_on_write: Report) -> None:
-    """The minimal reproduction: write, read, second write, read, read the first again (5 calls)."""
+    """The minimal reproduction: write, read, second write, read the first again (4 calls)."""
     assert (lose_on_write.grade, lose_on_write.score) == ("C", BUGGY_SCORE), summary(lose_on_write)
     cap = lose_on_write.grade_cap
     assert (cap.capped, cap.uncapped_grade, cap.reasons) == (True, "B", ["probe-data-lost on create_note"])
     failure = one(lose_on_write, kind="probe", rule="probe-data-lost")
     assert (failure.tool, failure.status, failure.confidence) == ("create_note", "fail", "high")
     calls = failure.reproduction.calls if failure.reproduction else []
-    assert [c.tool for c in calls] == ["create_note", "get_note", "create_note", "get_note", "get_note"], calls
+    assert [c.tool for c in calls] == ["create_note", "get_note", "create_note", "get_note"], calls
+    assert calls[1] == calls[3], "the read that showed the first note, made again"
     first, second = calls[0].arguments["title"], calls[2].arguments["title"]
     assert first != second, "a second record, with a new key"
     assert calls[-1].arguments == {"title": first}, "then the first record is read again"

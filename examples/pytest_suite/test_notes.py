@@ -110,14 +110,13 @@ def test_regression_a_second_note_keeps_the_first(mcp_server: Connection) -> Non
     """Regression test: the minimal sequence hypothesis-mcp found for probe-data-lost on the
     lose-on-write bug, replayed on a fresh server (the marker's function scope).
 
-        create_note(first) · get_note(first) · create_note(second) · get_note(second) · get_note(first)
+        create_note(first) · get_note(first) · create_note(second) · get_note(first)
     """
     first = {"title": "hm-regression-first", "body": "the first note"}
     second = {"title": "hm-regression-second", "body": "the second note"}
     assert mcp_server.call("create_note", first).ok
     assert mcp_server.call("get_note", {"title": first["title"]}).structured["found"]
     assert mcp_server.call("create_note", second).ok
-    assert mcp_server.call("get_note", {"title": second["title"]}).structured["found"]
     again = mcp_server.call("get_note", {"title": first["title"]})
     assert again.ok, again.summary()
     assert again.structured["found"], "probe-data-lost: the first note is gone after a second write"

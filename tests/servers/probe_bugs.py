@@ -9,6 +9,8 @@ Bugs (tests/servers/README.md has the details):
 - noop-some-values: an overwrite with a value shorter than the stored one is silently ignored.
 - bound-over-5: list_records(limit=N) returns N+1 records when N > 5.
 - tail-off-by-one: read_lines(tail=N) returns N+1 lines when N >= 3.
+- ghost-writes: create_record says it created the record and stores nothing (not subtle: it
+  checks how a write no read tool shows is reproduced).
 
 Invalid arguments get an isError result; an unknown tool gets JSON-RPC error -32602.
 
@@ -29,7 +31,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from serving import serve
 
-BUGS = ("evict-after-3", "noop-some-values", "bound-over-5", "tail-off-by-one")
+BUGS = ("evict-after-3", "noop-some-values", "bound-over-5", "tail-off-by-one", "ghost-writes")
 
 _RECORD_LIST_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -81,6 +83,8 @@ class RecordStore:
             if not (self.bug == "noop-some-values" and len(value) < len(old)):
                 self.records[name] = value
             return _text(f"Updated record '{name}'.")
+        if self.bug == "ghost-writes":
+            return _text(f"Created record '{name}'.")
         if self.bug == "evict-after-3" and len(self.records) >= 3:
             del self.records[next(iter(self.records))]
         self.records[name] = value

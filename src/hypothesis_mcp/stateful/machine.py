@@ -183,10 +183,12 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             ctx.record_failure(finding)
             raise ProbeFailure(finding)
 
+        def reader_args(self, reader: Reader, record: Record) -> dict[str, Any]:
+            return fill_reader_args(reader, record.args, record.key, ctx.base_args.get(reader.tool.name, {}))
+
         def read(self, reader: Reader, record: Record) -> Outcome:
             """A read tool's answer for this record; the same read is made once between writes."""
-            base = ctx.base_args.get(reader.tool.name, {})
-            args = fill_reader_args(reader, record.args, record.key, base)
+            args = self.reader_args(reader, record)
             key = (reader.tool.name, json.dumps(args, sort_keys=True))
             if key in self.reads:
                 return self.reads[key]
@@ -215,6 +217,15 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                     return
             if answered:
                 best = min(answered, key=lambda r: {"high": 0, "medium": 1, "low": 2}[r.confidence])
+                # Read once more through the surest reader, so that the last call of the reproduction,
+                # the one a replay judges, is its answer and not whichever reader came last.
+                again = self.call(best.tool.name, self.reader_args(best, record))
+                if not again.ok:
+                    return
+                if any(t in shown(again) for t in wanted):
+                    record.confirmed_by = best
+                    ctx.confirmed += 1
+                    return
                 self.fail("probe-write-not-observable",
                           f"a write to key {record.key!r} reported success but no read tool shows it "
                           f"(read: {', '.join(r.tool.name for r in answered)})",

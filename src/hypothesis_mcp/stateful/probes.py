@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -16,17 +15,16 @@ from hypothesis.stateful import run_state_machine_as_test
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.profiles import Profile
-from hypothesis_mcp.results import Call, Reproduction, Result
+from hypothesis_mcp.results import Reproduction, Result
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
 from hypothesis_mcp.stateful.pool import ServerPool
 from hypothesis_mcp.stateful.readers import Reader, choose_readers, items_of
+from hypothesis_mcp.stateful.reduce import smaller
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.strategies.boundary import zero_value
-
-MARKED = re.compile(r"hm[0-9a-f]{8}-")
 
 
 def base_arguments(tool: Tool, overrides: Overrides | None, config: ProbeConfig) -> dict[str, Any]:
@@ -185,11 +183,11 @@ class ProbeRun:
             if self.pool.shared:
                 return finding
             if finding.fresh:
-                return self.reduced(finding, ctx.write.name)
+                return smaller(finding, ctx.write.name, self.reproduces)
             if tries > 0:
                 tries -= 1
                 if self.reproduces(finding):
-                    return self.reduced(replace(finding, fresh=True), ctx.write.name)
+                    return smaller(replace(finding, fresh=True), ctx.write.name, self.reproduces)
         return None
 
     def reproduces(self, finding: ProbeFinding) -> bool:
@@ -198,50 +196,6 @@ class ProbeRun:
             return reproduces(finding, conn)
         finally:
             self.pool.release(conn)
-
-    def reduced(self, finding: ProbeFinding, write: str, budget: int = 8) -> ProbeFinding:
-        """A failure seen from a fresh server, made smaller where a fresh replay still shows it:
-        marked values cut to their bare markers, then the reads that the failing step does not
-        judge dropped (Hypothesis cannot always delete a step that sits between a record and its
-        overwrite). Writes are removed only for bounds, which depend on how much is stored and so
-        cannot be shrunk on the warm server; a round trip's writes are what its last read judges.
-        At most `budget` fresh replays."""
-        best = finding
-        calls, mapping = plain_calls(finding.calls)
-        message = finding.message
-        for old, new in mapping.items():
-            message = message.replace(repr(old), repr(new))
-        plain = replace(finding, calls=calls, message=message)
-        if plain.calls != finding.calls:
-            budget -= 1
-            if self.reproduces(plain):
-                best = finding = plain
-        bound = finding.check == "bound"
-        judged = finding.calls[-2:] if bound else finding.calls[-1:]
-        head = finding.calls[:-len(judged)]
-        keep = {write} if bound else {write} | {c.tool for c in judged}
-        writes = [c for c in head if c.tool in keep]
-        if len(writes) < len(head):
-            budget -= 1
-            candidate = replace(finding, calls=writes + judged)
-            if not self.reproduces(candidate):
-                return best
-            best = candidate
-        if not bound:
-            return best
-        chunk = max(1, len(writes) // 2)
-        while chunk >= 1 and budget > 0 and writes:
-            start = 0
-            while start < len(writes) and budget > 0:
-                fewer = writes[:start] + writes[start + chunk:]
-                budget -= 1
-                trial = replace(finding, calls=fewer + judged)
-                if self.reproduces(trial):
-                    writes, best = fewer, trial
-                else:
-                    start += chunk
-            chunk //= 2
-        return best
 
     def bound_checks(self) -> list[BoundCheck]:
         checks: list[BoundCheck] = []
@@ -332,27 +286,6 @@ class ProbeRun:
                 self.add_finding(ProbeFinding("probe-not-idempotent", spec.tool,
                                               "the same declared read returned different results", "high",
                                               "declared idempotent call", check="idempotent"))
-
-
-def plain_calls(calls: list[Call]) -> tuple[list[Call], dict[str, str]]:
-    """The same calls with every marked text cut to its `{marker}-{field}` token (consistently,
-    so a key stays the same key), and the mapping from old to new texts."""
-    mapping: dict[str, str] = {}
-
-    def plain(value: Any, field: str | None) -> Any:
-        if isinstance(value, str) and field is not None and MARKED.match(value):
-            token = value[:11] + field
-            if value.startswith(token) and value != token:
-                mapping[value] = token
-                return token
-            return value
-        if isinstance(value, list):
-            return [plain(v, field) for v in value]
-        if isinstance(value, dict):
-            return {k: plain(v, k) for k, v in value.items()}
-        return value
-
-    return [Call(c.tool, plain(c.arguments, None)) for c in calls], mapping
 
 
 def _keys(items: list[Any], fld: str | None) -> set[str]:

@@ -1,0 +1,113 @@
+"""Making a verified probe failure smaller with fresh replays.
+
+Hypothesis shrinks an effect failure on a warm server, and cannot always delete a step that sits
+between a record and the step that judges it. These passes run after the failure has been seen
+from a fresh server; every smaller candidate is replayed on a fresh server again and kept only if
+it still fails. A candidate must never fail for a reason of its own making, so a write whose
+arguments carry what the last read is expected to show is never removed: without it, the read
+would miss the record on any server.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from hypothesis_mcp.results import Call
+from hypothesis_mcp.stateful.judge import ProbeFinding
+
+MARKED = re.compile(r"hm[0-9a-f]{8}-")
+SHOWN_FIRST = ("probe-silent-noop", "probe-data-lost")
+
+Replays = Callable[[ProbeFinding], bool]
+
+
+def plain_calls(calls: list[Call]) -> tuple[list[Call], dict[str, str]]:
+    """The same calls with every marked text cut to its `{marker}-{field}` token, and the mapping
+    from old to new texts. The mapping is applied to every string of every call, so a value a
+    read repeats under another name (`title` written, `identifier` read) stays the same value."""
+    mapping: dict[str, str] = {}
+
+    def collect(value: Any, field: str | None) -> None:
+        if isinstance(value, str) and field is not None and MARKED.match(value):
+            token = value[:11] + field
+            if value.startswith(token) and value != token:
+                mapping[value] = token
+        elif isinstance(value, list):
+            for item in value:
+                collect(item, field)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                collect(item, key)
+
+    def cut(value: Any) -> Any:
+        if isinstance(value, str):
+            for old in sorted(mapping, key=len, reverse=True):
+                value = value.replace(old, mapping[old])
+            return value
+        if isinstance(value, list):
+            return [cut(v) for v in value]
+        if isinstance(value, dict):
+            return {k: cut(v) for k, v in value.items()}
+        return value
+
+    for call in calls:
+        collect(call.arguments, None)
+    return [Call(c.tool, cut(c.arguments)) for c in calls], mapping
+
+
+def smaller(finding: ProbeFinding, write: str, replays: Replays, budget: int = 12) -> ProbeFinding:
+    """The smallest variant of `finding` that `replays` still shows failing, within `budget` replays:
+    marked values cut to bare markers, then the calls the judged step does not need dropped, all
+    unneeded reads at once first, then in halving chunks. A record shown and then lost keeps the
+    earlier read that showed it, as evidence of what was lost."""
+    best = finding
+    calls, mapping = plain_calls(finding.calls)
+    if calls != finding.calls:
+        message = finding.message
+        for old, new in mapping.items():
+            message = message.replace(repr(old), repr(new))
+        budget -= 1
+        plain = replace(finding, calls=calls, message=message)
+        if replays(plain):
+            best = finding = plain
+    bound = finding.check == "bound"
+    judged = finding.calls[-2:] if bound else finding.calls[-1:]
+    head = finding.calls[:-len(judged)]
+    evidence = [str(t) for t in finding.expect.get("contains_any", [])]
+    last = judged[-1]
+    # The first read that showed what was later lost: the same call as the judged one, made earlier.
+    witness = next((c for c in head if finding.rule in SHOWN_FIRST and c == last), None)
+
+    def needed(call: Call) -> bool:
+        if call.tool == write:
+            return not bound and any(t in json.dumps(call.arguments, ensure_ascii=False) for t in evidence)
+        return call is witness
+
+    def kept(calls: list[Call]) -> ProbeFinding:
+        return replace(finding, calls=calls + judged)
+
+    without_reads = [c for c in head if c.tool == write or needed(c)]
+    if len(without_reads) < len(head) and budget > 0:
+        budget -= 1
+        if replays(kept(without_reads)):
+            head, best = without_reads, kept(without_reads)
+    chunk = max(1, len(head) // 2)
+    while chunk >= 1 and budget > 0:
+        start = 0
+        while start < len(head) and budget > 0:
+            part = head[start:start + chunk]
+            if any(needed(c) for c in part):
+                start += chunk
+                continue
+            fewer = head[:start] + head[start + chunk:]
+            budget -= 1
+            if replays(kept(fewer)):
+                head, best = fewer, kept(fewer)
+            else:
+                start += chunk
+        chunk //= 2
+    return best
