@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,23 +115,23 @@ def _substitute(value: Any, key: Any) -> Any:
     return value
 
 
+def field_texts(value: Any, field: str | None = None) -> Iterator[tuple[str, str]]:
+    """Every text in a call's arguments with the name of the field it sits under (list items
+    under their list's field); texts outside any field are left out."""
+    if isinstance(value, str) and field is not None:
+        yield field, value
+    elif isinstance(value, list):
+        for item in value:
+            yield from field_texts(item, field)
+    elif isinstance(value, dict):
+        for name, item in value.items():
+            yield from field_texts(item, name)
+
+
 def tokens(args: Any, marker: str) -> set[str]:
     """The marked tokens (`hm1234abcd-title`) a write placed in its arguments: a text under
     field `f` that starts with `{marker}-f` carries the token `{marker}-f`."""
-    found: set[str] = set()
-
-    def walk(value: Any, field: str | None) -> None:
-        if isinstance(value, str) and field is not None and value.startswith(f"{marker}-{field}"):
-            found.add(f"{marker}-{field}")
-        elif isinstance(value, list):
-            for item in value:
-                walk(item, field)
-        elif isinstance(value, dict):
-            for name, item in value.items():
-                walk(item, name)
-
-    walk(args, None)
-    return found
+    return {f"{marker}-{field}" for field, text in field_texts(args) if text.startswith(f"{marker}-{field}")}
 
 
 def shown(outcome: Outcome) -> str:

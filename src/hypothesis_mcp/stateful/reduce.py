@@ -18,6 +18,7 @@ from typing import Any
 
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.stateful.judge import ProbeFinding
+from hypothesis_mcp.stateful.readers import field_texts
 
 MARKED = re.compile(r"hm[0-9a-f]{8}-")
 SHOWN_FIRST = ("probe-silent-noop", "probe-data-lost")
@@ -31,18 +32,6 @@ def plain_calls(calls: list[Call]) -> tuple[list[Call], dict[str, str]]:
     read repeats under another name (`title` written, `identifier` read) stays the same value."""
     mapping: dict[str, str] = {}
 
-    def collect(value: Any, field: str | None) -> None:
-        if isinstance(value, str) and field is not None and MARKED.match(value):
-            token = value[:11] + field
-            if value.startswith(token) and value != token:
-                mapping[value] = token
-        elif isinstance(value, list):
-            for item in value:
-                collect(item, field)
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                collect(item, key)
-
     def cut(value: Any) -> Any:
         if isinstance(value, str):
             for old in sorted(mapping, key=len, reverse=True):
@@ -55,7 +44,10 @@ def plain_calls(calls: list[Call]) -> tuple[list[Call], dict[str, str]]:
         return value
 
     for call in calls:
-        collect(call.arguments, None)
+        for field, text in field_texts(call.arguments):
+            token = text[:11] + field
+            if MARKED.match(text) and text.startswith(token) and text != token:
+                mapping[text] = token
     return [Call(c.tool, cut(c.arguments)) for c in calls], mapping
 
 
