@@ -100,11 +100,13 @@ def wait_for_port(port: int, proc: subprocess.Popen[bytes], limit: float = 30.0)
 
 
 @contextlib.contextmanager
-def http_server(argv: list[str]) -> Iterator[str]:
-    """Start a server with `--http PORT` on a free port; yield its URL; stop it (it exits 0 on SIGTERM)."""
+def http_server(argv: list[str], *after: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Start a server with `--http PORT` (then `after`) on a free port; yield its URL; stop it (it
+    exits 0 on SIGTERM)."""
     port = free_port()
-    proc = subprocess.Popen([*argv, "--http", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True, cwd=ROOT)
+    proc = subprocess.Popen([*argv, "--http", str(port), *after], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True, cwd=ROOT,
+                            env={**os.environ, **(env or {})})
     try:
         wait_for_port(port, proc)
         yield f"http://127.0.0.1:{port}/mcp"

@@ -25,6 +25,6 @@ def pypi_server(package: str, version: str, command: str | None = None) -> list[
     """The console script of a PyPI server installed in a venv of its own, or a skip if it is not."""
     script = PYPI / f"{package}@{version}" / "bin" / (command or package)
     if not script.is_file():
-        pytest.skip(f"{package}=={version} is not installed: run HYPOTHESIS_MCP_HEAVY=1 ./scripts/test "
+        pytest.skip(f"{package}=={version} is not installed: run HYPOTHESIS_MCP_HEAVY=1 ./scripts/install, then pytest "
                     "(needs Python >= 3.12)")
     return [str(script)]

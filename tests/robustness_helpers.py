@@ -6,7 +6,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -16,6 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from helpers import http_server as serve_http
 
 ROOT = Path(__file__).resolve().parents[1]
 RAW = str(ROOT / "tests/servers/raw_server.py")
@@ -74,12 +75,6 @@ def assert_no_processes(word: str, within: float = 3.0) -> None:
     while (left := processes_with(word)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not left, f"server processes outlived the tester: {left}"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
@@ -156,35 +151,14 @@ def run_cli(args: list[str], tmp: Path, *, limit: float = 60.0, env: dict[str, s
     return start_cli(args, tmp, limit=limit, env=env, command=command).result()
 
 
-def wait_for_port(port: int, proc: subprocess.Popen[bytes], limit: float = 20.0) -> None:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, "the HTTP server exited at start"
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"nothing listens on port {port} after {limit:g}s")
-
-
 @contextlib.contextmanager
 def http_server(*args: str, env: dict[str, str] | None = None) -> Iterator[str]:
     """Start hostile_http.py over HTTP on a free port; yield its URL; stop it and all its workers."""
-    port = free_port()
     word = token()
-    proc = subprocess.Popen([sys.executable, HOSTILE, "--http", str(port), *args, word],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, **(env or {})}, start_new_session=True)
     try:
-        wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}/mcp"
+        with serve_http([sys.executable, HOSTILE], *args, word, env=env) as url:
+            yield url
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
         for pid in processes_with(word):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)

@@ -32,6 +32,7 @@ from typing import Any
 
 import pytest
 
+from helpers import free_port
 from robustness_helpers import (
     CLI_WITH_PEAK,
     ENDS_WITHIN,
@@ -40,7 +41,6 @@ from robustness_helpers import (
     Pending,
     Run,
     assert_no_processes,
-    free_port,
     http_server,
     processes_with,
     run_cli,
