@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,3 +29,9 @@ def pypi_server(package: str, version: str, command: str | None = None) -> list[
         pytest.skip(f"{package}=={version} is not installed: run HYPOTHESIS_MCP_HEAVY=1 ./scripts/install, then pytest "
                     "(needs Python >= 3.12)")
     return [str(script)]
+
+
+def venv_script(name: str) -> list[str]:
+    """A console script installed beside the interpreter running the tests, by absolute path, so the
+    tests find it whether or not the venv is activated."""
+    return [str(Path(sys.executable).parent / name)]

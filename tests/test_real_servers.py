@@ -12,7 +12,7 @@ from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.profiles import make_profile
 from hypothesis_mcp.results import Report
 from hypothesis_mcp.shipped import load_strategy
-from public_servers import npm_server, pypi_server
+from public_servers import npm_server, pypi_server, venv_script
 
 pytestmark = pytest.mark.slow
 
@@ -88,7 +88,7 @@ def test_filesystem_head_and_tail_zero_are_flagged(version: str, sandbox: Path) 
 
 
 def test_time_server_passes_with_its_strategy() -> None:
-    report = _run(["mcp-server-time"], "mcp-server-time", smoke=True, probes=True)
+    report = _run(venv_script("mcp-server-time"), "mcp-server-time", smoke=True, probes=True)
     assert report.grade == "A" and report.subscores["happy"] == 100.0
     assert not [r for r in report.results if r.status == "fail"]
 
@@ -105,7 +105,8 @@ def git_repo() -> Path:
 
 
 def test_git_server_read_tools_answer_with_its_strategy(git_repo: Path) -> None:
-    report = _run(["mcp-server-git", "--repository", str(git_repo)], "mcp-server-git", smoke=True, read_only=True)
+    argv = [*venv_script("mcp-server-git"), "--repository", str(git_repo)]
+    report = _run(argv, "mcp-server-git", smoke=True, read_only=True)
     happy = {r.tool: r.status for r in report.results if r.kind == "scenario" and r.check == "happy"}
     assert happy["git_status"] == "pass" and happy["git_log"] == "pass"
     assert not [r for r in report.results if r.kind == "incident"]
