@@ -82,7 +82,8 @@ def fill_reader_args(reader: Reader, written: dict[str, Any], key: Any, base: di
     """Arguments for a read: declared ones, then same-named written fields, then the key for a
     query-like parameter and 100 for a limit-like one; other required ones from `base`."""
     if reader.read_args is not None:
-        return {k: _substitute(v, key) for k, v in reader.read_args.items()}
+        marker = first_marker(written)
+        return {k: _substitute(v, key, marker) for k, v in reader.read_args.items()}
     fields = _flat_fields(written)
     args: dict[str, Any] = {}
     for name, schema in reader.tool.properties.items():
@@ -103,16 +104,29 @@ def fill_reader_args(reader: Reader, written: dict[str, Any], key: Any, base: di
     return args
 
 
-def _substitute(value: Any, key: Any) -> Any:
+def _substitute(value: Any, key: Any, marker: str | None) -> Any:
+    """Declared read arguments with `{key}` and `{marker}` filled in; a value that is exactly
+    `{key}` keeps the key's own type (an integer id stays an integer)."""
     if isinstance(value, str) and value == "{key}":
         return key
     if isinstance(value, str):
-        return value.replace("{key}", str(key))
+        value = value.replace("{key}", str(key))
+        return value.replace("{marker}", marker) if marker is not None else value
     if isinstance(value, dict):
-        return {k: _substitute(v, key) for k, v in value.items()}
+        return {k: _substitute(v, key, marker) for k, v in value.items()}
     if isinstance(value, list):
-        return [_substitute(v, key) for v in value]
+        return [_substitute(v, key, marker) for v in value]
     return value
+
+
+def first_marker(written: Any) -> str | None:
+    """The first marked token (`hm1234abcd-title`) of a write's arguments, in argument order: what
+    a declared read's `{marker}` stands for, so a search can find the record by it."""
+    for name, text in field_texts(written):
+        found = MARKER.match(text)
+        if found is not None and text.startswith(f"{found.group()}-{name}"):
+            return f"{found.group()}-{name}"
+    return None
 
 
 def field_texts(value: Any, field: str | None = None) -> Iterator[tuple[str, str]]:
