@@ -62,6 +62,7 @@ def test_exit_0_when_every_gate_passes(runs: dict[str, CliRun]) -> None:
     assert run.report is not None
     assert run.report["smoke"]["summary"]["failed"] == 0
     assert run.report["profile"] == "grading", "--ci uses the grading profile"
+    assert "Gate failed" not in run.stdout, run
 
 
 def test_exit_1_on_a_blocking_failure_under_ci(runs: dict[str, CliRun]) -> None:
@@ -69,6 +70,7 @@ def test_exit_1_on_a_blocking_failure_under_ci(runs: dict[str, CliRun]) -> None:
     assert run.code == 1, run
     failure = run.results(kind="probe", rule="probe-silent-noop")
     assert [(r["tool"], r["status"], r["confidence"]) for r in failure] == [("create_note", "fail", "high")]
+    assert "Gate failed — --ci:" in run.stdout, run
 
 
 def test_exit_3_below_fail_under(runs: dict[str, CliRun]) -> None:
@@ -81,6 +83,8 @@ def test_exit_3_wins_over_4(runs: dict[str, CliRun]) -> None:
     run = runs["below_and_smoke"]
     assert run.code == 3, run
     assert run.report is not None and run.report["smoke"]["summary"]["failed"] == 2
+    assert "Gate failed — --fail-under A: grade" in run.stdout, run
+    assert "Gate failed — --smoke" not in run.stdout, "only the gate that decided the exit code is named"
 
 
 def test_exit_4_when_a_smoke_check_fails(runs: dict[str, CliRun]) -> None:
@@ -91,6 +95,8 @@ def test_exit_4_when_a_smoke_check_fails(runs: dict[str, CliRun]) -> None:
     failed = {(c["check_id"], c["tool_name"]) for c in run.report["smoke"]["checks"] if c["verdict"] == "fail"}
     assert failed == {("smoke_structured_content", "dishonest"), ("smoke_invalid_arguments", "sloppy")}
     assert "dishonest" in run.stdout and "sloppy" in run.stdout
+    assert "Gate failed — --smoke: 2 smoke check(s) failed" in run.stdout, run
+    assert "Never counted in the score." in " ".join(run.stdout.split()), run
 
 
 def test_exit_5_when_the_server_does_not_start(runs: dict[str, CliRun]) -> None:

@@ -142,8 +142,8 @@ def test_console_tables() -> None:
 def test_console_smoke_section() -> None:
     text = console_text(sample_report())
     assert ("Smoke checks (tools/call): 2 passed, 1 failed, 1 skipped — only readOnlyHint: true tools called "
-            "(see --call-all).") in flat(text)
-    assert "Tools called: 2 of 3" in text
+            "(see --call-all). Never counted in the score.") in flat(text)
+    assert "Tools called: 2 of 3 (a tool counts as called once the server answered a tools/call for it)" in flat(text)
     assert "pass smoke_structured_content [search_notes]: structuredContent conforms" in text
     assert "FAIL smoke_invalid_arguments [sloppy]: accepted schema-invalid arguments" in text
     assert "pass smoke_unknown_tool: rejected with JSON-RPC error -32602" in text

@@ -161,6 +161,19 @@ def exit_code(report: Report, gate: tuple[str, float | str] | None, *, ci: bool)
     return EXIT_OK
 
 
+def gate_message(code: int, report: Report, fail_under: str | None) -> str | None:
+    """The one gate that decided a failing exit code, for the CI log: only the winning gate is
+    named, as the exit code names only one."""
+    if code == EXIT_SCORE:
+        return (f"Gate failed — --fail-under {fail_under}: grade {report.grade}, score {report.score:g}% "
+                "is below it")
+    if code == EXIT_SMOKE:
+        return f"Gate failed — --smoke: {report.smoke.failed} smoke check(s) failed"
+    if code == EXIT_BLOCKING:
+        return f"Gate failed — --ci: {len(blocking(report))} blocking failure(s)"
+    return None
+
+
 def blocking(report: Report) -> list[Result]:
     """High-confidence probe failures, incidents, and tools that fail valid input."""
     return [r for r in report.results if r.status == "fail" and (
@@ -259,7 +272,10 @@ def test(
                 write_json(render_badge_json(report), str(badge))
             else:
                 badge.write_text(render_badge_svg(report), encoding="utf-8")
-        return exit_code(report, gate, ci=ci)
+        code = exit_code(report, gate, ci=ci)
+        if (message := gate_message(code, report, fail_under)) is not None:
+            console.print(message, markup=False)
+        return code
 
     raise typer.Exit(guarded(body))
 

@@ -168,8 +168,9 @@ def _smoke_section(smoke: Smoke) -> RenderableType:
             checks.add_row("", _text(returned, style="dim"))
     return Group(
         _text(f"Smoke checks (tools/call): {smoke.passed} passed, {smoke.failed} failed, "
-             f"{smoke.skipped} skipped — {scope}"),
-        _indent(_text(f"Tools called: {smoke.tools_called} of {smoke.tools_total}"), 2),
+             f"{smoke.skipped} skipped — {scope} Never counted in the score."),
+        _indent(_text(f"Tools called: {smoke.tools_called} of {smoke.tools_total} (a tool counts as called "
+                      "once the server answered a tools/call for it)"), 2),
         _indent(checks, 2),
     )
 
