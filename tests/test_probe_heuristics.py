@@ -18,6 +18,7 @@ from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.stateful.bounds import builtin_relations
 from hypothesis_mcp.stateful.config import Pair, parse_config
+from hypothesis_mcp.stateful.judge import holds
 from hypothesis_mcp.stateful.readers import (
     MAX_READERS,
     Reader,
@@ -264,3 +265,15 @@ def test_every_config_key_parses() -> None:
     assert config.relations[0].id == "list_notes-limit"
     assert config.agreements[0].expect == "equal" and config.agreements[0].left.field == "title"
     assert config.idempotent[0].args == {"limit": 5}
+
+
+def test_declared_agreement_and_idempotent_expectations_replay() -> None:
+    """What a replay judges for probe-paths-disagree (left call, then right) and
+    probe-not-idempotent (the same call twice)."""
+    three = text("", structured={"notes": [{"title": "a"}, {"title": "b"}, {"title": "c"}]})
+    one_note = text("", structured={"notes": [{"title": "a"}]})
+    subset = {"agree": "subset", "left_field": "title", "right_field": "title"}
+    assert holds(subset, three, one_note) and not holds(subset, one_note, three)
+    assert not holds({**subset, "agree": "equal"}, three, one_note)
+    assert holds({"same_as_previous": True}, three, three)
+    assert not holds({"same_as_previous": True}, one_note, three)

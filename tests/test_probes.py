@@ -21,10 +21,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
 from helpers import (
+    ROOT,
     engine,
     grading,
     http_server,
@@ -41,6 +43,7 @@ from hypothesis_mcp.connection import Target, parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Result
 from hypothesis_mcp.stateful import ProbeFailure, effect_machine
+from hypothesis_mcp.stateful.config import parse_config
 
 FAST = grading(max_examples=10)
 BOUND_OVER_5_SEED = 2
@@ -276,3 +279,36 @@ def test_unobservable_write_is_reproduced_by_a_reader_that_answers() -> None:
     assert buggy.still_fails, buggy.verdict
     correct = replay(finding, parse_target(probe_bugs()))
     assert not correct.still_fails, correct.verdict
+
+
+# --- declared checks: the example config, a failing agreement, and calls a config may not make ----
+
+def test_declared_config_on_the_sample_server() -> None:
+    """examples/probes/notes-probes.yaml passes on the correct server, all high confidence; an
+    agreement that cannot hold (one note listed against all) fails with a two-call reproduction that
+    replays; declared calls to a destructive tool, or to a write tool without --allow-writes, are
+    skipped, never made."""
+    data = yaml.safe_load((ROOT / "examples/probes/notes-probes.yaml").read_text())
+    data["agreements"].append({"id": "one-is-all", "left": {"tool": "list_notes", "args": {"limit": 100},
+                                                            "field": "title"},
+                               "right": {"tool": "list_notes", "args": {"limit": 1}}, "expect": "equal"})
+    data["agreements"].append({"id": "writes", "left": {"tool": "create_note", "args": {"title": "t", "body": "b"}},
+                               "right": {"tool": "list_notes"}})
+    data["idempotent"].append({"tool": "delete_note", "args": {"title": "Welcome"}})
+    report = engine(sample(), FAST, probes=True, probe_config=parse_config(data))
+    declared = {(r.check, r.tool, r.basis): r for r in results(report, kind="probe") if "declared" in r.basis}
+    passing = [r for r in declared.values() if r.status == "pass"]
+    assert {(r.check, r.tool) for r in passing} == {("bound", "list_notes"), ("agreement", "search_notes"),
+                                                     ("idempotent", "list_notes")}, summary(report)
+    assert all(r.confidence == "high" for r in passing)
+    failure = one(report, kind="probe", rule="probe-paths-disagree", status="fail")
+    assert (failure.tool, failure.confidence) == ("list_notes", "high")
+    assert failure.reproduction is not None and failure.reproduction.fresh_server is False
+    assert [(c.tool, c.arguments) for c in failure.reproduction.calls] == [
+        ("list_notes", {"limit": 100}), ("list_notes", {"limit": 1})]
+    assert replay(failure, parse_target(sample())).still_fails
+    assert not replay(failure, parse_target(sample("limit-ignored"))).still_fails, "a list that ignores limit agrees"
+    skipped = {r.tool: r.message for r in results(report, kind="probe", status="skip")}
+    assert "name it under writes" in skipped["delete_note"]
+    assert "--allow-writes" in skipped["create_note"]
+    assert any("1 probe(s) skipped because they write (create_note)" in n for n in report.notes), report.notes

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.results import Call
-from hypothesis_mcp.stateful.readers import count_items, lines, shown
+from hypothesis_mcp.stateful.readers import count_items, items_of, lines, shown
 
 
 @dataclass
@@ -45,6 +46,11 @@ def holds(expect: dict[str, Any], outcome: Outcome, previous: Outcome | None = N
     """True when `outcome` satisfies the expectation a probe recorded. Bounded reads in a state
     machine are judged against the full read just before them (`previous`), so the expectation
     still means the same after a reproduction is made smaller."""
+    if "agree" in expect and previous is not None:
+        return agrees(expect["agree"], item_keys(previous, expect.get("left_field")),
+                      item_keys(outcome, expect.get("right_field")))
+    if expect.get("same_as_previous") and previous is not None:
+        return same_answer(previous, outcome)
     if "slice" in expect and previous is not None:
         whole, n = lines(previous), expect["n"]
         want = whole[:n] if expect["slice"] == "head" else (whole[-n:] if n else [])
@@ -63,3 +69,18 @@ def holds(expect: dict[str, Any], outcome: Outcome, previous: Outcome | None = N
     if "lines" in expect:
         return lines(outcome) == expect["lines"]
     return True
+
+
+def item_keys(outcome: Outcome, fld: str | None) -> set[str]:
+    """The items a call returned, each by its `fld` value when given, as comparable text."""
+    return {json.dumps(i.get(fld) if fld and isinstance(i, dict) else i, sort_keys=True)
+            for i in items_of(outcome) or []}
+
+
+def agrees(expect: str, left: set[str], right: set[str]) -> bool:
+    return left <= right if expect == "subset" else left == right
+
+
+def same_answer(first: Outcome, second: Outcome) -> bool:
+    """Two answers to the same call are the same, however long each took."""
+    return first.to_dict() | {"elapsed_s": 0} == second.to_dict() | {"elapsed_s": 0}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -15,13 +14,13 @@ from hypothesis.stateful import run_state_machine_as_test
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.profiles import Profile
-from hypothesis_mcp.results import Reproduction, Result
+from hypothesis_mcp.results import Call, Reproduction, Result
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
-from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, agrees, item_keys, reproduces, same_answer
 from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
 from hypothesis_mcp.stateful.pool import ServerPool
-from hypothesis_mcp.stateful.readers import Reader, choose_readers, items_of
+from hypothesis_mcp.stateful.readers import Reader, choose_readers
 from hypothesis_mcp.stateful.reduce import smaller
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.strategies.boundary import zero_value
@@ -86,7 +85,7 @@ class ProbeRun:
         repro = None
         details: dict[str, Any] = {}
         if finding is not None:
-            repro = Reproduction(list(finding.calls), fresh_server=not self.pool.shared)
+            repro = Reproduction(list(finding.calls), fresh_server=finding.fresh and not self.pool.shared)
             details = {"expect": finding.expect}
         self.results.append(Result(
             kind="probe", check=check, tool=tool, status=status, rule=rule, message=message,  # type: ignore[arg-type]
@@ -206,9 +205,8 @@ class ProbeRun:
             if tool is None:
                 self.add(rel.tool, "bound", "skip", "probe-bound-exceeded", "declared relation names an unknown tool")
                 continue
-            if not tool.is_read and not self.allow_writes:
-                self.add(rel.tool, "bound", "skip", "probe-bound-exceeded",
-                         "declared relation on a tool that is not read-only: add --allow-writes")
+            if (refusal := self.refusal(rel.tool)) is not None:
+                self.add(rel.tool, "bound", "skip", "probe-bound-exceeded", f"declared relation: {refusal}")
                 continue
             declared.add((rel.tool, rel.param))
             rel.args = {**self.base(tool), **rel.args}
@@ -252,8 +250,27 @@ class ProbeRun:
                          f"{check.relation.param} bounded the result for {judged} value(s)",
                          confidence=check.confidence, basis=check.basis)
 
+    def refusal(self, name: str) -> str | None:
+        """Why a declared call may not be made: a config cannot turn writes on, and a tool that
+        deletes, sends, publishes or deploys runs only when named under `writes`."""
+        tool = next((t for t in self.tools if t.name == name), None)
+        if tool is None:
+            return "names an unknown tool"
+        if name in self.config.exclude:
+            return "the tool is excluded"
+        if tool.is_destructive and name not in self.config.writes:
+            return "the tool deletes, sends, publishes or deploys; name it under writes to allow it"
+        if not tool.is_read and not self.allow_writes:
+            return "the tool is not read-only: add --allow-writes"
+        return None
+
     def agreements(self) -> None:
         for agreement in self.config.agreements:
+            refusal = self.refusal(agreement.left.tool) or self.refusal(agreement.right.tool)
+            if refusal is not None:
+                self.add(agreement.left.tool, "agreement", "skip", "probe-paths-disagree",
+                         f"{agreement.id}: {refusal}")
+                continue
             left = self.conn.call(agreement.left.tool, agreement.left.args)
             right = self.conn.call(agreement.right.tool, agreement.right.args)
             tool = agreement.left.tool
@@ -261,10 +278,9 @@ class ProbeRun:
                 self.add(tool, "agreement", "inconclusive", "probe-paths-disagree",
                          f"{agreement.id}: a declared call did not succeed", confidence="high")
                 continue
-            lhs = _keys(items_of(left) or [], agreement.left.field)
-            rhs = _keys(items_of(right) or [], agreement.right.field or agreement.left.field)
-            ok = lhs <= rhs if agreement.expect == "subset" else lhs == rhs
-            if ok:
+            lhs = item_keys(left, agreement.left.field)
+            rhs = item_keys(right, agreement.right.field or agreement.left.field)
+            if agrees(agreement.expect, lhs, rhs):
                 self.add(tool, "agreement", "pass", "agreement", f"{agreement.id}: {agreement.expect} holds",
                          basis=f"declared agreement {agreement.id}")
             else:
@@ -272,21 +288,25 @@ class ProbeRun:
                 self.add_finding(ProbeFinding(
                     "probe-paths-disagree", tool, f"{agreement.id}: {agreement.left.tool} and "
                     f"{agreement.right.tool} disagree (e.g. {missing})", "high", f"declared agreement {agreement.id}",
-                    calls=[], check="agreement"))
+                    calls=[Call(agreement.left.tool, agreement.left.args),
+                           Call(agreement.right.tool, agreement.right.args)],
+                    expect={"agree": agreement.expect, "left_field": agreement.left.field,
+                            "right_field": agreement.right.field or agreement.left.field},
+                    check="agreement", fresh=False))
 
     def idempotent(self) -> None:
         for spec in self.config.idempotent:
+            if (refusal := self.refusal(spec.tool)) is not None:
+                self.add(spec.tool, "idempotent", "skip", "probe-not-idempotent", f"declared call: {refusal}")
+                continue
             first = self.conn.call(spec.tool, spec.args)
             second = self.conn.call(spec.tool, spec.args)
-            same = first.to_dict() | {"elapsed_s": 0} == second.to_dict() | {"elapsed_s": 0}
-            if same:
+            if same_answer(first, second):
                 self.add(spec.tool, "idempotent", "pass", "idempotent", "the same read returned the same result",
                          basis="declared idempotent call")
             else:
                 self.add_finding(ProbeFinding("probe-not-idempotent", spec.tool,
                                               "the same declared read returned different results", "high",
-                                              "declared idempotent call", check="idempotent"))
-
-
-def _keys(items: list[Any], fld: str | None) -> set[str]:
-    return {json.dumps(i.get(fld) if fld and isinstance(i, dict) else i, sort_keys=True) for i in items}
+                                              "declared idempotent call",
+                                              calls=[Call(spec.tool, spec.args), Call(spec.tool, spec.args)],
+                                              expect={"same_as_previous": True}, check="idempotent", fresh=False))
