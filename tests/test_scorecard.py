@@ -11,10 +11,12 @@ happy 83.3, edge 100, lint 95.7 (three tools with one warning each), score 89.1,
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,6 +35,7 @@ from helpers import (
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.emit import emit_tests
 from hypothesis_mcp.emit import test_name as emitted_name
+from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
 from hypothesis_mcp.scorecard import grade_for, score_run
@@ -309,12 +312,42 @@ def test_probes_that_pass_do_not_change_the_score() -> None:
 
 # --- determinism ---------------------------------------------------------------------------------
 
-def test_grading_is_deterministic() -> None:
-    """Two grading runs of the same server give the same JSON apart from stats.duration_s.
+def test_grading_is_deterministic(silent_skip: Report) -> None:
+    """Two grading runs of the same server give byte-identical JSON apart from stats.duration_s:
+    the full profile, with scenarios, lint, and a probe that fails and shrinks to its reproduction.
+    One run is the silent-skip run the tests above read; the other starts here."""
+    again = engine(sample("silent-skip"), probes=True, allow_writes=True)
+    texts = [json.dumps(without_duration(r.to_dict()), indent=2, ensure_ascii=False) for r in (silent_skip, again)]
+    assert texts[0] == texts[1]
+    data = json.loads(texts[0])
+    assert {r["kind"] for r in data["results"]} >= {"scenario", "lint", "probe"}
+    assert any(r["rule"] == "probe-silent-noop" and r["reproduction"] for r in data["results"])
 
-    (Here with 10 examples per check to save time; the full grading runs' numbers are asserted
-    above, and every result of a run is in its JSON.)"""
-    first = engine(sample(), grading(max_examples=10)).to_dict()
-    second = engine(sample(), grading(max_examples=10)).to_dict()
-    assert without_duration(first) == without_duration(second)
-    assert first["results"] and first["stats"]["calls"] > 0
+
+# --- safety: scenarios announce their writers before calling anything -------------------------
+
+def _planned_run(**options: Any) -> tuple[Report, list[tuple[str, dict[str, Any]]]]:
+    events: list[tuple[str, dict[str, Any]]] = []
+    report = run(parse_target(sample()), RunOptions(profile=grading(max_examples=5), **options),
+                 lambda name, info: events.append((name, info)))
+    return report, events
+
+
+def test_scenarios_announce_the_tools_that_may_write_before_any_call() -> None:
+    report, events = _planned_run()
+    names = [name for name, _ in events]
+    plan = dict(events)["plan"]
+    assert names.index("plan") < names.index("stage"), "announced before the first check calls a tool"
+    assert plan["may_write"] == ["create_note", "export_notes"]
+    assert plan["announcement"] in report.notes
+    assert "create_note, export_notes" in plan["announcement"]
+
+
+def test_read_only_limits_scenarios_to_read_only_tools() -> None:
+    report, events = _planned_run(read_only=True)
+    plan = dict(events)["plan"]
+    assert (plan["may_write"], plan["announcement"]) == ([], None)
+    assert sorted(plan["call"]) == sorted(READ_TOOLS)
+    for tool in ("create_note", "export_notes"):
+        skipped = results(report, kind="scenario", tool=tool)
+        assert skipped and all(r.status == "skip" and "--read-only" in r.message for r in skipped), skipped

@@ -251,6 +251,8 @@ def test(
             def progress(name: str, info: dict[str, Any]) -> None:
                 if name == "stage":
                     status.update(f"running {info['name']}...")
+                elif name == "plan" and info["announcement"]:
+                    err.print(info["announcement"], soft_wrap=True)
             report = run(the_target, options, progress)
         console = Console(highlight=False, width=max(100, Console().width))
         render_console(report, console)

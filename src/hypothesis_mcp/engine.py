@@ -102,10 +102,14 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
         config = options.probe_config or ProbeConfig()
         excluded = frozenset(config.exclude)
         scenario_plan = plan(tools, read_only=options.read_only, excluded=excluded)
+        announcement = None
         if scenario_plan.may_write:
-            notes.append("scenarios call these tools, which may write: " + ", ".join(scenario_plan.may_write)
-                         + " (use --read-only to call read-only tools only)")
-        emit("plan", {"call": [t.name for t in scenario_plan.called], "may_write": scenario_plan.may_write})
+            announcement = ("scenarios call these tools, which may write: " + ", ".join(scenario_plan.may_write)
+                            + " (use --read-only to call read-only tools only)")
+            notes.append(announcement)
+        # Before any tools/call, so a front can warn before anything is written.
+        emit("plan", {"call": [t.name for t in scenario_plan.called], "may_write": scenario_plan.may_write,
+                      "announcement": announcement})
         probe_run = LanedProbeRun(conn, lanes.lanes[0].pool, tools, profile, options.allow_writes,
                                   config, overrides, stop=stop, lanes=lanes)
         smoke_run = SmokeRun(conn, tools, searches, call_all=options.call_all, excluded=excluded)

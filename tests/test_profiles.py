@@ -1,0 +1,58 @@
+"""Profiles: what each one promises about randomness, the example database and example counts.
+
+The end-to-end consequences (identical grading JSON, a printed and stored seed) are asserted in
+test_scorecard.py and test_cli.py; these pin the settings that make them hold.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis.database import DirectoryBasedExampleDatabase
+
+from hypothesis_mcp.errors import UsageError
+from hypothesis_mcp.profiles import make_profile
+
+
+def test_grading_is_derandomized_without_a_database() -> None:
+    profile = make_profile("grading")
+    assert (profile.derandomize, profile.seed, profile.database_dir) == (True, None, None)
+    made = profile.settings()
+    assert made.derandomize and made.database is None
+    assert (made.max_examples, made.stateful_step_count) == (25, 20), "the counts docs/scoring.md gives"
+
+
+def test_default_draws_a_seed_and_keeps_failures(tmp_path: Path) -> None:
+    """A random seed (stored in the report) and an example database, so saved failures replay first."""
+    seeds = {make_profile("default", database_dir=str(tmp_path)).seed for _ in range(5)}
+    assert None not in seeds and len(seeds) > 1
+    made = make_profile("default", database_dir=str(tmp_path)).settings()
+    assert not made.derandomize
+    assert isinstance(made.database, DirectoryBasedExampleDatabase)
+    assert Path(made.database.path) == tmp_path
+
+
+def test_thorough_runs_many_more_examples() -> None:
+    default, thorough = make_profile("default"), make_profile("thorough")
+    assert thorough.examples >= 4 * default.examples
+    assert thorough.probe_examples > default.probe_examples and thorough.probe_steps > default.probe_steps
+    assert thorough.database_dir is not None and thorough.seed is not None
+
+
+@pytest.mark.parametrize("name", ["grading", "default", "thorough"])
+def test_a_given_seed_repeats_exactly(name: str) -> None:
+    """--seed: the seed is used as given and no saved failure can change what runs."""
+    profile = make_profile(name, seed=7)
+    assert (profile.seed, profile.database_dir) == (7, None)
+    assert profile.settings().database is None
+    assert make_profile(name, seed=7) == profile
+
+
+def test_max_examples_overrides_and_is_checked() -> None:
+    profile = make_profile("thorough", max_examples=9)
+    assert (profile.examples, profile.invalid_examples, profile.probe_examples) == (9, 9, 3)
+    with pytest.raises(UsageError):
+        make_profile("grading", max_examples=0)
+    with pytest.raises(UsageError, match="fastest"):
+        make_profile("fastest")
