@@ -19,6 +19,7 @@ from helpers import (
     http_server,
     one,
     problems,
+    results,
     sample,
     smoke_bug_run,
     smoke_bugs,
@@ -267,6 +268,25 @@ def test_validation_bug_found_by_generated_invalid_arguments(bug: str) -> None:
         # The fixed calls pass: the valid one is served, the wrong type is rejected.
         assert server.call(tool, _fixed_valid_arguments(spec.input_schema)).ok
         assert server.call(tool, _wrong_type(spec.input_schema)).rejected
+
+
+@pytest.mark.parametrize("bug", [None, *sorted(STRUCTURED_BUGS), *sorted(INVALID_BUGS)])
+def test_smoke_bugs_over_streamable_http(bug: str | None, twin: Report) -> None:
+    """The same verdicts and the same minimal arguments over streamable HTTP as over stdio (the
+    grading profile is deterministic); the twin passes there too."""
+    over_stdio = twin if bug is None else bug_report(bug)
+    with http_server(smoke_bugs(bug)) as url:
+        over_http = engine(url, smoke=True)
+    assert over_http.target == url and "shared server" in over_http.isolation
+
+    def verdicts(report: Report) -> list[tuple[Any, ...]]:
+        return [(c["check_id"], c["tool_name"], c["verdict"], c["details"].get("arguments"))
+                for c in report.smoke.checks]
+
+    assert verdicts(over_http) == verdicts(over_stdio), summary(over_http)
+    assert over_http.smoke.failed == (0 if bug is None else 1), summary(over_http)
+    for result in results(over_http, kind="smoke", status="fail"):
+        assert result.reproduction is not None and result.reproduction.fresh_server is False
 
 
 def test_range_bug_minimal_arguments_sit_just_outside_the_range() -> None:
