@@ -1,8 +1,9 @@
 """Broken and hostile servers never break the tester (issue 9).
 
 Every test runs the real CLI against real server processes: tests/servers/raw_server.py (a
-hand-written JSON-RPC server that breaks the protocol on request) over stdio, and
-tests/servers/hostile_http.py (an SDK server whose tools crash or hang) over streamable HTTP. Each
+hand-written JSON-RPC server that breaks the protocol on request) over stdio and over streamable
+HTTP, and tests/servers/hostile_http.py (an SDK server whose tools crash or hang) over streamable
+HTTP. Each
 stdio server's command line carries a unique token, and each test ends by scanning /proc for it: no
 server process may outlive the tester, whatever happened. The four longest runs start together.
 
@@ -21,6 +22,7 @@ Decisions these tests pin down:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -33,6 +35,7 @@ from typing import Any
 import pytest
 
 from helpers import free_port
+from helpers import http_server as serve_http
 from robustness_helpers import (
     CLI_WITH_PEAK,
     ENDS_WITHIN,
@@ -64,14 +67,19 @@ def report_is_complete(report: dict[str, Any] | None) -> None:
     assert report["results"], "no results"
 
 
-# crash, hang, noise, JSON-RPC faults, broken catalog: four runs at once -------------------------
+def raw_http(*words: str, env: dict[str, str] | None = None) -> contextlib.AbstractContextManager[str]:
+    """raw_server.py serving streamable HTTP with MODES `words`; yields its URL."""
+    return serve_http([PY, RAW], *words, env=env)
+
+
+# crash, hang, noise, JSON-RPC faults, broken catalog: six runs at once ---------------------------
 BATCH_TIMEOUT = "2"
 
 
 class Batch:
-    """The four longest runs, started together (they mostly wait on timeouts and restarts)."""
+    """The longest runs, started together (they mostly wait on timeouts and restarts)."""
 
-    def __init__(self, tmp: Path, url: str, http_log: Path) -> None:
+    def __init__(self, tmp: Path, url: str, http_log: Path, raw_urls: dict[str, str]) -> None:
         self.stdio_log, self.http_log = tmp / "received.log", http_log
         self.words: dict[str, str] = {}
         self.pending: dict[str, Pending] = {}
@@ -83,6 +91,8 @@ class Batch:
             log = {"RAW_SERVER_LOG": str(self.stdio_log)}
             self.pending[name] = start_cli([*common, *target], tmp, env=log)
         self.pending["crash-hang-http"] = start_cli([*common, url], tmp)
+        for name, raw_url in raw_urls.items():
+            self.pending[name] = start_cli([*common, raw_url], tmp)
 
     def run(self, name: str) -> Run:
         run = self.pending[name].result()
@@ -95,11 +105,15 @@ class Batch:
 def batch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Batch]:
     tmp = tmp_path_factory.mktemp("batch")
     http_log = tmp / "cancelled.log"
-    with http_server(env={"HOSTILE_HTTP_LOG": str(http_log)}) as url:
-        started = Batch(tmp, url, http_log)
+    with contextlib.ExitStack() as servers:
+        url = servers.enter_context(http_server(env={"HOSTILE_HTTP_LOG": str(http_log)}))
+        raw_urls = {"rpc-http": servers.enter_context(raw_http("paginate", "rpc-faults")),
+                    "bad-catalog-http": servers.enter_context(raw_http("bad-catalog"))}
+        started = Batch(tmp, url, http_log, raw_urls)
         yield started
         for pending in started.pending.values():
-            pending.result()
+            with contextlib.suppress(AssertionError):  # a run that hangs fails its own test
+                pending.result()
 
 
 def check_crash(run: Run) -> None:
@@ -147,17 +161,12 @@ def test_crash_and_hang_over_http(batch: Batch) -> None:
     assert batch.http_log.exists() and "cancelled hang_long" in batch.http_log.read_text()
 
 
-def test_noise_stderr_flood_and_jsonrpc_misbehaviour(batch: Batch) -> None:
-    """One run against a server that does all of it at once:
-
-    - non-protocol lines on stdout before every answer, and ~5 MB on stderr at start and ~1 MB
-      before every answer: the run completes, and stderr stays in a bounded tail;
-    - a catalog in three pages whose second cursor is the empty string: read whole;
-    - a response with a wrong id, an error whose code is a string, a result whose content is not a
-      list: each a `protocol-violation` incident on its tool, and the other tools still pass.
-    """
-    run = batch.run("noise-rpc")
+def check_rpc_faults(run: Run) -> None:
+    """A catalog in three pages whose second cursor is the empty string is read whole; a response
+    with a wrong id, an error whose code is a string and a result whose content is not a list are
+    each a `protocol-violation` incident on its tool, and the other tools still pass."""
     assert run.code == 0, run.stderr[-3000:]
+    assert "Traceback" not in run.stderr, run.stderr[-3000:]
     report_is_complete(run.report)
     for tool, expected in [("wrong_id", "unknown id 1"), ("bad_error", "malformed JSON-RPC response"),
                            ("bad_result", "malformed result")]:
@@ -167,13 +176,24 @@ def test_noise_stderr_flood_and_jsonrpc_misbehaviour(batch: Batch) -> None:
     for tool in ("echo", "crash", "hang"):  # the last page of the catalog
         assert run.one(kind="scenario", check="happy", tool=tool)["status"] == "pass"
         assert run.one(kind="scenario", check="edge", tool=tool)["status"] == "pass"
+
+
+def test_noise_stderr_flood_and_jsonrpc_misbehaviour(batch: Batch) -> None:
+    """One run against a server that does all of it at once: non-protocol lines on stdout before
+    every answer, ~5 MB on stderr at start and ~1 MB before every answer (the run completes, and
+    stderr stays in a bounded tail), and the catalog and JSON-RPC faults of `check_rpc_faults`."""
+    run = batch.run("noise-rpc")
+    check_rpc_faults(run)
     assert len(run.stderr) + len(run.stdout) < 200_000
-    assert len(json.dumps(run.report)) < 500_000
+    assert run.report is not None and len(json.dumps(run.report)) < 500_000
 
 
-def test_malformed_catalog_gives_lint_results_not_a_crash(batch: Batch) -> None:
-    """An invalid inputSchema, a missing one, an unsatisfiable one and a duplicate name."""
-    run = batch.run("bad-catalog")
+def test_jsonrpc_misbehaviour_over_http(batch: Batch) -> None:
+    """The same faults in JSON response bodies (stdout noise and stderr do not exist over HTTP)."""
+    check_rpc_faults(batch.run("rpc-http"))
+
+
+def check_bad_catalog(run: Run) -> None:
     assert run.code == 0, run.stderr[-3000:]
     assert "Traceback" not in run.stderr
     report_is_complete(run.report)
@@ -183,6 +203,15 @@ def test_malformed_catalog_gives_lint_results_not_a_crash(batch: Batch) -> None:
     impossible = run.one(kind="scenario", check="happy", tool="impossible")
     assert impossible["status"] == "skip" and "no value satisfies" in impossible["message"]
     assert run.one(kind="scenario", check="happy", tool="crash")["status"] == "pass"
+
+
+def test_malformed_catalog_gives_lint_results_not_a_crash(batch: Batch) -> None:
+    """An invalid inputSchema, a missing one, an unsatisfiable one and a duplicate name."""
+    check_bad_catalog(batch.run("bad-catalog"))
+
+
+def test_malformed_catalog_over_http_gives_lint_results_not_a_crash(batch: Batch) -> None:
+    check_bad_catalog(batch.run("bad-catalog-http"))
 
 
 def test_max_time_bounds_a_run_whose_tool_hangs(tmp_path: Path) -> None:
@@ -290,6 +319,14 @@ def test_cursor_loop_exits_5_with_a_clear_message(tmp_path: Path) -> None:
     assert_no_processes(word)
 
 
+def test_cursor_loop_over_http_exits_5_with_a_clear_message(tmp_path: Path) -> None:
+    with raw_http("cursor-loop") as url:
+        run = run_cli(["test", "--timeout", "2", url], tmp_path, limit=ENDS_WITHIN)
+    assert run.code == 5, (run.code, run.stderr[-3000:])
+    assert "cursor loop" in run.stderr and "'again'" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
 # signals -----------------------------------------------------------------------------------------
 def start_cli_on_hanging_server(tmp_path: Path) -> tuple[Pending, str]:
     """The CLI on a server that hangs (3 s per hanging call) and ignores end of input."""
@@ -318,13 +355,7 @@ def kill_left(word: str) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def test_ctrl_c_stops_promptly_terminates_servers_and_writes_a_partial_report(tmp_path: Path) -> None:
-    pending, word = start_cli_on_hanging_server(tmp_path)
-    try:
-        run, seconds = stop(pending, signal.SIGINT, within=10)
-        assert_no_processes(word)
-    finally:
-        kill_left(word)
+def check_partial_report(run: Run, seconds: float) -> None:
     assert seconds < 6, seconds  # report, console, JSON, then the lingering server is stopped
     assert run.code == 130, (run.code, run.stderr[-2000:])
     assert "Traceback" not in run.stderr, run.stderr[-3000:]
@@ -333,6 +364,28 @@ def test_ctrl_c_stops_promptly_terminates_servers_and_writes_a_partial_report(tm
     assert data.get("interrupted") is True, data.get("notes")
     assert any("partial" in note for note in data.get("notes", [])), data.get("notes")
     assert [r for r in data["results"] if r["kind"] == "lint"], "the partial report lost the lint results"
+
+
+def test_ctrl_c_stops_promptly_terminates_servers_and_writes_a_partial_report(tmp_path: Path) -> None:
+    pending, word = start_cli_on_hanging_server(tmp_path)
+    try:
+        run, seconds = stop(pending, signal.SIGINT, within=10)
+        assert_no_processes(word)
+    finally:
+        kill_left(word)
+    check_partial_report(run, seconds)
+
+
+def test_ctrl_c_over_http_stops_promptly_and_writes_a_partial_report(tmp_path: Path) -> None:
+    log = tmp_path / "received.log"
+    with raw_http("hangy", env={"RAW_SERVER_LOG": str(log)}) as url:
+        pending = start_cli(["test", *FAST, "--timeout", "3", url], tmp_path)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (log.exists() and "tools/call" in log.read_text()):
+            time.sleep(0.05)
+        time.sleep(0.5)  # into the first hanging call (hang_long is listed first)
+        run, seconds = stop(pending, signal.SIGINT, within=10)
+    check_partial_report(run, seconds)
 
 
 def test_sigterm_to_the_tester_terminates_its_servers(tmp_path: Path) -> None:

@@ -1,8 +1,11 @@
 """A hand-written JSON-RPC stdio server that misbehaves on request.
 
 No SDK on purpose: it must be able to break the protocol in ways an SDK would not allow.
-`python tests/servers/raw_server.py MODE...` where each MODE turns one behaviour on (any other
-word is ignored, so a test can pass a unique token to find the process in /proc):
+`python tests/servers/raw_server.py [--http PORT] MODE...` where each MODE turns one behaviour on (any
+other word is ignored, so a test can pass a unique token to find the process in /proc). With
+`--http PORT` it serves streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio: every POST is
+answered with one JSON body (the modes that write to stdout or stderr, and `linger`, do nothing there,
+and a crash ends the whole server):
 
   paginate        tools/list in three pages; the second cursor is the empty string
   cursor-loop     tools/list hands back the same cursor forever
@@ -38,12 +41,16 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import jsonschema
 
-MODES = set(sys.argv[1:])
+ARGS = sys.argv[1:]
+HTTP_PORT = int(ARGS[ARGS.index("--http") + 1]) if "--http" in ARGS else None
+MODES = set(ARGS)
 LOG = os.environ.get("RAW_SERVER_LOG")
 
 
@@ -94,7 +101,14 @@ def _validator(tool: dict[str, Any]) -> jsonschema.protocols.Validator | None:
 VALIDATORS = {t["name"]: _validator(t) for t in reversed(CATALOG)}  # the first tool of a name wins
 
 
+_ANSWER = threading.local()
+"""Over HTTP, the request handler's thread collects its answer here instead of writing to stdout."""
+
+
 def send(message: dict[str, Any]) -> None:
+    if HTTP_PORT is not None:
+        _ANSWER.messages.append(message)
+        return
     if "noise" in MODES:
         sys.stdout.write("starting worker... this line is not JSON-RPC\n")
     if "flood-stderr" in MODES:
@@ -176,6 +190,64 @@ def log(request: dict[str, Any]) -> None:
             handle.write(f"{request.get('method')} {json.dumps(request.get('id'))}\n")
 
 
+def dispatch(request: Any) -> None:
+    """Answer one message (through `send`), or not at all: notifications, hangs, `no-handshake`."""
+    if not isinstance(request, dict):
+        return
+    log(request)
+    if "no-handshake" in MODES or "id" not in request:
+        return
+    method, request_id, params = request.get("method"), request["id"], request.get("params") or {}
+    if method == "initialize":
+        result(request_id, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                            "serverInfo": {"name": "raw-server", "version": "0.0.1"}})
+    elif method == "tools/list":
+        list_tools(request_id, params)
+    elif method == "tools/call":
+        call_tool(request_id, params)
+    elif method == "ping":
+        result(request_id, {})
+    else:
+        error(request_id, -32601, f"Method not found: {method}")
+
+
+class _HttpHandler(BaseHTTPRequestHandler):
+    """Streamable HTTP without sessions or SSE: a POSTed request gets one JSON body, a
+    notification 202, a GET (the optional event stream) 405."""
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            request = json.loads(body)
+        except ValueError:
+            request = None
+        _ANSWER.messages = []
+        dispatch(request)
+        if not _ANSWER.messages:
+            if isinstance(request, dict) and "id" in request:
+                threading.Event().wait()  # a hanging tool, or no-handshake: never answer
+            self._reply(202, b"")
+            return
+        self._reply(200, json.dumps(_ANSWER.messages[0]).encode(), "application/json")
+
+    def do_GET(self) -> None:
+        self._reply(405, b"")
+
+    def do_DELETE(self) -> None:
+        self._reply(200, b"")
+
+    def _reply(self, status: int, body: bytes, content_type: str | None = None) -> None:
+        self.send_response(status)
+        if content_type:
+            self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the tests read the server's answers, not its access log."""
+
+
 def main() -> None:
     pidfile = os.environ.get("RAW_SERVER_PIDFILE")
     if pidfile:
@@ -184,6 +256,10 @@ def main() -> None:
     if "die-at-start" in MODES:
         sys.stderr.write("raw_server: cannot open database 'notes.db': permission denied\n")
         sys.exit(3)
+    if HTTP_PORT is not None:
+        server = ThreadingHTTPServer(("127.0.0.1", HTTP_PORT), _HttpHandler)
+        server.daemon_threads = True
+        server.serve_forever()
     if "flood-stderr" in MODES:
         for _ in range(5):
             sys.stderr.write("w" * 1_000_000 + "\n")
@@ -192,23 +268,7 @@ def main() -> None:
             request = json.loads(line)
         except ValueError:
             continue
-        if not isinstance(request, dict):
-            continue
-        log(request)
-        if "no-handshake" in MODES or "id" not in request:
-            continue
-        method, request_id, params = request.get("method"), request["id"], request.get("params") or {}
-        if method == "initialize":
-            result(request_id, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                                "serverInfo": {"name": "raw-server", "version": "0.0.1"}})
-        elif method == "tools/list":
-            list_tools(request_id, params)
-        elif method == "tools/call":
-            call_tool(request_id, params)
-        elif method == "ping":
-            result(request_id, {})
-        else:
-            error(request_id, -32601, f"Method not found: {method}")
+        dispatch(request)
     while "linger" in MODES:
         time.sleep(1)
 

@@ -21,7 +21,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from hypothesis_mcp import __version__
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.connection.http import HttpLimits, LimitedTransport
+from hypothesis_mcp.connection.http import CheckedStreams, HttpLimits, LimitedTransport
 from hypothesis_mcp.connection.outcome import CLOSED_CODE, TIMEOUT_CODE, Outcome
 from hypothesis_mcp.connection.stdio import MALFORMED_CODE, MAX_MESSAGE_BYTES, OVERSIZED_CODE, StdioTransport
 from hypothesis_mcp.connection.target import Target, parse_target
@@ -30,6 +30,7 @@ from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError
 _RAW = TypeAdapter(dict[str, Any])
 _MALFORMED = "malformed result"
 _SSE_TOO_LARGE = "byte limit"  # in the SDK's error for a server-sent event over max_sse_event_size
+_UNPARSED_HTTP = "Failed to parse JSON response"  # the SDK's error for a JSON body that is no JSON-RPC message
 MAX_PAGES = 1000
 
 
@@ -253,8 +254,11 @@ class Connection:
                         timeout=httpx2.Timeout(30.0, read=max(self.timeout, self.startup_timeout) + 30),
                         transport=LimitedTransport(httpx2.AsyncHTTPTransport(), self._http_limits),
                     ))
-                    transport = streamable_http_client(str(self.target.url), http_client=http,
-                                                       max_sse_event_size=self.max_message_bytes)
+                    transport = CheckedStreams(
+                        streamable_http_client(str(self.target.url), http_client=http,
+                                               max_sse_event_size=self.max_message_bytes),
+                        self._http_limits,
+                    )
                     self._transport = None
                 else:
                     transport = StdioTransport(self.target, max_message_bytes=self.max_message_bytes)
@@ -381,7 +385,7 @@ class Connection:
         limit = self.timeout if timeout is None else timeout
         client = self._client
         started = time.perf_counter()
-        strays = len(self._transport.state.stray_ids) if self._transport else 0
+        strays = len(self._stray_ids())
         oversized = self._http_limits.oversized
         if client is None or self._loop is None:
             outcome: dict[str, Any] | Outcome = self._closed_outcome(0.0)
@@ -415,20 +419,27 @@ class Connection:
                 return Outcome(kind="protocol", code=OVERSIZED_CODE,
                                message=f"response exceeded the {self.max_message_bytes}-byte limit")
             if code == TIMEOUT_CODE and elapsed >= limit * 0.9:
-                if state is not None and len(state.stray_ids) > strays:
-                    stray = state.stray_ids[-1]
+                if len(self._stray_ids()) > strays:
+                    stray = self._stray_ids()[-1]
                     return Outcome(kind="protocol", message=f"response with unknown id {stray!r}")
                 return Outcome(kind="timeout", message=str(exc))
             if code == CLOSED_CODE and not self._server_alive():
                 return self._closed_outcome(elapsed)
             if code in (MALFORMED_CODE, OVERSIZED_CODE):
                 return Outcome(kind="protocol", code=code, message=exc.error.message)
+            if state is None and code == types.PARSE_ERROR and exc.error.message.startswith(_UNPARSED_HTTP):
+                reason = exc.error.message.removeprefix(_UNPARSED_HTTP).lstrip(": ").splitlines()[0]
+                return Outcome(kind="protocol", code=MALFORMED_CODE, message=f"malformed JSON-RPC response: {reason}")
             return Outcome(kind="error", code=code, message=exc.error.message, data=exc.error.data)
         if isinstance(exc, ValidationError):
             return Outcome(kind="protocol", message=f"{_MALFORMED}: {_describe(exc)}")
         if isinstance(exc, anyio.ClosedResourceError | anyio.BrokenResourceError | httpx2.TransportError):
             return self._closed_outcome(elapsed)
         return Outcome(kind="protocol", message=_describe(exc))
+
+    def _stray_ids(self) -> list[object]:
+        """Ids of responses that answered no request, on either transport."""
+        return self._transport.state.stray_ids if self._transport else self._http_limits.stray_ids
 
     def _server_alive(self) -> bool:
         """Over HTTP, whether the session survived: its teardown runs on the loop, which rests

@@ -1,32 +1,43 @@
-"""A size limit on streamable HTTP responses, so one enormous result cannot exhaust memory.
+"""A size limit on streamable HTTP responses, so one enormous result cannot exhaust memory, and
+the JSON-RPC checks the SDK's HTTP client leaves out.
 
 The SDK bounds each server-sent event (we pass it our limit) but reads a JSON response whole. This
 transport wraps the body of every JSON response in a stream that fails once the body passes the
 limit; the SDK turns that failure into a JSON-RPC error for the request, and the counter lets the
 connection tell it apart from an error the server sent.
+
+The SDK also drops a response whose id matches no request without a word, so the request only
+times out; `CheckedStreams` notes such ids, as the stdio transport does, so the connection can
+report a protocol violation instead of a hang.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
+import anyio
 import httpx2
+import mcp_types as types
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 
 class ResponseTooLarge(httpx2.StreamError):
     """A response body passed the size limit; what was read of it has been dropped."""
 
 
-class _QuietWhenTooLarge(logging.Filter):
-    """The SDK logs a traceback for the body we cut short; the outcome already reports it."""
+class _QuietWhenReported(logging.Filter):
+    """The SDK logs a traceback for a body we cut short or it could not parse; the outcome of the
+    call already reports both, and a traceback on the console would look like our own crash."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not (record.exc_info and isinstance(record.exc_info[1], ResponseTooLarge))
+        return not (record.exc_info and isinstance(record.exc_info[1], ResponseTooLarge | ValidationError))
 
 
-logging.getLogger("mcp.client.streamable_http").addFilter(_QuietWhenTooLarge())
+logging.getLogger("mcp.client.streamable_http").addFilter(_QuietWhenReported())
 
 
 @dataclass
@@ -35,6 +46,73 @@ class HttpLimits:
     oversized: int = 0
     last_error: str | None = None
     """Status and start of the body of the last HTTP error response: HTTP has no stderr to show."""
+    pending: set[object] = field(default_factory=set)
+    stray_ids: list[object] = field(default_factory=list)
+    """Ids of responses that answered no pending request (the SDK drops them)."""
+
+
+class _NotingWrites:
+    """The client's write stream; notes the id of every request sent."""
+
+    def __init__(self, inner: Any, limits: HttpLimits) -> None:
+        self._inner = inner
+        self._limits = limits
+
+    async def send(self, item: SessionMessage) -> None:
+        if isinstance(item.message, types.JSONRPCRequest):
+            self._limits.pending.add(item.message.id)
+        await self._inner.send(item)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _NotingWrites:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
+
+
+class _CheckedReads:
+    """The client's read stream; notes responses whose id answers no pending request."""
+
+    def __init__(self, inner: Any, limits: HttpLimits) -> None:
+        self._inner = inner
+        self._limits = limits
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        item = await self._inner.receive()
+        message = getattr(item, "message", None)
+        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            if message.id in self._limits.pending:
+                self._limits.pending.discard(message.id)
+            else:
+                self._limits.stray_ids.append(message.id)
+        return item
+
+    def __aiter__(self) -> _CheckedReads:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _CheckedReads:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
 
 
 class _LimitedBody(httpx2.AsyncByteStream):
@@ -84,3 +162,19 @@ class LimitedTransport(httpx2.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         await self._inner.aclose()
+
+
+class CheckedStreams:
+    """Wraps an SDK transport (an async context manager of read and write streams) so that
+    responses to no pending request are noted in `limits`."""
+
+    def __init__(self, inner: Any, limits: HttpLimits) -> None:
+        self._inner = inner
+        self._limits = limits
+
+    async def __aenter__(self) -> tuple[_CheckedReads, _NotingWrites]:
+        read, write = await self._inner.__aenter__()
+        return _CheckedReads(read, self._limits), _NotingWrites(write, self._limits)
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
