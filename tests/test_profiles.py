@@ -6,11 +6,13 @@ test_scorecard.py and test_cli.py; these pin the settings that make them hold.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis import strategies as st
 
+from hypothesis_mcp.checks.hunt import Finding, hunt
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.profiles import make_profile
 
@@ -28,9 +30,28 @@ def test_default_draws_a_seed_and_keeps_failures(tmp_path: Path) -> None:
     seeds = {make_profile("default", database_dir=str(tmp_path)).seed for _ in range(5)}
     assert None not in seeds and len(seeds) > 1
     made = make_profile("default", database_dir=str(tmp_path)).settings()
-    assert not made.derandomize
-    assert isinstance(made.database, DirectoryBasedExampleDatabase)
-    assert Path(made.database.path) == tmp_path
+    assert not made.derandomize and made.database is None, "@seed would switch Hypothesis's database off"
+
+
+def test_saved_failures_replay_first_in_their_own_search_only(tmp_path: Path) -> None:
+    """The default profile seeds every search (its printed seed repeats the run), so the failure a
+    search shrank to is kept per check and tool and tried first next time, in that search only."""
+    profile = replace(make_profile("default", database_dir=str(tmp_path)), seed=1234)
+
+    def search(scope: str, at_least: int) -> list[int]:
+        seen: list[int] = []
+
+        def prop(n: int) -> Finding | None:
+            seen.append(n)
+            return Finding("test-rule", "too big") if n >= at_least else None
+
+        hunt(st.integers(0, 1000), prop, profile, scope=scope)
+        return seen
+
+    assert search("valid:a", 10)[0] != 10
+    assert search("valid:a", 10)[0] == 10, "a saved failure is tried first in its own search"
+    assert search("valid:b", 500)[0] != 10, "and not in another tool's search"
+    assert search("valid:a", 2000)[0] == 10 and search("valid:a", 2000)[0] != 10, "a passing search forgets it"
 
 
 def test_thorough_runs_many_more_examples() -> None:

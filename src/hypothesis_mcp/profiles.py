@@ -6,7 +6,6 @@ import random
 from dataclasses import dataclass
 
 from hypothesis import HealthCheck, Phase, Verbosity, settings
-from hypothesis.database import DirectoryBasedExampleDatabase
 
 from hypothesis_mcp.errors import UsageError
 
@@ -28,10 +27,12 @@ class Profile:
     database_dir: str | None
 
     def settings(self, examples: int | None = None, *, stateful_steps: int | None = None) -> settings:
+        """Hypothesis's example database stays off: `@seed` would switch it off anyway, and
+        checks.saved keeps each search's failure instead."""
         return settings(
             max_examples=examples if examples is not None else self.examples,
             derandomize=self.derandomize and self.seed is None,
-            database=DirectoryBasedExampleDatabase(self.database_dir) if self.database_dir else None,
+            database=None,
             deadline=None,
             print_blob=False,
             verbosity=Verbosity.quiet,

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.strategies import SearchStrategy
 
+from hypothesis_mcp.checks.saved import SavedFailures, decode_value, encode_value
 from hypothesis_mcp.profiles import Profile
 
 V = TypeVar("V")
@@ -69,8 +71,12 @@ def hunt(
     examples: int | None = None,
     cost: Callable[[], int] | None = None,
     stop: Callable[[], bool] | None = None,
+    scope: str = "",
 ) -> Hunt[V]:
     """Search for a value that breaks `prop`; return the smallest one Hypothesis found.
+
+    With an example folder (the default and thorough profiles), the search named `scope` first
+    tries the failure it kept last time and keeps this run's.
 
     `cost` reports calls made so far; past `profile.shrink_calls` after the first failure,
     no new value is sent to the server; the same once `stop()` says the run's time is up.
@@ -104,20 +110,28 @@ def hunt(
         result.finding, result.value = finding, value
         raise _Found(finding)
 
+    saved = SavedFailures(profile.database_dir) if profile.database_dir and scope else None
     runner = given(strategy)(test)
+    kept = saved.load(scope) if saved else None
+    if kept is not None:
+        with suppress(KeyError, TypeError):  # a file from another version: search without it
+            runner = example(decode_value(kept))(runner)
     runner = profile.settings(examples)(runner)
     if profile.seed is not None:
         runner = hypothesis_seed(profile.seed)(runner)
+    finished = True
     try:
         runner()
     except _Found as exc:
         result.finding = exc.finding
     except _OutOfTime:
-        pass
+        finished = False
     except Flaky:
         result.flaky = True
     except HypothesisException as exc:
         result.error = f"{type(exc).__name__}: {exc}"
     if result.finding is None:
         result.value = None
+    if saved is not None and (result.finding is not None or (finished and result.error is None)):
+        saved.keep(scope, None if result.finding is None else encode_value(result.value))
     return result

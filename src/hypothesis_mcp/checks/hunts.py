@@ -99,7 +99,7 @@ class Searches:
                 return None
             return output_violation(schema, outcome) if schema is not None else None
 
-        self._run(search, strategy, prop, self.profile.examples, server)
+        self._run(search, strategy, prop, self.profile.examples, server, scope=f"valid:{tool.name}")
         # Then each edge once (enum values, range ends) that random draws may have missed; such a
         # failure is one call that changes a single value of the plainest call, so it is not shrunk.
         for args in edges if search.finding is None and search.skipped is None and not self.stop() else []:
@@ -150,12 +150,14 @@ class Searches:
                            "accepted schema-invalid arguments (returned a success result); they break "
                            f"'{invalid.keyword}' at {pointer(invalid.path)}", details)
 
-        self._run(search, strategy, prop, self.profile.invalid_examples, server, unwrap=True)
+        self._run(search, strategy, prop, self.profile.invalid_examples, server, unwrap=True,
+                  scope=f"invalid:{tool.name}")
         return search
 
     def _run(self, search: Search, strategy: Any, prop: Any, examples: int, conn: Connection,
-             unwrap: bool = False) -> None:
-        found = hunt(strategy, prop, self.profile, examples=examples, cost=conn.stats.cost, stop=self.stop)
+             unwrap: bool = False, scope: str = "") -> None:
+        found = hunt(strategy, prop, self.profile, examples=examples, cost=conn.stats.cost, stop=self.stop,
+                     scope=scope)
         search.examples = found.examples
         if found.error is not None and found.finding is None:
             search.skipped = f"could not generate arguments: {found.error}"
