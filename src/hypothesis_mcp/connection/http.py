@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 import anyio
 import httpx2
@@ -51,22 +51,17 @@ class HttpLimits:
     """Ids of responses that answered no pending request (the SDK drops them)."""
 
 
-class _NotingWrites:
-    """The client's write stream; notes the id of every request sent."""
+class _Wrapped:
+    """An SDK memory stream seen through a wrapper: closing and the context manager pass through."""
 
     def __init__(self, inner: Any, limits: HttpLimits) -> None:
         self._inner = inner
         self._limits = limits
 
-    async def send(self, item: SessionMessage) -> None:
-        if isinstance(item.message, types.JSONRPCRequest):
-            self._limits.pending.add(item.message.id)
-        await self._inner.send(item)
-
     async def aclose(self) -> None:
         await self._inner.aclose()
 
-    async def __aenter__(self) -> _NotingWrites:
+    async def __aenter__(self) -> Self:
         await self._inner.__aenter__()
         return self
 
@@ -74,12 +69,17 @@ class _NotingWrites:
         return await self._inner.__aexit__(*exc)
 
 
-class _CheckedReads:
-    """The client's read stream; notes responses whose id answers no pending request."""
+class _NotingWrites(_Wrapped):
+    """The client's write stream; notes the id of every request sent."""
 
-    def __init__(self, inner: Any, limits: HttpLimits) -> None:
-        self._inner = inner
-        self._limits = limits
+    async def send(self, item: SessionMessage) -> None:
+        if isinstance(item.message, types.JSONRPCRequest):
+            self._limits.pending.add(item.message.id)
+        await self._inner.send(item)
+
+
+class _CheckedReads(_Wrapped):
+    """The client's read stream; notes responses whose id answers no pending request."""
 
     @property
     def last_context(self) -> Any:
@@ -103,16 +103,6 @@ class _CheckedReads:
             return await self.receive()
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def __aenter__(self) -> _CheckedReads:
-        await self._inner.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._inner.__aexit__(*exc)
 
 
 class _LimitedBody(httpx2.AsyncByteStream):
