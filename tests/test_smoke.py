@@ -239,6 +239,17 @@ def test_output_schema_bug_found_and_shrunk(bug: str) -> None:
         assert not jsonschema.Draft202012Validator(spec.output_schema).is_valid(found.structured)
 
 
+def test_output_schema_break_is_found_past_valid_arguments_refused_as_invalid() -> None:
+    """square refuses n = 0 with -32602 (the happy check fails that) and breaks its output schema
+    above 1000: the smoke check goes on past the refusal and still finds the break."""
+    report = bug_report("picky-big-number")
+    check = smoke_check(report, STRUCTURED, "square")
+    assert check["verdict"] == "fail", summary(report)
+    assert check["details"]["arguments"] == {"n": 1001} and "/square" in check["message"]
+    happy = one(report, kind="scenario", check="happy", tool="square")
+    assert happy.status == "fail" and "-32602" in happy.message
+
+
 INVALID_BUGS = {
     # bug: (tool, keywords the minimal invalid arguments may break)
     "range-unchecked": ("score_label", {"minimum", "maximum"}),

@@ -8,6 +8,8 @@ and honours its output schema for every valid input. One bug changes one tool an
 
 - long-list: count_items returns `count` as a string when given more than three items.
 - big-number: square returns `square` as a string when n > 1000.
+- picky-big-number: as big-number, and square also refuses n = 0, a valid value, with JSON-RPC
+  error -32602: a search that stopped at that refusal would never reach the larger numbers.
 - range-unchecked: score_label accepts n outside its declared 1..10 (wrong types are still rejected).
 - enum-unchecked: greeting accepts any language string, not only its enum (wrong types still rejected).
 - extra-props: echo accepts properties its additionalProperties: false forbids.
@@ -31,7 +33,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from serving import serve
 
-BUGS = ("long-list", "big-number", "range-unchecked", "enum-unchecked", "extra-props")
+BUGS = ("long-list", "big-number", "picky-big-number", "range-unchecked", "enum-unchecked", "extra-props")
 
 _UNCHECKED_KEYWORDS = {
     "range-unchecked": ("score_label", {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}),
@@ -97,7 +99,9 @@ def _tools(bug: str | None) -> list[_Tool]:
     def square(args: dict[str, Any]) -> dict[str, Any]:
         n: int = args["n"]
         result: int | str = n * n
-        if bug == "big-number" and n > 1000:
+        if bug == "picky-big-number" and n == 0:
+            raise MCPError(types.INVALID_PARAMS, "n must be positive")
+        if bug in ("big-number", "picky-big-number") and n > 1000:
             result = str(result)
         return {"n": n, "square": result}
 

@@ -54,21 +54,24 @@ class Searches:
     overrides: Overrides | None = None
     stop: Callable[[], bool] = lambda: False
     _valid: dict[str, Search] = field(default_factory=dict)
+    _outputs: dict[str, Search] = field(default_factory=dict)
     _invalid: dict[str, Search] = field(default_factory=dict)
 
     @property
     def examples(self) -> int:
-        return sum(s.examples for s in [*self._valid.values(), *self._invalid.values()])
+        return sum(s.examples for s in [*self._valid.values(), *self._outputs.values(), *self._invalid.values()])
 
-    def valid(self, tool: Tool, conn: Connection | None = None) -> Search:
+    def valid(self, tool: Tool, conn: Connection | None = None, *, outputs_only: bool = False) -> Search:
         """Schema-valid arguments: the server must not crash, hang, call them invalid, or break
         its outputSchema. Error results are kept apart: they may mean made-up values. `conn`
-        (default: the run's connection) is where a search not yet made runs."""
+        (default: the run's connection) is where a search not yet made runs. `outputs_only` looks
+        for output schema breaks alone, past valid arguments the server refuses as invalid."""
         server = conn or self.conn
-        if tool.name in self._valid:
-            return self._valid[tool.name]
+        cache = self._outputs if outputs_only else self._valid
+        if tool.name in cache:
+            return cache[tool.name]
         search = Search()
-        self._valid[tool.name] = search
+        cache[tool.name] = search
         if self.stop():
             search.skipped = OUT_OF_TIME
             return search
@@ -88,10 +91,10 @@ class Searches:
             if (found := incident(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
-            if outcome.kind == "error" and not outcome.rejected:
+            if outcome.kind == "error" and not outcome.rejected and not outputs_only:
                 return Finding(REJECTED_VALID, f"internal error {outcome.code} for schema-valid arguments",
                                {"returned": outcome.summary()})
-            if outcome.kind == "error" and outcome.code == -32602:
+            if outcome.kind == "error" and outcome.code == -32602 and not outputs_only:
                 return Finding(REJECTED_VALID, "rejected schema-valid arguments as invalid params (-32602): "
                                f"{outcome.message[:200]}", {"returned": outcome.summary()})
             if not outcome.ok:
@@ -99,7 +102,8 @@ class Searches:
                 return None
             return output_violation(schema, outcome) if schema is not None else None
 
-        self._run(search, strategy, prop, self.profile.examples, server, scope=f"valid:{tool.name}")
+        self._run(search, strategy, prop, self.profile.examples, server,
+                  scope=f"{'outputs' if outputs_only else 'valid'}:{tool.name}")
         # Then each edge once (enum values, range ends) that random draws may have missed; such a
         # failure is one call that changes a single value of the plainest call, so it is not shrunk.
         for args in edges if search.finding is None and search.skipped is None and not self.stop() else []:

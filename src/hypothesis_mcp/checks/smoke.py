@@ -80,9 +80,16 @@ class SmokeRun:
         self._note_called(tool, search)
         finding = search.finding
         if finding is not None and finding.rule == REJECTED_VALID:
-            self.add(STRUCTURED, tool.name, "skip", f"{finding.message}; only behaviour the server owns fails "
-                     "this check", details={"returned": finding.details.get("returned")})
-        elif finding is not None:
+            # Refused valid arguments are the happy check's to judge; here the search goes on past
+            # them, so an output schema break on other arguments is still found.
+            rejected = finding
+            search = self.searches.valid(tool, outputs_only=True)
+            finding = search.finding
+            if finding is None and not search.successes:
+                self.add(STRUCTURED, tool.name, "skip", f"{rejected.message}; only behaviour the server owns "
+                         "fails this check", details={"returned": rejected.details.get("returned")})
+                return
+        if finding is not None:
             self.add(STRUCTURED, tool.name, "fail", finding.message, finding=finding, args=search.arguments,
                      details={"arguments": search.arguments})
         elif search.skipped is not None:
