@@ -10,22 +10,25 @@ Needs scripts/install-npm-servers, scripts/install-pypi-servers (basic-memory) a
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-NPM = ROOT / ".cache" / "npm"
+sys.path.insert(0, str(ROOT / "tests"))
+from public_servers import npm_entry  # noqa: E402  (where the tests find the same pinned servers)
+
 PYPI = ROOT / ".cache" / "pypi"
 SANDBOX = Path("/tmp/hm-sandbox")
 GIT = Path("/tmp/hm-git")
 
 
 def npm(package: str, version: str) -> str:
-    entry = NPM / f"{package}@{version}" / "node_modules" / "@modelcontextprotocol" / package / "dist" / "index.js"
-    return f"node {entry}"
+    return f"node {npm_entry(package, version).relative_to(ROOT)}"
 
 
 def pypi(package: str, version: str) -> str:
@@ -34,44 +37,54 @@ def pypi(package: str, version: str) -> str:
 
 
 def prepare() -> None:
-    SANDBOX.mkdir(exist_ok=True)
+    """A new sandbox and git repository: the write probes change both."""
+    shutil.rmtree(SANDBOX, ignore_errors=True)
+    SANDBOX.mkdir()
     (SANDBOX / "ten.txt").write_text("".join(f"line {i}\n" for i in range(1, 11)))
-    if not (GIT / ".git").is_dir():
-        GIT.mkdir(exist_ok=True)
-        subprocess.run(["git", "init", "-q", str(GIT)], check=True)
-        subprocess.run(["git", "-C", str(GIT), "-c", "user.name=t", "-c", "user.email=t@example.com",
-                        "commit", "-q", "--allow-empty", "-m", "start"], check=True)
+    shutil.rmtree(GIT, ignore_errors=True)
+    GIT.mkdir()
+    subprocess.run(["git", "init", "-q", str(GIT)], check=True)
+    subprocess.run(["git", "-C", str(GIT), "-c", "user.name=t", "-c", "user.email=t@example.com",
+                    "commit", "-q", "--allow-empty", "-m", "start"], check=True)
 
 
+def venv(script: str) -> str:
+    """A console script of the test extra, beside this interpreter, by relative path."""
+    return str(Path(os.path.relpath(Path(sys.executable).parent / script, ROOT)))
+
+
+WRITES = ["--smoke", "--probes", "--allow-writes"]
 RUNS = [
-    ("server-memory 2026.8.31", npm("server-memory", "2026.8.31"), "server-memory",
-     ["--smoke", "--probes", "--allow-writes"]),
+    ("server-memory 2026.8.31", npm("server-memory", "2026.8.31"), "server-memory", WRITES),
     ("server-filesystem 2026.8.31", f"{npm('server-filesystem', '2026.8.31')} {SANDBOX}", "server-filesystem",
-     ["--smoke", "--probes"]),
-    ("server-filesystem 2.0.1", f"{npm('server-filesystem', '2.0.1')} {SANDBOX}", "server-filesystem",
-     ["--smoke", "--probes"]),
-    ("server-everything 2026.8.31", npm("server-everything", "2026.8.31"), "server-everything", ["--smoke"]),
-    ("mcp-server-time 2026.10.19", "mcp-server-time", "mcp-server-time", ["--smoke", "--probes"]),
-    ("mcp-server-git 2026.10.19", f"mcp-server-git --repository {GIT}", "mcp-server-git",
-     ["--smoke", "--probes", "--read-only"]),
+     WRITES),
+    ("server-filesystem 2.0.1", f"{npm('server-filesystem', '2.0.1')} {SANDBOX}", "server-filesystem", WRITES),
+    ("memory-bank-mcp 0.2.2", npm("@allpepper/memory-bank-mcp", "0.2.2"), "memory-bank", WRITES),
+    ("server-everything 2026.8.31", npm("server-everything", "2026.8.31"), "server-everything", WRITES),
+    ("mcp-server-time 2026.10.19", venv("mcp-server-time"), "mcp-server-time", WRITES),
+    ("mcp-server-git 2026.10.19", f"{venv('mcp-server-git')} --repository {GIT}", "mcp-server-git", WRITES),
     # Python imports take seconds before its handshake, more on a loaded machine: wait longer.
-    ("basic-memory 0.24.1", f"{pypi('basic-memory', '0.24.1')} mcp", "basic-memory",
-     ["--smoke", "--probes", "--allow-writes", "--timeout", "90"]),
+    ("basic-memory 0.24.1", f"{pypi('basic-memory', '0.24.1')} mcp", "basic-memory", [*WRITES, "--timeout", "90"]),
 ]
 
 
 def main() -> None:
-    prepare()
     exe = str(Path(sys.executable).parent / "hypothesis-mcp")
     only = sys.argv[1:]
     for title, target, strategy, flags in RUNS:
         if only and strategy not in only:
             continue
         out = Path(f"/tmp/hm-real-{strategy}.json")
+        out.unlink(missing_ok=True)
+        if "hm-sandbox" in target or "hm-git" in target:
+            prepare()
         argv = [exe, "test", target, "--strategy", strategy, *flags, "--profile", "grading", "--json", str(out)]
         started = time.perf_counter()
-        code = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT).returncode
-        wall = time.perf_counter() - started
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+        code, wall = done.returncode, time.perf_counter() - started
+        if not out.exists():
+            sys.exit(f"{title}: no report (exit {code}); run from the project's venv after scripts/install\n"
+                     f"{done.stderr[-2000:]}")
         report = json.loads(out.read_text())
         sub = report["subscores"]
         shown = " · ".join(f"{k} {'n/a' if v is None else f'{v:g}%'}" for k, v in sub.items())

@@ -2,20 +2,39 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
+from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.engine import RunOptions, run
+from hypothesis_mcp.profiles import make_profile
+from hypothesis_mcp.results import Report, Result
+from hypothesis_mcp.shipped import load_strategy
+
 ROOT = Path(__file__).resolve().parents[1]
 NPM = ROOT / ".cache" / "npm"
 PYPI = ROOT / ".cache" / "pypi"
 
 
+def npm_entry(package: str, version: str) -> Path:
+    """The script an npm package's `bin` names, under .cache/npm/<package>@<version>; `package` is
+    a full name, or a bare one (server-memory) for the @modelcontextprotocol scope."""
+    full = package if package.startswith("@") else f"@modelcontextprotocol/{package}"
+    home = NPM / f"{full.removeprefix('@modelcontextprotocol/')}@{version}" / "node_modules" / full
+    try:
+        bin_field = json.loads((home / "package.json").read_text())["bin"]
+    except (OSError, ValueError, KeyError):
+        return home / "missing"
+    return home / (bin_field if isinstance(bin_field, str) else next(iter(bin_field.values())))
+
+
 def npm_server(package: str, version: str) -> list[str]:
-    """The argv that starts `@modelcontextprotocol/<package>@<version>`, or a skip if not installed."""
-    entry = NPM / f"{package}@{version}" / "node_modules" / "@modelcontextprotocol" / package / "dist" / "index.js"
+    """The argv that starts a pinned npm server (see npm_entry), or a skip if it is not installed."""
+    entry = npm_entry(package, version)
     node = shutil.which("node")
     if node is None or not entry.is_file():
         pytest.skip(f"{package}@{version} is not installed: run scripts/install-npm-servers")
@@ -35,3 +54,22 @@ def venv_script(name: str) -> list[str]:
     """A console script installed beside the interpreter running the tests, by absolute path, so the
     tests find it whether or not the venv is activated."""
     return [str(Path(sys.executable).parent / name)]
+
+
+def grade(argv: list[str], strategy: str, *, env: dict[str, str] | None = None, **options: object) -> Report:
+    """One grading-profile run with a shipped strategy, as `hypothesis-mcp test --strategy` does."""
+    shipped = load_strategy(strategy)
+    target = parse_target(argv, env={**shipped.env, **(env or {})})
+    return run(target, RunOptions(profile=make_profile("grading"), probe_config=shipped.config,
+                                  overrides=None, **options))  # type: ignore[arg-type]
+
+
+def probe_results(report: Report, tool: str, rule: str) -> list[Result]:
+    return [r for r in report.results if r.kind == "probe" and r.tool == tool and r.rule == rule]
+
+
+def not_passed(report: Report) -> set[tuple[str, str, str, str]]:
+    """(tool, rule, status, confidence) of every failure and warning outside lint, to compare with
+    the list of verdicts docs/real-servers.md defends one by one."""
+    return {(r.tool or "server", r.rule, r.status, r.confidence) for r in report.results
+            if r.status in ("fail", "warn") and r.kind != "lint"}

@@ -165,6 +165,23 @@ def test_memory_readers_share_no_noun_so_they_are_low() -> None:
         ("read_graph", "low"), ("search_nodes", "low"), ("open_nodes", "low")]
 
 
+def test_a_word_in_every_tool_name_is_a_prefix_not_a_shared_noun() -> None:
+    """git_create_branch shares "git" with every git_* tool: only git_branch shares a noun with it."""
+    tools = catalog("mcp-server-git-2026.10.19")
+    readers = choose_readers(tools["git_create_branch"], list(tools.values()), None, set())
+    assert (readers[0].tool.name, readers[0].confidence) == ("git_branch", "medium")
+    assert {r.confidence for r in readers[1:]} == {"low"}
+
+
+def test_memory_bank_catalog_roles_and_keys() -> None:
+    """memory_bank_read has no read verb first, so it is "other": the strategy declares the pair."""
+    tools = catalog("memory-bank-mcp-0.2.2")
+    assert {n: t.role for n, t in tools.items()} == {
+        "list_projects": "read", "list_project_files": "read", "memory_bank_read": "other",
+        "memory_bank_write": "write", "memory_bank_update": "write"}
+    assert tools["memory_bank_write"].key_fields == ["projectName", "fileName"]
+
+
 # --- filling a reader's arguments ----------------------------------------------------------------
 
 WRITTEN = {"title": "hm0000abcd-title one", "body": "hm0000abcd-body two", "tags": ["hm0000abcd-tags"]}

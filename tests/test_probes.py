@@ -18,6 +18,7 @@ import os
 import signal
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -312,3 +313,24 @@ def test_declared_config_on_the_sample_server() -> None:
     assert "name it under writes" in skipped["delete_note"]
     assert "--allow-writes" in skipped["create_note"]
     assert any("1 probe(s) skipped because they write (create_note)" in n for n in report.notes), report.notes
+
+
+def test_a_kept_probe_failure_is_replayed_first_and_forgotten_once_fixed(tmp_path: Path) -> None:
+    """With an example folder (as the default profile has): the silent no-op found once is kept,
+    the next run replays that very sequence on a fresh server before exploring, and a run on the
+    fixed server passes and forgets it."""
+    profile = replace(grading(), database_dir=str(tmp_path))
+    found = engine(sample("silent-skip"), profile, probes=True, allow_writes=True)
+    first = one(found, rule="probe-silent-noop")
+    def kept() -> list[Path]:
+        return [f for f in (tmp_path / "failures").glob("*.json") if '"probe:create_note"' in f.read_text()]
+
+    assert len(kept()) == 1
+    again = engine(sample("silent-skip"), profile, probes=True, allow_writes=True)
+    replayed = one(again, rule="probe-silent-noop")
+    assert replayed.reproduction is not None and first.reproduction is not None
+    assert replayed.reproduction.calls == first.reproduction.calls
+    assert again.stats.examples < found.stats.examples, "no state machine explored the second time"
+    fixed = engine(sample(), profile, probes=True, allow_writes=True)
+    assert one(fixed, tool="create_note", kind="probe").status == "pass"
+    assert not kept()

@@ -102,7 +102,7 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
     lo = min(rel.values)
     values = st.one_of(st.sampled_from(sorted(set(rel.values))), st.integers(lo, max(lo, check.maximum)))
     found = hunt(values, prop, profile, examples=max(len(rel.values), profile.probe_examples),
-                 cost=conn.stats.cost)
+                 cost=conn.stats.cost, scope=f"bound:{rel.tool}:{rel.param}")
     if found.finding is None:
         return None, judged[0]
     n = found.value

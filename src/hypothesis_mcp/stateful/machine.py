@@ -65,9 +65,11 @@ class ProbeContext:
     slices: bool = True
     salt: int = 0
     shrink_runs: int = 30
+    give_up_after: int | None = 4
     runs: int = 0
     runs_after_failure: int = 0
     writes_ok: int = 0
+    writes_unmarked: int = 0
     writes_refused: list[Outcome] = field(default_factory=list)
     reader_answers: int = 0
     confirmed: int = 0
@@ -94,7 +96,12 @@ class ProbeContext:
         if self.stop():
             self.out_of_time = True
             return True
-        return self.smallest is not None and self.runs_after_failure > self.shrink_runs
+        if self.smallest is not None:
+            return self.runs_after_failure > self.shrink_runs
+        # Every write refused in several examples: the generated values cannot work, and each further
+        # example costs a server start for the same inconclusive answer.
+        limit = self.give_up_after
+        return limit is not None and self.writes_ok == 0 and self.runs > limit and len(self.writes_refused) >= limit
 
 
 def _rank(finding: ProbeFinding) -> int:
@@ -276,6 +283,13 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             key_field = ctx.key_path.replace("[]", "").split(".")[-1] if ctx.key_path else None
             key_tokens = tokens({key_field: key}, marker) if key_field else set()
             record = Record(key, marker, args, key_tokens, tokens(args, marker) - key_tokens)
+            # A write to a key already stored replaces that record (a key the user fixed is one
+            # record for every write): the old values are not expected to stay.
+            self.model.pop(json.dumps(key, sort_keys=True), None)
+            if not record.evidence:
+                # Every value was given (--arg, a strategy): nothing marks this record in a read.
+                ctx.writes_unmarked += 1
+                return None
             self.observe(record)
             self.check_kept(skip=record)
             self.model[json.dumps(key, sort_keys=True)] = record

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from hypothesis import seed as hypothesis_seed
@@ -12,6 +12,7 @@ from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.stateful import run_state_machine_as_test
 
 from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.checks.saved import SavedFailures
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import Call, Reproduction, Result
@@ -114,9 +115,19 @@ class ProbeRun:
             self.add(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
                      "no read tool to observe its writes; declare one in a probe config (pairs)", confidence="low")
             return
-        key_fields = pair.key if pair and pair.key else tool.key_fields
+        # A key field the user fixed (a repository path, a project) is the same for every record:
+        # another key field tells records apart, if there is one.
+        given = self.write_args(tool, pair)
+        free = [f for f in tool.key_fields if f.split(".")[0].removesuffix("[]") not in given]
+        key_fields = pair.key if pair and pair.key else free or tool.key_fields
+        kept = self.kept(tool.name)
+        if kept is not None and self.reproduces(kept):
+            self.add_finding(kept)  # the failure this probe shrank to last time, replayed first
+            return
         ctx, error = self.explore(tool, readers, pair, key_fields[0] if key_fields else None, self.config.builtins)
         verified = self.verified(ctx)
+        if not ctx.out_of_time and error is None:
+            self.keep(tool.name, verified if verified is not None and verified.tool == tool.name else None)
         if verified is not None and verified.tool != tool.name:
             # A bound of a reader broke first; judge the round trip itself without bounded reads.
             self.add_finding(verified)
@@ -133,8 +144,13 @@ class ProbeRun:
         elif ctx.writes_ok == 0:
             reason = ctx.writes_refused[-1].summary() if ctx.writes_refused else "no write was attempted"
             self.add(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
-                     f"the write failed with generated values ({reason}); supply values with --arg",
+                     f"the write failed with generated values ({len(ctx.writes_refused)} tries, last: {reason}); "
+                     "supply values with --arg",
                      confidence="low")
+        elif ctx.writes_unmarked == ctx.writes_ok:
+            self.add(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
+                     "no value of the write can carry a marker (it takes no text, or every text was given), "
+                     "so no read can show it", confidence="low")
         elif ctx.confirmed == 0:
             self.add(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
                      "no read tool answered for its writes; declare the reader in a probe config",
@@ -147,14 +163,29 @@ class ProbeRun:
                      confidence="high" if ctx.overwrites_judged or ctx.confirmed else best.confidence,
                      basis=best.basis)
 
+    def kept(self, tool: str) -> ProbeFinding | None:
+        """The round-trip failure kept from an earlier run (default and thorough profiles, command
+        targets: a shared server holds records of earlier runs)."""
+        if not self.profile.database_dir or self.pool.shared:
+            return None
+        data = SavedFailures(self.profile.database_dir).load(f"probe:{tool}")
+        try:
+            calls = [Call(c["tool"], c["arguments"]) for c in data.pop("calls")]
+            return ProbeFinding(**data, calls=calls)
+        except (AttributeError, KeyError, TypeError):
+            return None
+
+    def keep(self, tool: str, finding: ProbeFinding | None) -> None:
+        if self.profile.database_dir and not self.pool.shared:
+            SavedFailures(self.profile.database_dir).keep(f"probe:{tool}", asdict(finding) if finding else None)
+
     def explore(self, tool: Tool, readers: list[Reader], pair: Pair | None, key_path: str | None,
                 bounds: bool) -> tuple[ProbeContext, str | None]:
         """Run the effect machine for one write tool; `bounds` adds the bounded and sliced reads."""
         ctx = ProbeContext(
             pool=self.pool, write=tool, readers=readers, key_path=key_path,
             base_args={r.tool.name: self.base(r.tool) for r in readers},
-            write_args={**(self.overrides.for_tool(tool) if self.overrides else {}),
-                        **self.config.args.get(tool.name, {}), **(pair.write_args if pair else {})},
+            write_args=self.write_args(tool, pair),
             bounds=[(r.tool, b) for r in readers for b in r.tool.bounds if b.kind == "limit"] if bounds else [],
             slices=bounds,
             salt=zlib.crc32(f"{tool.name}:{self.profile.seed}".encode()) & 0xFFFF,
@@ -172,6 +203,11 @@ class ProbeRun:
             error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
         self.examples += ctx.runs
         return ctx, error
+
+    def write_args(self, tool: Tool, pair: Pair | None) -> dict[str, Any]:
+        """The values a write tool's calls take from the user instead of the generator."""
+        return {**(self.overrides.for_tool(tool) if self.overrides else {}),
+                **self.config.args.get(tool.name, {}), **(pair.write_args if pair else {})}
 
     def verified(self, ctx: ProbeContext) -> ProbeFinding | None:
         """The surest, shortest failure that has been seen from a fresh server: a shrunk candidate

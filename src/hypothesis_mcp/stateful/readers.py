@@ -51,7 +51,9 @@ def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: s
                               pair.read_args))
     candidates = [t for t in tools if t.is_read and t.name not in exclude and t.name != write.name
                   and not any(r.tool.name == t.name for r in readers)]
-    mine = nouns(write)
+    # A word in every tool's name (git_status, git_log…) is the server's prefix, not a shared noun.
+    prefix = set.intersection(*(nouns(t) for t in tools)) if len(tools) > 2 else set()
+    mine = nouns(write) - prefix
     sharing = [t for t in candidates if nouns(t) & mine]
     others = [t for t in candidates if t not in sharing]
     for tool in sharing:

@@ -1,0 +1,78 @@
+"""Known outcomes on the public servers that work on a folder or a repository: server-filesystem and
+mcp-server-git, run with --allow-writes on a sandbox each test makes anew (their shipped strategies
+name /tmp/hm-sandbox and /tmp/hm-git)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from public_servers import grade, not_passed, npm_server, probe_results, venv_script
+
+pytestmark = pytest.mark.slow
+
+TEN_LINES = "".join(f"line {i}\n" for i in range(1, 11))
+
+
+@pytest.fixture
+def sandbox() -> Path:
+    """The folder the filesystem strategy names, emptied, with a ten-line file."""
+    folder = Path("/tmp/hm-sandbox")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    (folder / "ten.txt").write_text(TEN_LINES)
+    return folder
+
+
+@pytest.mark.parametrize("version", ["2026.8.31", "2.0.1"])
+def test_filesystem_head_and_tail_zero_are_flagged(version: str, sandbox: Path) -> None:
+    """Besides the bounds, write_file (named in the strategy, on a file of its own) is written, read
+    back and overwritten; the directory the strategy gives carries no marker to look for."""
+    argv = [*npm_server("server-filesystem", version), str(sandbox)]
+    report = grade(argv, "server-filesystem", smoke=True, probes=True, allow_writes=True)
+    flagged = {(r.reproduction.calls[0].arguments.get("head"), r.reproduction.calls[0].arguments.get("tail"))
+               for r in probe_results(report, "read_text_file", "probe-bound-exceeded") if r.reproduction}
+    assert (0, None) in flagged and (None, 0) in flagged
+    # 2026.8.31 answers an unknown tool with an isError result instead of a protocol error; 2.0.1 did not.
+    unknown = {("server", "smoke_unknown_tool", "fail", "high")} if version == "2026.8.31" else set()
+    assert not_passed(report) == unknown | {
+        ("read_text_file", "probe-bound-exceeded", "fail", "high"),
+        ("read_file", "probe-bound-exceeded", "warn", "medium"),
+    }
+    assert report.grade == "C" and report.grade_cap.reasons == ["probe-bound-exceeded on read_text_file"]
+    assert (sandbox / "ten.txt").read_text() == TEN_LINES, "a probe changed the file the bounds read"
+    [written] = probe_results(report, "write_file", "round-trip")
+    assert (written.status, written.confidence) == ("pass", "high")
+    [directory] = probe_results(report, "create_directory", "probe-write-not-observable")
+    assert directory.status == "inconclusive"
+    assert not [r for r in report.results
+                if r.tool in ("edit_file", "move_file") and r.kind != "lint" and r.status != "skip"]
+
+
+@pytest.fixture
+def git_repo() -> Path:
+    """The repository the git strategy names, new for each test: the write probes change it."""
+    repo = Path("/tmp/hm-git")
+    shutil.rmtree(repo, ignore_errors=True)
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com",
+                    "commit", "-q", "--allow-empty", "-m", "start"], check=True)
+    return repo
+
+
+def test_git_server_with_writes(git_repo: Path) -> None:
+    """A new branch shows in git_branch; add, commit and checkout need files and branches that a
+    fresh repository does not have, so their round trips are inconclusive, never failures."""
+    argv = [*venv_script("mcp-server-git"), "--repository", str(git_repo)]
+    report = grade(argv, "mcp-server-git", smoke=True, probes=True, allow_writes=True)
+    assert report.grade == "A" and not_passed(report) == set()
+    happy = {r.tool: r.status for r in report.results if r.kind == "scenario" and r.check == "happy"}
+    assert happy["git_status"] == "pass" and happy["git_log"] == "pass"
+    probes = {r.tool: (r.status, r.confidence) for r in report.results if r.kind == "probe"}
+    assert probes.pop("git_create_branch") == ("pass", "high")
+    assert set(probes.values()) == {("inconclusive", "low")}
+    assert not [r for r in report.results if r.tool == "git_reset" and r.kind != "lint" and r.status != "skip"]
