@@ -71,7 +71,7 @@ def test_modern_era_and_a_raw_result_that_breaks_its_output_schema() -> None:
     its outputSchema (a documented flaw): the SDK would refuse it, and judging it is our job."""
     with connect(sample()) as conn:
         assert conn.server is not None and conn.server.protocol_version == "2026-07-28"
-        assert conn.server.era in ("modern", "dual")
+        assert conn.server.era == "modern", "an SDK server's discover lists the modern versions only"
         schema = conn.tool("export_notes").output_schema
         exported = conn.call("export_notes", {"format": "html"})
     assert exported.ok and exported.has_structured, exported
@@ -128,3 +128,17 @@ def test_headers_and_bearer_token_are_sent_and_the_token_never_shown(tmp_path: P
 @pytest.mark.parametrize("command", ["python -m x", ["python", "-m", "x"]])
 def test_command_string_and_argv_list_are_the_same_target(command: str | list[str]) -> None:
     assert parse_target(command).command == ("python", "-m", "x")
+
+
+@pytest.mark.parametrize(("extra", "era"), [([], "modern"), (["--dual"], "dual")])
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_the_era_follows_the_versions_discover_lists(extra: list[str], era: str, transport: str) -> None:
+    """modern: server/discover lists modern versions only; dual: the handshake-era ones too (legacy,
+    a server without server/discover, is raw_server's case above)."""
+    argv = [PY, str(Path(__file__).parent / "servers" / "era_server.py"), *extra]
+    with contextlib.ExitStack() as stack:
+        target = stack.enter_context(http_server(argv)) if transport == "http" else argv
+        with connect(target) as conn:
+            assert conn.server is not None
+            assert (conn.server.protocol_version, conn.server.era) == ("2026-07-28", era)
+            assert conn.call("ping", {}).text == "pong"

@@ -319,7 +319,7 @@ def test_a_kept_probe_failure_is_replayed_first_and_forgotten_once_fixed(tmp_pat
     """With an example folder (as the default profile has): the silent no-op found once is kept,
     the next run replays that very sequence on a fresh server before exploring, and a run on the
     fixed server passes and forgets it."""
-    profile = replace(grading(), database_dir=str(tmp_path))
+    profile = replace(FAST, database_dir=str(tmp_path))
     found = engine(sample("silent-skip"), profile, probes=True, allow_writes=True)
     first = one(found, rule="probe-silent-noop")
     def kept() -> list[Path]:
