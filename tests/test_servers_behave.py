@@ -265,6 +265,7 @@ SMOKE_BUGS: dict[str | None, Observations] = {
     None: {},
     "long-list": {"count 4 items": "bad-output"},
     "big-number": {"square 1001": "bad-output", "square 100000": "bad-output"},
+    "picky-big-number": {"square 0": "rejected", "square 1001": "bad-output", "square 100000": "bad-output"},
     "range-unchecked": {"score 0": "ok", "score 11": "ok"},
     "enum-unchecked": {"greeting es": "ok"},
     "extra-props": {"echo extra property": "ok"},
