@@ -22,8 +22,9 @@ from hypothesis_mcp.stateful.bounds import bound_basis
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.pool import ServerPool
 from hypothesis_mcp.stateful.readers import (
+    LISTED,
     Reader,
-    count_items,
+    count_bounded,
     fill_reader_args,
     lines,
     says_skipped,
@@ -337,12 +338,13 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             limited = self.call(tool.name, {**base, bound.param: n})
             if not (full.ok and limited.ok):
                 return
-            everything, unit = count_items(full)
-            got, _ = count_items(limited)
-            if unit != "items":
-                return  # text lines are no count of items: a prose answer is not judged
+            whole, part = count_bounded(full), count_bounded(limited)
+            if whole is None or part is None or whole[1] != part[1]:
+                return  # a prose answer's lines are no count of items: not judged
+            (everything, unit), (got, _) = whole, part
             ctx.bounds_judged += 1
-            reader = Reader(tool, "medium", bound_basis(tool, bound))
+            # Counted in the lines of a text list, the bound is a guess about what a line is: low.
+            reader = Reader(tool, "low" if unit == LISTED else "medium", bound_basis(tool, bound))
             if got > n:
                 self.fail("probe-bound-exceeded",
                           f"{bound.param}={n} returned {got} {unit} (at most {n} allowed)",
