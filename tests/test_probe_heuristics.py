@@ -20,15 +20,12 @@ from hypothesis_mcp.stateful.bounds import builtin_relations
 from hypothesis_mcp.stateful.config import Pair, parse_config
 from hypothesis_mcp.stateful.judge import holds
 from hypothesis_mcp.stateful.readers import (
-    LISTED,
     MAX_READERS,
     Reader,
     choose_readers,
-    count_bounded,
     count_items,
     fill_reader_args,
     first_marker,
-    listed_lines,
     says_skipped,
 )
 
@@ -248,16 +245,6 @@ def test_items_counted_from_structured_then_json_then_lines() -> None:
     two_lists = text("a\nb", structured={"left": [1], "right": [2]})
     assert count_items(two_lists) == (2, "lines"), "an object with two lists is no list of items"
     assert count_items(text("a\nb", structured={"notes": [1, 2, 3]}), "lines") == (2, "lines")
-
-
-def test_a_built_in_limit_counts_items_then_bulleted_lines_never_prose() -> None:
-    assert count_bounded(text("a\nb", structured={"notes": [1, 2, 3]})) == (3, "items")
-    assert count_bounded(text("- a\n- b\n\n- c")) == (3, LISTED)
-    assert count_bounded(text("1. a\n2) b\n* c\n• d")) == (4, LISTED)
-    assert count_bounded(text("")) == (0, LISTED), "an empty answer is an empty list"
-    assert count_bounded(text("Note Not Found\nTry another title.")) is None
-    assert count_bounded(text("# Notes\n- a\n- b")) is None, "a heading makes it prose"
-    assert listed_lines(text("Note Not Found")) is None
 
 
 # --- probe configs -------------------------------------------------------------------------------

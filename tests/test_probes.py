@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -46,7 +45,6 @@ from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Result
 from hypothesis_mcp.stateful import ProbeFailure, effect_machine
 from hypothesis_mcp.stateful.config import parse_config
-from hypothesis_mcp.strategies import Overrides
 
 FAST = grading(max_examples=10)
 BOUND_OVER_5_SEED = 2
@@ -336,26 +334,3 @@ def test_a_kept_probe_failure_is_replayed_first_and_forgotten_once_fixed(tmp_pat
     fixed = engine(sample(), profile, probes=True, allow_writes=True)
     assert one(fixed, tool="create_note", kind="probe").status == "pass"
     assert not kept()
-
-
-def _text_lists_argv(bug: str | None) -> list[str]:
-    return [sys.executable, str(ROOT / "tests/servers/text_lists.py"), *(["--bug", bug] if bug else [])]
-
-
-def _text_lists(bug: str | None) -> Report:
-    return engine(_text_lists_argv(bug), probes=True, overrides=Overrides.parse(["find_items:query=x"]))
-
-
-def test_a_limit_counted_in_text_lines_is_a_low_confidence_warning() -> None:
-    """A plain-text list is counted in its bulleted lines, as the effect-probe text allows for a
-    built-in limit, at low confidence; prose is not counted at all; the correct twin passes."""
-    buggy = _text_lists("limit-ignored")
-    warned = one(buggy, tool="list_items", kind="probe")
-    assert (warned.status, warned.confidence, warned.rule) == ("warn", "low", "probe-bound-exceeded")
-    assert "returned 5 listed lines" in warned.message and buggy.grade == "A" and not buggy.grade_cap.capped
-    assert replay(warned, parse_target(_text_lists_argv("limit-ignored"))).still_fails
-    prose = one(buggy, tool="find_items", kind="probe")
-    assert prose.status == "inconclusive" and "no list in it" in prose.message
-    twin = _text_lists(None)
-    assert one(twin, tool="list_items", kind="probe").status == "pass"
-    assert not replay(warned, parse_target(_text_lists_argv(None))).still_fails

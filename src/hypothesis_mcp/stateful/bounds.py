@@ -18,7 +18,7 @@ from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.stateful.config import BoundRelation
 from hypothesis_mcp.stateful.judge import ProbeFinding
-from hypothesis_mcp.stateful.readers import LISTED, count_bounded, count_items, lines
+from hypothesis_mcp.stateful.readers import count_items, items_of, lines
 
 
 @dataclass
@@ -53,29 +53,23 @@ def builtin_relations(tool: Tool, base: dict[str, Any]) -> list[BoundCheck]:
     return checks
 
 
-def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[ProbeFinding | None, int, str]:
-    """Hunt for a value of the parameter that breaks the relation; returns the finding, the number
-    of values judged, and why none was (when none was)."""
+def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[ProbeFinding | None, int]:
+    """Hunt for a value of the parameter that breaks the relation; returns the finding and the
+    number of values judged (0 means the tool never answered)."""
     rel = check.relation
     base = {k: v for k, v in rel.args.items() if k != rel.param}
     full = conn.call(rel.tool, base)
     if not full.ok:
-        return None, 0, f"{rel.tool} did not answer with its starting arguments; supply values with --arg"
+        return None, 0
     judged = [0]
     full_lines = lines(full)
-    auto = rel.unit == "auto" and rel.expect not in ("prefix", "suffix")
-    full_count = count_bounded(full) if auto else None
-    if auto and full_count is None:
-        return None, 0, (f"{rel.tool} answers text with no list in it: its lines are no count of items, so "
-                         f"{rel.param} is not judged")
 
     def prop(n: int) -> Finding | None:
         limited = conn.call(rel.tool, {**base, rel.param: n})
         if not limited.ok:
             return None
-        counted = count_bounded(limited) if auto else None
-        if auto and (counted is None or full_count is None or counted[1] != full_count[1]):
-            # Prose with no list in it: its line count says nothing about a limit on items (a
+        if rel.expect not in ("prefix", "suffix") and rel.unit == "auto" and items_of(limited) is None:
+            # Text with no list in it: its line count says nothing about a limit on items (a
             # "not found" message has lines too), so the value is not judged.
             return None
         judged[0] += 1
@@ -93,18 +87,16 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
                                f"{'start' if rel.expect == 'prefix' else 'end'} of the full content",
                                {"n": n, "lines": want})
             return None
-        if counted is not None and full_count is not None:
-            (everything, unit), (got, _) = full_count, counted
-        else:
-            everything, unit = count_items(full, rel.unit)
-            got, _ = count_items(limited, rel.unit)
+        unit = "auto" if rel.unit == "auto" else rel.unit
+        everything, counted = count_items(full, unit)
+        got, _ = count_items(limited, unit)
         if got > n:
-            return Finding("probe-bound-exceeded", f"{rel.param}={n} returned {got} {unit} (at most {n})",
-                           {"n": n, "max_items": n, "unit": unit})
+            return Finding("probe-bound-exceeded", f"{rel.param}={n} returned {got} {counted} (at most {n})",
+                           {"n": n, "max_items": n, "unit": counted})
         if rel.expect == "exact" and got < min(n, everything):
-            return Finding("probe-bound-short", f"{rel.param}={n} returned {got} {unit}; "
+            return Finding("probe-bound-short", f"{rel.param}={n} returned {got} {counted}; "
                            f"{min(n, everything)} expected (min({n}, {everything}))",
-                           {"n": n, "exact_items": min(n, everything), "unit": unit})
+                           {"n": n, "exact_items": min(n, everything), "unit": counted})
         return None
 
     lo = min(rel.values)
@@ -112,7 +104,7 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
     found = hunt(values, prop, profile, examples=max(len(rel.values), profile.probe_examples),
                  cost=conn.stats.cost, scope=f"bound:{rel.tool}:{rel.param}")
     if found.finding is None:
-        return None, judged[0], f"no answer of {rel.tool} with {rel.param} had a list to count"
+        return None, judged[0]
     n = found.value
     details = found.finding.details
     if "lines" in details:
@@ -122,8 +114,6 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
     else:
         expect = {"exact_items": details["exact_items"], "unit": details["unit"]}
     return ProbeFinding(
-        rule=found.finding.rule, tool=rel.tool, message=found.finding.message,
-        # A built-in limit counted in text lines is a guess about what the lines are: low.
-        confidence="low" if details.get("unit") == LISTED and check.confidence != "high" else check.confidence,
+        rule=found.finding.rule, tool=rel.tool, message=found.finding.message, confidence=check.confidence,
         basis=check.basis, calls=[Call(rel.tool, {**base, rel.param: n})], expect=expect, check="bound",
-    ), judged[0], ""
+    ), judged[0]

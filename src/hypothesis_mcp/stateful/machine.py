@@ -22,9 +22,8 @@ from hypothesis_mcp.stateful.bounds import bound_basis
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.pool import ServerPool
 from hypothesis_mcp.stateful.readers import (
-    LISTED,
     Reader,
-    count_bounded,
+    count_items,
     fill_reader_args,
     lines,
     says_skipped,
@@ -338,13 +337,12 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             limited = self.call(tool.name, {**base, bound.param: n})
             if not (full.ok and limited.ok):
                 return
-            whole, part = count_bounded(full), count_bounded(limited)
-            if whole is None or part is None or whole[1] != part[1]:
-                return  # a prose answer's lines are no count of items: not judged
-            (everything, unit), (got, _) = whole, part
+            everything, unit = count_items(full)
+            got, _ = count_items(limited)
+            if unit != "items":
+                return  # text lines are no count of items: a prose answer is not judged
             ctx.bounds_judged += 1
-            # Counted in the lines of a text list, the bound is a guess about what a line is: low.
-            reader = Reader(tool, "low" if unit == LISTED else "medium", bound_basis(tool, bound))
+            reader = Reader(tool, "medium", bound_basis(tool, bound))
             if got > n:
                 self.fail("probe-bound-exceeded",
                           f"{bound.param}={n} returned {got} {unit} (at most {n} allowed)",

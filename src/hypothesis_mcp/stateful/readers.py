@@ -19,8 +19,6 @@ SKIP_WORDS = re.compile(
     r"\b(skipp(ed|ing)|already exists?|already present|unchanged|duplicates?|no changes?|not (created|added|"
     r"updated|modified)|ignored|exists already)\b", re.IGNORECASE)
 MARKER = re.compile(r"hm[0-9a-f]{8}")
-BULLET = re.compile(r"\s*(?:[-*•+]|\d+[.)])\s")
-LISTED = "listed lines"
 
 
 @dataclass(frozen=True)
@@ -168,31 +166,13 @@ def says_skipped(outcome: Outcome) -> bool:
 
 def count_items(outcome: Outcome, unit: str = "auto") -> tuple[int, str]:
     """Items from structuredContent (a list, or an object with one list field), then from a JSON
-    result of that shape, otherwise text lines (`LISTED`: the bulleted or numbered ones only)."""
-    if unit == LISTED:
-        return len(listed_lines(outcome) or []), LISTED
+    result of that shape, otherwise text lines."""
     if unit in ("auto", "items"):
         for value in (outcome.structured if outcome.has_structured else None, _json(outcome.text)):
             items = _items(value)
             if items is not None:
                 return len(items), "items"
     return len(lines(outcome)), "lines"
-
-
-def listed_lines(outcome: Outcome) -> list[str] | None:
-    """The items of a text answer that reads as a list, one bulleted or numbered item per line
-    (blank lines apart); None for anything else, such as prose ("Note not found")."""
-    found = [line for line in lines(outcome) if line.strip()]
-    return found if all(BULLET.match(line) for line in found) else None
-
-
-def count_bounded(outcome: Outcome) -> tuple[int, str] | None:
-    """How many things a read with a built-in limit returned: a list of items, else the items of a
-    text list (counted in lines, so judged at low confidence), else None: not judged."""
-    if items_of(outcome) is not None:
-        return count_items(outcome, "items")
-    listed = listed_lines(outcome)
-    return None if listed is None else (len(listed), LISTED)
 
 
 def items_of(outcome: Outcome) -> list[Any] | None:
