@@ -173,6 +173,14 @@ def test_a_word_in_every_tool_name_is_a_prefix_not_a_shared_noun() -> None:
     assert {r.confidence for r in readers[1:]} == {"low"}
 
 
+def test_a_noun_every_tool_shares_is_still_a_noun() -> None:
+    """A server about one thing (every tool names a note) keeps its readers at medium confidence."""
+    tools = [tool("create_note", {"title": {"type": "string"}}), tool("get_note", {"title": {"type": "string"}}),
+             tool("list_notes")]
+    readers = choose_readers(tools[0], tools, None, set())
+    assert [(r.tool.name, r.confidence) for r in readers] == [("get_note", "medium"), ("list_notes", "medium")]
+
+
 def test_memory_bank_catalog_roles_and_keys() -> None:
     """memory_bank_read has no read verb first, so it is "other": the strategy declares the pair."""
     tools = catalog("memory-bank-mcp-0.2.2")

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 from hypothesis import strategies as st
 
+from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.hunt import Finding, hunt
+from hypothesis_mcp.checks.hunts import _digest
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.profiles import make_profile
 
@@ -77,3 +79,12 @@ def test_max_examples_overrides_and_is_checked() -> None:
         make_profile("grading", max_examples=0)
     with pytest.raises(UsageError, match="fastest"):
         make_profile("fastest")
+
+
+def test_kept_failures_are_filed_by_schema_and_given_values() -> None:
+    """A failure kept for one schema (or one set of --arg values) is not replayed on another."""
+    number = Tool.from_dict({"name": "t", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}})
+    text = Tool.from_dict({"name": "t", "inputSchema": {"type": "object", "properties": {"n": {"type": "string"}}}})
+    assert _digest(number, {}) == _digest(number, {})
+    assert _digest(number, {}) != _digest(text, {})
+    assert _digest(number, {}) != _digest(number, {"n": 1})

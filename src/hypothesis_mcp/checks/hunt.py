@@ -128,6 +128,7 @@ def hunt(
         finished = False
     except Flaky:
         result.flaky = True
+        finished = False
     except HypothesisException as exc:
         result.error = f"{type(exc).__name__}: {exc}"
     if result.finding is None:

@@ -6,6 +6,8 @@ and run and its outcome is kept for both.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,7 +105,7 @@ class Searches:
             return output_violation(schema, outcome) if schema is not None else None
 
         self._run(search, strategy, prop, self.profile.examples, server,
-                  scope=f"{'outputs' if outputs_only else 'valid'}:{tool.name}")
+                  scope=f"{'outputs' if outputs_only else 'valid'}:{tool.name}:{_digest(tool, fixed)}")
         # Then each edge once (enum values, range ends) that random draws may have missed; such a
         # failure is one call that changes a single value of the plainest call, so it is not shrunk.
         for args in edges if search.finding is None and search.skipped is None and not self.stop() else []:
@@ -155,7 +157,7 @@ class Searches:
                            f"'{invalid.keyword}' at {pointer(invalid.path)}", details)
 
         self._run(search, strategy, prop, self.profile.invalid_examples, server, unwrap=True,
-                  scope=f"invalid:{tool.name}")
+                  scope=f"invalid:{tool.name}:{_digest(tool, {})}")
         return search
 
     def _run(self, search: Search, strategy: Any, prop: Any, examples: int, conn: Connection,
@@ -179,3 +181,10 @@ def pointer(path: Any) -> str:
 
 def rejection_kind(outcome: Outcome) -> str:
     return f"JSON-RPC error {outcome.code}" if outcome.kind == "error" else "an isError tool result"
+
+
+def _digest(tool: Tool, fixed: dict[str, Any]) -> str:
+    """What a search's values depend on (the schema and the user's fixed values), so that a kept
+    failure is tried only where it is still a value of that search."""
+    text = json.dumps([tool.input_schema, fixed], sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import zlib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -120,19 +122,20 @@ class ProbeRun:
         given = self.write_args(tool, pair)
         free = [f for f in tool.key_fields if f.split(".")[0].removesuffix("[]") not in given]
         key_fields = pair.key if pair and pair.key else free or tool.key_fields
-        kept = self.kept(tool.name)
+        scope = self.scope(tool, readers, given)
+        kept = self.kept(scope, {tool.name, *(r.tool.name for r in readers)})
         if kept is not None and self.reproduces(kept):
             self.add_finding(kept)  # the failure this probe shrank to last time, replayed first
             return
         ctx, error = self.explore(tool, readers, pair, key_fields[0] if key_fields else None, self.config.builtins)
         verified = self.verified(ctx)
-        if not ctx.out_of_time and error is None:
-            self.keep(tool.name, verified if verified is not None and verified.tool == tool.name else None)
         if verified is not None and verified.tool != tool.name:
             # A bound of a reader broke first; judge the round trip itself without bounded reads.
             self.add_finding(verified)
             ctx, error = self.explore(tool, readers, pair, ctx.key_path, bounds=False)
             verified = self.verified(ctx)
+        if not ctx.out_of_time and error is None:
+            self.keep(scope, verified)
         if verified is not None:
             self.add_finding(verified)
         elif ctx.out_of_time:
@@ -163,21 +166,31 @@ class ProbeRun:
                      confidence="high" if ctx.overwrites_judged or ctx.confirmed else best.confidence,
                      basis=best.basis)
 
-    def kept(self, tool: str) -> ProbeFinding | None:
+    def scope(self, tool: Tool, readers: list[Reader], given: dict[str, Any]) -> str:
+        """Where this probe's failure is kept: the tool, and a digest of what its calls depend on
+        (the schemas, the readers, the values the user gives), so a failure is replayed only on a
+        catalog and settings like the ones it was found with."""
+        basis = [tool.input_schema, given, [(r.tool.name, r.tool.input_schema, r.read_args) for r in readers]]
+        digest = hashlib.sha256(json.dumps(basis, sort_keys=True, default=repr).encode()).hexdigest()[:16]
+        return f"probe:{tool.name}:{digest}"
+
+    def kept(self, scope: str, allowed: set[str]) -> ProbeFinding | None:
         """The round-trip failure kept from an earlier run (default and thorough profiles, command
-        targets: a shared server holds records of earlier runs)."""
+        targets: a shared server holds records of earlier runs), if it calls only the write tool and
+        its readers of this run."""
         if not self.profile.database_dir or self.pool.shared:
             return None
-        data = SavedFailures(self.profile.database_dir).load(f"probe:{tool}")
+        data = SavedFailures(self.profile.database_dir).load(scope)
         try:
             calls = [Call(c["tool"], c["arguments"]) for c in data.pop("calls")]
-            return ProbeFinding(**data, calls=calls)
+            finding = ProbeFinding(**data, calls=calls)
         except (AttributeError, KeyError, TypeError):
             return None
+        return finding if {c.tool for c in calls} <= allowed else None
 
-    def keep(self, tool: str, finding: ProbeFinding | None) -> None:
+    def keep(self, scope: str, finding: ProbeFinding | None) -> None:
         if self.profile.database_dir and not self.pool.shared:
-            SavedFailures(self.profile.database_dir).keep(f"probe:{tool}", asdict(finding) if finding else None)
+            SavedFailures(self.profile.database_dir).keep(scope, asdict(finding) if finding else None)
 
     def explore(self, tool: Tool, readers: list[Reader], pair: Pair | None, key_path: str | None,
                 bounds: bool) -> tuple[ProbeContext, str | None]:

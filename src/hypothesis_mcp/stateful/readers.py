@@ -51,8 +51,10 @@ def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: s
                               pair.read_args))
     candidates = [t for t in tools if t.is_read and t.name not in exclude and t.name != write.name
                   and not any(r.tool.name == t.name for r in readers)]
-    # A word in every tool's name (git_status, git_log…) is the server's prefix, not a shared noun.
-    prefix = set.intersection(*(nouns(t) for t in tools)) if len(tools) > 2 else set()
+    # A first word every tool's name starts with (git_status, git_log…) is the server's prefix, not
+    # a shared noun; a noun every tool shares in another place (create_note, list_notes) still is.
+    firsts = {words(t.name)[0] if words(t.name) else t.name for t in tools}
+    prefix = {_singular(w) for w in firsts} if len(tools) > 2 and len(firsts) == 1 else set()
     mine = nouns(write) - prefix
     sharing = [t for t in candidates if nouns(t) & mine]
     others = [t for t in candidates if t not in sharing]
