@@ -323,7 +323,7 @@ def test_a_kept_probe_failure_is_replayed_first_and_forgotten_once_fixed(tmp_pat
     found = engine(sample("silent-skip"), profile, probes=True, allow_writes=True)
     first = one(found, rule="probe-silent-noop")
     def kept() -> list[Path]:
-        return [f for f in (tmp_path / "failures").glob("*.json") if '"probe:create_note"' in f.read_text()]
+        return [f for f in (tmp_path / "failures").glob("*.json") if '"probe:create_note:' in f.read_text()]
 
     assert len(kept()) == 1
     again = engine(sample("silent-skip"), profile, probes=True, allow_writes=True)
