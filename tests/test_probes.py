@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -45,6 +46,7 @@ from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Result
 from hypothesis_mcp.stateful import ProbeFailure, effect_machine
 from hypothesis_mcp.stateful.config import parse_config
+from hypothesis_mcp.strategies import Overrides
 
 FAST = grading(max_examples=10)
 BOUND_OVER_5_SEED = 2
@@ -334,3 +336,14 @@ def test_a_kept_probe_failure_is_replayed_first_and_forgotten_once_fixed(tmp_pat
     fixed = engine(sample(), profile, probes=True, allow_writes=True)
     assert one(fixed, tool="create_note", kind="probe").status == "pass"
     assert not kept()
+
+
+def test_a_limit_on_text_answers_is_not_judged_and_says_why() -> None:
+    """Text lines are no count of items: even a limit the server ignores is not judged on them, and
+    the bound result says so instead of blaming the starting arguments."""
+    argv = [sys.executable, str(ROOT / "tests/servers/text_lists.py"), "--bug", "limit-ignored"]
+    report = engine(argv, probes=True, overrides=Overrides.parse(["find_items:query=x"]))
+    for name in ("list_items", "find_items"):
+        result = one(report, tool=name, kind="probe")
+        assert result.status == "inconclusive" and "answers with no list of items" in result.message, result
+    assert report.grade == "A" and not problems(report)

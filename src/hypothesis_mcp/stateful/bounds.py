@@ -53,14 +53,17 @@ def builtin_relations(tool: Tool, base: dict[str, Any]) -> list[BoundCheck]:
     return checks
 
 
-def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[ProbeFinding | None, int]:
-    """Hunt for a value of the parameter that breaks the relation; returns the finding and the
-    number of values judged (0 means the tool never answered)."""
+def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[ProbeFinding | None, int, str]:
+    """Hunt for a value of the parameter that breaks the relation; returns the finding, the number
+    of values judged, and why none was (when none was)."""
     rel = check.relation
     base = {k: v for k, v in rel.args.items() if k != rel.param}
     full = conn.call(rel.tool, base)
     if not full.ok:
-        return None, 0
+        return None, 0, f"{rel.tool} did not answer with its starting arguments; supply values with --arg"
+    if rel.expect not in ("prefix", "suffix") and rel.unit == "auto" and items_of(full) is None:
+        return None, 0, (f"{rel.tool} answers with no list of items (prose has lines, not items), so "
+                         f"{rel.param} is not judged")
     judged = [0]
     full_lines = lines(full)
 
@@ -104,7 +107,7 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
     found = hunt(values, prop, profile, examples=max(len(rel.values), profile.probe_examples),
                  cost=conn.stats.cost, scope=f"bound:{rel.tool}:{rel.param}")
     if found.finding is None:
-        return None, judged[0]
+        return None, judged[0], f"no answer of {rel.tool} with {rel.param} had a list of items to count"
     n = found.value
     details = found.finding.details
     if "lines" in details:
@@ -116,4 +119,4 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
     return ProbeFinding(
         rule=found.finding.rule, tool=rel.tool, message=found.finding.message, confidence=check.confidence,
         basis=check.basis, calls=[Call(rel.tool, {**base, rel.param: n})], expect=expect, check="bound",
-    ), judged[0]
+    ), judged[0], ""

@@ -286,13 +286,12 @@ class ProbeRun:
                 self.add(check.tool.name, "bound", "skip", "probe-bound-exceeded", "not run: --max-time was reached",
                          basis=check.basis)
                 continue
-            finding, judged = run_bound(conn, check, self.profile)
+            finding, judged, why_not = run_bound(conn, check, self.profile)
             self.examples += judged
             if finding is not None:
                 self.add_finding(finding)
             elif judged == 0:
-                self.add(check.tool.name, "bound", "inconclusive", "probe-bound-exceeded",
-                         f"{check.tool.name} did not answer with its starting arguments; supply values with --arg",
+                self.add(check.tool.name, "bound", "inconclusive", "probe-bound-exceeded", why_not,
                          confidence="low", basis=check.basis)
             else:
                 self.add(check.tool.name, "bound", "pass", "bound",
