@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import strategies as st
 
-from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.hunt import Finding, hunt
-from hypothesis_mcp.checks.hunts import _digest
+from hypothesis_mcp.checks.saved import digest
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.profiles import make_profile
 
@@ -82,9 +81,10 @@ def test_max_examples_overrides_and_is_checked() -> None:
 
 
 def test_kept_failures_are_filed_by_schema_and_given_values() -> None:
-    """A failure kept for one schema (or one set of --arg values) is not replayed on another."""
-    number = Tool.from_dict({"name": "t", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}})
-    text = Tool.from_dict({"name": "t", "inputSchema": {"type": "object", "properties": {"n": {"type": "string"}}}})
-    assert _digest(number, {}) == _digest(number, {})
-    assert _digest(number, {}) != _digest(text, {})
-    assert _digest(number, {}) != _digest(number, {"n": 1})
+    """A failure kept for one schema (or one set of --arg values) is filed apart from another's; the
+    name does not depend on key order."""
+    number = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    text = {"type": "object", "properties": {"n": {"type": "string"}}}
+    assert digest([number, {"n": 1, "m": 2}]) == digest([dict(reversed(number.items())), {"m": 2, "n": 1}])
+    assert digest([number, {}]) != digest([text, {}])
+    assert digest([number, {}]) != digest([number, {"n": 1}])

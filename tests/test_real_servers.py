@@ -45,7 +45,7 @@ def test_memory_grade_is_capped_at_c(memory_report: Report) -> None:
     assert memory_report.grade == "C"
     assert memory_report.grade_cap.capped and memory_report.grade_cap.uncapped_grade == "A"
     assert memory_report.grade_cap.reasons == ["probe-silent-noop on create_entities"]
-    assert memory_report.score >= 90
+    assert memory_report.score == 92.5
 
 
 def test_memory_smoke_unknown_tool_is_an_iserror_result(memory_report: Report) -> None:
@@ -83,6 +83,7 @@ def test_memory_bank_noop_replays_and_is_real(memory_bank_report: Report) -> Non
 
 def test_memory_bank_grade_and_the_rest_of_its_report(memory_bank_report: Report) -> None:
     assert memory_bank_report.grade == "C" and memory_bank_report.grade_cap.uncapped_grade == "B"
+    assert memory_bank_report.score == 86.0
     assert memory_bank_report.grade_cap.reasons == ["probe-silent-noop on memory_bank_write"]
     assert memory_bank_report.subscores["happy"] == memory_bank_report.subscores["edge"] == 100.0
     assert not [r for r in memory_bank_report.results if r.kind == "incident"]
@@ -97,7 +98,7 @@ def everything_report() -> Report:
 
 
 def test_everything_grades_a_and_every_other_verdict_is_defended(everything_report: Report) -> None:
-    assert everything_report.grade == "A" and not everything_report.grade_cap.capped
+    assert (everything_report.grade, everything_report.score) == ("A", 99.8) and not everything_report.grade_cap.capped
     assert not_passed(everything_report) == {("server", "smoke_unknown_tool", "fail", "high")}
     assert not [r for r in everything_report.results if r.kind == "incident"]
 
@@ -113,7 +114,7 @@ def test_everything_write_probes_say_why_they_are_inconclusive(everything_report
 
 def test_time_server_passes_with_its_strategy() -> None:
     report = grade(venv_script("mcp-server-time"), "mcp-server-time", smoke=True, probes=True, allow_writes=True)
-    assert report.grade == "A" and report.subscores["happy"] == 100.0
+    assert (report.grade, report.score) == ("A", 100.0) and report.subscores["happy"] == 100.0
     assert not_passed(report) == set()
 
 

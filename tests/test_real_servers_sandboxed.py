@@ -42,7 +42,8 @@ def test_filesystem_head_and_tail_zero_are_flagged(version: str, sandbox: Path) 
         ("read_text_file", "probe-bound-exceeded", "fail", "high"),
         ("read_file", "probe-bound-exceeded", "warn", "medium"),
     }
-    assert report.grade == "C" and report.grade_cap.reasons == ["probe-bound-exceeded on read_text_file"]
+    assert (report.grade, report.score) == ("C", 94.0)
+    assert report.grade_cap.reasons == ["probe-bound-exceeded on read_text_file"]
     assert (sandbox / "ten.txt").read_text() == TEN_LINES, "a probe changed the file the bounds read"
     [written] = probe_results(report, "write_file", "round-trip")
     assert (written.status, written.confidence) == ("pass", "high")
@@ -69,7 +70,7 @@ def test_git_server_with_writes(git_repo: Path) -> None:
     fresh repository does not have, so their round trips are inconclusive, never failures."""
     argv = [*venv_script("mcp-server-git"), "--repository", str(git_repo)]
     report = grade(argv, "mcp-server-git", smoke=True, probes=True, allow_writes=True)
-    assert report.grade == "A" and not_passed(report) == set()
+    assert (report.grade, report.score) == ("A", 97.8) and not_passed(report) == set()
     happy = {r.tool: r.status for r in report.results if r.kind == "scenario" and r.check == "happy"}
     assert happy["git_status"] == "pass" and happy["git_log"] == "pass"
     probes = {r.tool: (r.status, r.confidence) for r in report.results if r.kind == "probe"}

@@ -8,6 +8,7 @@ from typing import Any, Literal
 Status = Literal["pass", "fail", "warn", "skip", "inconclusive"]
 Kind = Literal["scenario", "smoke", "probe", "lint", "incident"]
 Confidence = Literal["high", "medium", "low"]
+CONFIDENCE_ORDER = {"high": 0, "medium": 1, "low": 2}
 
 
 @dataclass(frozen=True)

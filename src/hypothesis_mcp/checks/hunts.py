@@ -6,8 +6,6 @@ and run and its outcome is kept for both.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +13,7 @@ from typing import Any
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.hunt import Finding, hunt
 from hypothesis_mcp.checks.outcomes import incident, output_violation, schema_problem
+from hypothesis_mcp.checks.saved import digest
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.profiles import Profile
@@ -105,7 +104,7 @@ class Searches:
             return output_violation(schema, outcome) if schema is not None else None
 
         self._run(search, strategy, prop, self.profile.examples, server,
-                  scope=f"{'outputs' if outputs_only else 'valid'}:{tool.name}:{_digest(tool, fixed)}")
+                  scope=f"{'outputs' if outputs_only else 'valid'}:{tool.name}:{digest([tool.input_schema, fixed])}")
         # Then each edge once (enum values, range ends) that random draws may have missed; such a
         # failure is one call that changes a single value of the plainest call, so it is not shrunk.
         for args in edges if search.finding is None and search.skipped is None and not self.stop() else []:
@@ -157,7 +156,7 @@ class Searches:
                            f"'{invalid.keyword}' at {pointer(invalid.path)}", details)
 
         self._run(search, strategy, prop, self.profile.invalid_examples, server, unwrap=True,
-                  scope=f"invalid:{tool.name}:{_digest(tool, {})}")
+                  scope=f"invalid:{tool.name}:{digest([tool.input_schema, {}])}")
         return search
 
     def _run(self, search: Search, strategy: Any, prop: Any, examples: int, conn: Connection,
@@ -182,9 +181,3 @@ def pointer(path: Any) -> str:
 def rejection_kind(outcome: Outcome) -> str:
     return f"JSON-RPC error {outcome.code}" if outcome.kind == "error" else "an isError tool result"
 
-
-def _digest(tool: Tool, fixed: dict[str, Any]) -> str:
-    """What a search's values depend on (the schema and the user's fixed values), so that a kept
-    failure is tried only where it is still a value of that search."""
-    text = json.dumps([tool.input_schema, fixed], sort_keys=True, default=repr)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]

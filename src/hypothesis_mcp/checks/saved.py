@@ -30,6 +30,13 @@ def decode_value(data: Any) -> Any:
     return data["value"]
 
 
+def digest(value: Any) -> str:
+    """A short, stable name for what a kept failure depends on (schemas, given values): a failure
+    is filed under it, so it is tried again only where it still belongs."""
+    text = json.dumps(value, sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 class SavedFailures:
     def __init__(self, folder: str) -> None:
         self.folder = Path(folder) / "failures"

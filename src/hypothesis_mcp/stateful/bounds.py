@@ -61,7 +61,9 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
     full = conn.call(rel.tool, base)
     if not full.ok:
         return None, 0, f"{rel.tool} did not answer with its starting arguments; supply values with --arg"
-    if rel.expect not in ("prefix", "suffix") and rel.unit == "auto" and items_of(full) is None:
+    # Items are counted only in a list: a prose answer's lines are no count of items.
+    items_only = rel.expect not in ("prefix", "suffix") and rel.unit == "auto"
+    if items_only and items_of(full) is None:
         return None, 0, (f"{rel.tool} answers with no list of items (prose has lines, not items), so "
                          f"{rel.param} is not judged")
     judged = [0]
@@ -71,9 +73,7 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
         limited = conn.call(rel.tool, {**base, rel.param: n})
         if not limited.ok:
             return None
-        if rel.expect not in ("prefix", "suffix") and rel.unit == "auto" and items_of(limited) is None:
-            # Text with no list in it: its line count says nothing about a limit on items (a
-            # "not found" message has lines too), so the value is not judged.
+        if items_only and items_of(limited) is None:
             return None
         judged[0] += 1
         if rel.expect in ("prefix", "suffix"):

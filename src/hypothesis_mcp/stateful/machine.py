@@ -17,7 +17,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, multiple, precond
 
 from hypothesis_mcp.catalog import Bound, Tool
 from hypothesis_mcp.connection import Connection, Outcome
-from hypothesis_mcp.results import Call
+from hypothesis_mcp.results import CONFIDENCE_ORDER, Call
 from hypothesis_mcp.stateful.bounds import bound_basis
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.pool import ServerPool
@@ -105,7 +105,7 @@ class ProbeContext:
 
 
 def _rank(finding: ProbeFinding) -> int:
-    return {"high": 0, "medium": 1, "low": 2}[finding.confidence]
+    return CONFIDENCE_ORDER[finding.confidence]
 
 
 def get_path(args: Any, path: str) -> Any:
@@ -223,7 +223,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                     ctx.confirmed += 1
                     return
             if answered:
-                best = min(answered, key=lambda r: {"high": 0, "medium": 1, "low": 2}[r.confidence])
+                best = min(answered, key=lambda r: CONFIDENCE_ORDER[r.confidence])
                 # Read once more through the surest reader, so that the last call of the reproduction,
                 # the one a replay judges, is its answer and not whichever reader came last.
                 again = self.call(best.tool.name, self.reader_args(best, record))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import zlib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -14,10 +12,10 @@ from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.stateful import run_state_machine_as_test
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.checks.saved import SavedFailures
+from hypothesis_mcp.checks.saved import SavedFailures, digest
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.profiles import Profile
-from hypothesis_mcp.results import Call, Reproduction, Result
+from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Reproduction, Result
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, agrees, item_keys, reproduces, same_answer
@@ -100,9 +98,8 @@ class ProbeRun:
         for i, seen in enumerate(self.results):
             same = (seen.tool, seen.rule, seen.basis) == (finding.tool, finding.rule, finding.basis)
             if same and seen.status in ("fail", "warn"):
-                order = {"high": 0, "medium": 1, "low": 2}
-                known = (order[seen.confidence], len(seen.reproduction.calls) if seen.reproduction else 0)
-                if (order[finding.confidence], len(finding.calls)) >= known:
+                known = (CONFIDENCE_ORDER[seen.confidence], len(seen.reproduction.calls) if seen.reproduction else 0)
+                if (CONFIDENCE_ORDER[finding.confidence], len(finding.calls)) >= known:
                     return
                 del self.results[i]
                 break
@@ -159,7 +156,7 @@ class ProbeRun:
                      "no read tool answered for its writes; declare the reader in a probe config",
                      confidence="low")
         else:
-            best = min((r for r in readers), key=lambda r: {"high": 0, "medium": 1, "low": 2}[r.confidence])
+            best = min(readers, key=lambda r: CONFIDENCE_ORDER[r.confidence])
             judged = f"{ctx.writes_ok} write(s), {ctx.overwrites_judged} same-key overwrite(s) judged"
             self.add(tool.name, "round-trip", "pass", "round-trip",
                      f"writes were visible and kept ({judged}, {ctx.runs} fresh-server example(s))",
@@ -171,8 +168,7 @@ class ProbeRun:
         (the schemas, the readers, the values the user gives), so a failure is replayed only on a
         catalog and settings like the ones it was found with."""
         basis = [tool.input_schema, given, [(r.tool.name, r.tool.input_schema, r.read_args) for r in readers]]
-        digest = hashlib.sha256(json.dumps(basis, sort_keys=True, default=repr).encode()).hexdigest()[:16]
-        return f"probe:{tool.name}:{digest}"
+        return f"probe:{tool.name}:{digest(basis)}"
 
     def kept(self, scope: str, allowed: set[str]) -> ProbeFinding | None:
         """The round-trip failure kept from an earlier run (default and thorough profiles, command
@@ -225,9 +221,8 @@ class ProbeRun:
     def verified(self, ctx: ProbeContext) -> ProbeFinding | None:
         """The surest, shortest failure that has been seen from a fresh server: a shrunk candidate
         found on the warm server is replayed on a new one before it is reported."""
-        order = {"high": 0, "medium": 1, "low": 2}
         tries = 2
-        for finding in sorted(ctx.candidates, key=lambda f: (order[f.confidence], len(f.calls))):
+        for finding in sorted(ctx.candidates, key=lambda f: (CONFIDENCE_ORDER[f.confidence], len(f.calls))):
             if self.pool.shared:
                 return finding
             if finding.fresh:

@@ -53,7 +53,7 @@ def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: s
                   and not any(r.tool.name == t.name for r in readers)]
     # A first word every tool's name starts with (git_status, git_log…) is the server's prefix, not
     # a shared noun; a noun every tool shares in another place (create_note, list_notes) still is.
-    firsts = {words(t.name)[0] if words(t.name) else t.name for t in tools}
+    firsts = {(words(t.name) or [t.name])[0] for t in tools}
     prefix = {_singular(w) for w in firsts} if len(tools) > 2 and len(firsts) == 1 else set()
     mine = nouns(write) - prefix
     sharing = [t for t in candidates if nouns(t) & mine]
