@@ -12,12 +12,14 @@ from typing import Any
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.hunt import Finding, hunt
+from hypothesis_mcp.checks.minimise import drop_keys, narrow
 from hypothesis_mcp.checks.outcomes import incident, output_violation, schema_problem
 from hypothesis_mcp.checks.saved import digest
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.strategies import (
+    Invalid,
     NoInvalidValues,
     Overrides,
     arguments,
@@ -25,11 +27,14 @@ from hypothesis_mcp.strategies import (
     invalid_arguments,
 )
 from hypothesis_mcp.strategies.boundary import boundary_arguments
+from hypothesis_mcp.strategies.breakers import Breaker, invalid_breakers, valid_breakers, violation
+from hypothesis_mcp.strategies.dialect import validator
 
 REJECTED_VALID = "happy-rejected-valid-input"
 ACCEPTED_INVALID = "edge-accepted-invalid-input"
 INTERNAL_ON_INVALID = "edge-internal-error"
 OUT_OF_TIME = "not run: --max-time was reached"
+Prop = Callable[[Any], Finding | None]
 
 
 @dataclass
@@ -73,8 +78,7 @@ class Searches:
             return cache[tool.name]
         search = Search()
         cache[tool.name] = search
-        if self.stop():
-            search.skipped = OUT_OF_TIME
+        if self._skipped(search, server):
             return search
         schema = tool.output_schema
         if schema is not None and schema_problem(schema) is not None:
@@ -83,6 +87,7 @@ class Searches:
         try:
             strategy = arguments(tool, fixed or None)
             edges = boundary_arguments(tool, fixed)
+            breakers = valid_breakers(tool, fixed)
         except SchemaError as exc:
             search.skipped = f"cannot generate arguments: {exc}"
             return search
@@ -103,11 +108,18 @@ class Searches:
                 return None
             return output_violation(schema, outcome) if schema is not None else None
 
-        self._run(search, strategy, prop, self.profile.examples, server,
+        check = validator(tool.input_schema or {"type": "object"})
+        if self._breakers(search, breakers, prop, server, lambda args: bool(check.is_valid(args))):
+            return search
+        self._run(search, strategy, prop, self.profile.examples, server, keep=frozenset(fixed),
+                  admits=lambda args: bool(check.is_valid(args)),
                   scope=f"{'outputs' if outputs_only else 'valid'}:{tool.name}:{digest([tool.input_schema, fixed])}")
         # Then each edge once (enum values, range ends) that random draws may have missed; such a
         # failure is one call that changes a single value of the plainest call, so it is not shrunk.
-        for args in edges if search.finding is None and search.skipped is None and not self.stop() else []:
+        sent = [b.arguments for b in breakers]
+        for args in edges if search.finding is None and search.skipped is None and not self._stopped(server) else []:
+            if args in sent:
+                continue
             finding = prop(args)
             search.examples += 1
             if finding is not None:
@@ -123,14 +135,14 @@ class Searches:
             return self._invalid[tool.name]
         search = Search()
         self._invalid[tool.name] = search
-        if self.stop():
-            search.skipped = OUT_OF_TIME
+        if self._skipped(search, server):
             return search
         try:
             if not has_invalid_values(tool.input_schema or {"type": "object"}):
                 search.skipped = "the inputSchema accepts any arguments: nothing to reject"
                 return search
             strategy = invalid_arguments(tool)
+            breakers = invalid_breakers(tool)
         except NoInvalidValues:
             search.skipped = "the inputSchema accepts any arguments: nothing to reject"
             return search
@@ -155,20 +167,87 @@ class Searches:
                            "accepted schema-invalid arguments (returned a success result); they break "
                            f"'{invalid.keyword}' at {pointer(invalid.path)}", details)
 
-        self._run(search, strategy, prop, self.profile.invalid_examples, server, unwrap=True,
+        schema = tool.input_schema or {"type": "object"}
+        check = validator(schema)
+
+        def as_invalid(args: dict[str, Any]) -> Invalid:
+            keyword, path, message = violation(schema, args)
+            return Invalid(args, keyword, tuple(path), message)
+
+        def prop_args(args: dict[str, Any]) -> Finding | None:
+            return prop(as_invalid(args))
+
+        if self._breakers(search, breakers, prop_args, server, lambda args: not check.is_valid(args)):
+            return search
+        self._run(search, strategy, prop, self.profile.invalid_examples, server, unwrap=as_invalid,
+                  admits=lambda args: not check.is_valid(args),
                   scope=f"invalid:{tool.name}:{digest([tool.input_schema, {}])}")
         return search
 
-    def _run(self, search: Search, strategy: Any, prop: Any, examples: int, conn: Connection,
-             unwrap: bool = False, scope: str = "") -> None:
-        found = hunt(strategy, prop, self.profile, examples=examples, cost=conn.stats.cost, stop=self.stop,
-                     scope=scope)
+    def _stopped(self, conn: Connection) -> bool:
+        return self.stop() or conn.unavailable is not None
+
+    def _skipped(self, search: Search, conn: Connection) -> bool:
+        """A search not started: the run's time is up, or the server stopped answering."""
+        if conn.unavailable is not None:
+            search.skipped = f"not run: {conn.unavailable}"
+        elif self.stop():
+            search.skipped = OUT_OF_TIME
+        return search.skipped is not None
+
+    def _breakers(self, search: Search, breakers: list[Breaker], prop: Prop, conn: Connection,
+                  admits: Callable[[dict[str, Any]], bool]) -> bool:
+        """Send each breaker once, before the random draws; a failure is narrowed and ends the search."""
+        passed: dict[str, list[Any]] = {}
+        for breaker in breakers:
+            if self._stopped(conn):
+                break
+            search.examples += 1
+            finding = prop(breaker.arguments)
+            if finding is None:
+                passed.setdefault(breaker.name, []).append(breaker.arguments[breaker.name])
+                continue
+            args = narrow(breaker.arguments, breaker.name, passed.get(breaker.name, []),
+                          self._again(search, finding, prop, conn, admits))
+            search.arguments = args
+            return True
+        return False
+
+    def _run(self, search: Search, strategy: Any, prop: Prop, examples: int, conn: Connection, *,
+             admits: Callable[[dict[str, Any]], bool], unwrap: Callable[[dict[str, Any]], Any] | None = None,
+             keep: frozenset[str] = frozenset(), scope: str = "") -> None:
+        found = hunt(strategy, prop, self.profile, examples=examples, cost=conn.stats.cost,
+                     stop=lambda: self._stopped(conn), scope=scope)
         search.examples = found.examples
-        if found.error is not None and found.finding is None:
+        if conn.unavailable is not None and found.finding is None:
+            search.skipped = f"not finished: {conn.unavailable}"
+        elif found.error is not None and found.finding is None:
             search.skipped = f"could not generate arguments: {found.error}"
         search.finding = found.finding
-        if found.value is not None:
-            search.arguments = found.value.value if unwrap else found.value
+        if found.value is None or found.finding is None:
+            return
+        args = found.value.value if unwrap is not None else found.value
+        again = self._again(search, found.finding, prop if unwrap is None else lambda a: prop(unwrap(a)), conn,
+                            admits)
+        search.arguments = drop_keys(args, again, keep=keep) if isinstance(args, dict) else args
+
+    def _again(self, search: Search, finding: Finding, prop: Prop, conn: Connection,
+               admits: Callable[[dict[str, Any]], bool]) -> Callable[[dict[str, Any]], bool]:
+        """Whether a smaller call the search may send fails by the same rule; the last such
+        failure becomes the search's finding, so its message speaks of the call reported."""
+        search.finding = finding
+
+        def fails(args: dict[str, Any]) -> bool:
+            if self._stopped(conn) or not admits(args):
+                return False
+            search.examples += 1
+            found = prop(args)
+            if found is None or found.rule != finding.rule:
+                return False
+            search.finding = found
+            return True
+
+        return fails
 
 
 def pointer(path: Any) -> str:

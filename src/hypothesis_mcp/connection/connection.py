@@ -84,7 +84,9 @@ class Connection:
 
     Use as a context manager. `call()` never raises for what the server does: timeouts, errors,
     crashes and protocol violations come back as an `Outcome`. A server that exited is started
-    again on the next call when `restart` is true.
+    again on the next call when `restart` is true; so is one that let a call time out (a process
+    is killed, a URL gets a new session), so no later call inherits the hang. If it cannot be
+    reached again, `unavailable` says why and later calls come back `unavailable` unsent.
     """
 
     def __init__(
@@ -124,6 +126,8 @@ class Connection:
         self._starter: threading.Thread | None = None
         self._ready = threading.Event()
         self._error: BaseException | None = None
+        self._hung = False
+        self.unavailable: str | None = None
 
     # lifecycle -------------------------------------------------------------------------------
     def __enter__(self) -> Connection:
@@ -362,6 +366,10 @@ class Connection:
              timeout: float | None = None) -> Outcome:
         """Call a tool; whatever happens comes back as an Outcome."""
         self._pump()
+        if self._hung and self.restart:
+            self._recover()
+        if self.unavailable is not None:
+            return Outcome(kind="unavailable", message=self.unavailable)
         if not self.is_open or (self._transport is not None and not self._transport.alive):
             if not self.restart:
                 return Outcome(kind="closed", message="the connection is closed", stderr=self.stderr())
@@ -377,8 +385,20 @@ class Connection:
         answer = self._request(request, "tools/call", params, timeout=timeout)
         self.stats.calls += 1
         if isinstance(answer, Outcome):
+            self._hung = answer.kind == "timeout"
             return answer
         return Outcome.from_result(answer, self.transcript[-1].elapsed if self.transcript else 0.0)
+
+    def _recover(self) -> None:
+        """Start over after a call hung: a wedged server would leave every later call hanging."""
+        self._hung = False
+        if self._transport is not None:
+            self._transport.kill()
+        self._close_runner()
+        try:
+            self.open()
+        except ServerStartError as exc:
+            self.unavailable = f"the server did not answer again after a call hung ({exc})"
 
     def _request(self, request: Any, method: str, params: dict[str, Any],
                  timeout: float | None = None, *, unchecked: bool = False) -> dict[str, Any] | Outcome:

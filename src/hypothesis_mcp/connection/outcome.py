@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-OutcomeKind = Literal["result", "error", "timeout", "closed", "protocol"]
+OutcomeKind = Literal["result", "error", "timeout", "closed", "protocol", "unavailable"]
 
 TIMEOUT_CODE = -32001
 CLOSED_CODE = -32000
@@ -17,7 +17,8 @@ _MISSING = object()
 @dataclass
 class Outcome:
     """A result (content, structuredContent, isError), a JSON-RPC error, a timeout, a closed
-    connection (with the exit code and stderr tail), or a protocol violation."""
+    connection (with the exit code and stderr tail), a protocol violation, or no call at all
+    because the server stopped answering after an earlier call hung (`unavailable`)."""
 
     kind: OutcomeKind
     content: list[dict[str, Any]] = field(default_factory=list)
@@ -98,6 +99,8 @@ class Outcome:
             tail = self.stderr.strip().splitlines()[-1:] if self.stderr.strip() else []
             shown_tail = f"; stderr: {tail[0][:width]}" if tail else ""
             return f"connection closed (exit code {self.exit_code}){shown_tail}"
+        if self.kind == "unavailable":
+            return f"not called: {self.message[:width]}"
         return f"protocol violation: {self.message[:width]}"
 
     def to_dict(self) -> dict[str, Any]:
