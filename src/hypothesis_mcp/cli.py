@@ -176,7 +176,7 @@ def gate_message(code: int, report: Report, fail_under: str | None) -> str | Non
 
 def blocking(report: Report) -> list[Result]:
     """High-confidence probe failures, incidents, and tools that fail valid input."""
-    return [r for r in report.results if r.status == "fail" and (
+    return [r for r in report.failures() if (
         (r.kind == "probe" and r.confidence == "high") or r.kind == "incident"
         or (r.kind == "scenario" and r.check == "happy"))]
 
@@ -302,7 +302,7 @@ def replay(
                 raise UsageError(f"no result {result_id!r} in {report_file}; ids with reproductions: "
                                  + ", ".join(r.id for r in results if r.reproduction) or "none")
         else:
-            chosen = [r for r in results if r.status in ("fail", "warn") and r.reproduction]
+            chosen = [r for r in results if r.status in ("fail", "warn") and r.reproduction and r.covered_by is None]
         if not chosen:
             typer.echo("nothing to replay: the report has no failure with a reproduction")
             return EXIT_OK

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,17 +60,37 @@ class _Clock:
         return self.limit is not None and self.elapsed > self.limit
 
 
-def _incidents(results: list[Result]) -> list[Result]:
-    """Every crash, hang or protocol violation any check ran into, once per tool and rule."""
-    seen: set[tuple[str | None, str]] = set()
-    found = []
+def _size(result: Result) -> tuple[int, int]:
+    calls = result.reproduction.calls if result.reproduction else []
+    return (len(calls) or 1000, len(json.dumps([c.to_dict() for c in calls], default=repr)))
+
+
+def _incidents(results: list[Result]) -> list[tuple[Result, list[Result]]]:
+    """Every crash, hang or protocol violation any check ran into, once per tool and rule, with
+    the smallest reproduction any of those checks found, and the failures it stands for."""
+    hits: dict[tuple[str | None, str], list[Result]] = {}
     for r in results:
-        if r.status == "fail" and r.rule in INCIDENT_RULES.values() and (r.tool, r.rule) not in seen:
-            seen.add((r.tool, r.rule))
-            found.append(Result(kind="incident", check=r.rule, tool=r.tool, status="fail", rule=r.rule,
-                                message=r.message, confidence="high", basis=f"seen during the {r.check} check",
-                                reproduction=r.reproduction, details=dict(r.details)))
+        if r.status == "fail" and r.rule in INCIDENT_RULES.values() and r.kind != "incident":
+            hits.setdefault((r.tool, r.rule), []).append(r)
+    found = []
+    for (tool, rule), by in hits.items():
+        first = min(by, key=_size)
+        checks = list(dict.fromkeys(r.check for r in by))
+        found.append((Result(kind="incident", check=rule, tool=tool, status="fail", rule=rule,
+                             message=first.message, confidence="high",
+                             basis=f"seen during the {', '.join(checks)} check{'s' if len(checks) > 1 else ''}",
+                             reproduction=first.reproduction, details={**first.details, "checks": checks}), by))
     return found
+
+
+def _link(incidents: list[tuple[Result, list[Result]]], smoke: Smoke) -> None:
+    """Point every failure an incident stands for at it, in the smoke section too."""
+    for incident, by in incidents:
+        for result in by:
+            result.details["incident"] = incident.id
+            for check in smoke.checks:
+                if (check["check_id"], check["tool_name"], check["verdict"]) == (result.check, result.tool, "fail"):
+                    check["details"]["incident"] = incident.id
 
 
 def run(target: Target, options: RunOptions, events: Events | None = None) -> Report:
@@ -137,11 +158,13 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
         notes.extend(probe_run.notes)
         if clock.over:
             notes.append(f"--max-time {options.max_time:g}s reached: later checks did not run")
-        results.extend(_incidents(results))
+        incidents = _incidents(results)
+        results.extend(incident for incident, _ in incidents)
         for index, result in enumerate(results, 1):
             result.id = f"r{index:03d}"
             if result.status in ("fail", "warn") and not result.fix:
                 result.fix = fix_for(result.rule)
+        _link(incidents, smoke)
         score, grade, subscores, cap = score_run(
             results, num_tools=len(tools), lint=lint_score(tools, results), cap_enabled=options.probe_grade_cap,
         )

@@ -55,6 +55,12 @@ class Result:
     details: dict[str, Any] = field(default_factory=dict)
     id: str = ""
 
+    @property
+    def covered_by(self) -> str | None:
+        """The id of the incident that reports this failure's cause, when one does."""
+        found = self.details.get("incident") if self.kind != "incident" and self.status == "fail" else None
+        return found if isinstance(found, str) else None
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["reproduction"] = self.reproduction.to_dict() if self.reproduction else None
@@ -157,7 +163,8 @@ class Report:
         }
 
     def failures(self, *, blocking_only: bool = False) -> list[Result]:
-        found = [r for r in self.results if r.status == "fail"]
+        """Failed results, each cause once: a crash or hang several checks hit is its incident."""
+        found = [r for r in self.results if r.status == "fail" and r.covered_by is None]
         if blocking_only:
             found = [r for r in found if r.confidence == "high"]
         return found

@@ -47,22 +47,25 @@ def plan(tools: list[Tool], *, read_only: bool = False, excluded: frozenset[str]
 
 
 def _result(check: str, tool: Tool, search: Search, basis: str) -> Result:
+    exercised = {"exercised": bool(search.successes)} if check == "happy" else {}
     if search.finding is not None:
         rule = HAPPY_OUTPUT if search.finding.rule == "smoke_structured_content" else search.finding.rule
         return Result(
             kind="scenario", check=check, tool=tool.name, status="fail", rule=rule,
             message=search.finding.message, confidence="high", basis=basis,
             reproduction=Reproduction([Call(tool.name, search.arguments or {})], fresh_server=False),
-            details={**search.finding.details, "arguments": search.arguments},
+            details={**search.finding.details, "arguments": search.arguments, **exercised},
         )
     if search.skipped is not None:
         return Result(kind="scenario", check=check, tool=tool.name, status="skip", rule=check,
                       message=search.skipped, basis=basis)
     if check == "happy" and not search.successes:
+        kept = f", last with {search.refused[-1].summary()}" if search.refused else ""
+        name = tool.required[0] if tool.required else "NAME"
         return Result(
             kind="scenario", check=check, tool=tool.name, status="inconclusive", rule=check,
-            message=f"refused all {len(search.answered)} generated valid argument set(s); supply real values "
-            "with --arg to test it", confidence="low", basis=basis,
+            message=f"not exercised: refused all {len(search.answered)} generated valid argument set(s){kept}; "
+            f"supply real values with --arg {tool.name}:{name}=VALUE to test it", confidence="low", basis=basis,
             details={"returned": search.refused[-1].summary()} if search.refused else {},
         )
     if check == "happy":
@@ -74,7 +77,7 @@ def _result(check: str, tool: Tool, search: Search, basis: str) -> Result:
         how = " or ".join(sorted({rejection_kind(o) for o in search.refused})) or "no call"
         message = f"all {len(search.refused)} invalid argument set(s) rejected with {how}"
     return Result(kind="scenario", check=check, tool=tool.name, status="pass", rule=check, message=message,
-                  basis=basis)
+                  basis=basis, details=exercised)
 
 
 def run_scenarios(searches: Searches, scenario_plan: ScenarioPlan) -> list[Result]:

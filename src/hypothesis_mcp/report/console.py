@@ -108,6 +108,8 @@ def _scenario_cell(results: list[Result]) -> Text:
     failed = sum(r.status == "fail" for r in results)
     if failed:
         return _text(f"FAIL {failed}/{len(results)}", style=STATUS_STYLES["fail"])
+    if any(r.check == "happy" and r.status == "inconclusive" for r in results):
+        return _text("not exercised", style=STATUS_STYLES["inconclusive"])
     for status in ("warn", "pass", "inconclusive", "skip"):
         if any(r.status == status for r in results):
             return _text(status, style=STATUS_STYLES[status])
@@ -160,9 +162,13 @@ def _smoke_section(smoke: Smoke) -> RenderableType:
         verdict = str(check.get("verdict", ""))
         tool = check.get("tool_name")
         where = f" [{tool}]" if tool else ""
-        checks.add_row(_text("FAIL" if verdict == "fail" else verdict, style=STATUS_STYLES.get(verdict, "")),
-                       _text(f"{check.get('check_id', '')}{where}: {check.get('message', '')}"))
         details = check.get("details")
+        incident = details.get("incident") if isinstance(details, dict) else None
+        message = f"see incident {incident}" if incident else check.get("message", "")
+        checks.add_row(_text("FAIL" if verdict == "fail" else verdict, style=STATUS_STYLES.get(verdict, "")),
+                       _text(f"{check.get('check_id', '')}{where}: {message}"))
+        if incident:
+            continue
         returned = details.get("returned") if isinstance(details, dict) else None
         if isinstance(returned, str) and returned:
             checks.add_row("", _text(returned, style="dim"))

@@ -36,8 +36,9 @@ def _suite(report: Report, kind: str) -> ET.Element:
     results = [r for r in report.results if r.kind == kind]
     suite = ET.Element(
         "testsuite", name=f"hypothesis-mcp.{kind}", tests=str(len(results)),
-        failures=str(sum(r.status == "fail" for r in results)), errors="0",
-        skipped=str(sum(r.status in ("skip", "inconclusive") for r in results)), time="0",
+        failures=str(sum(r.status == "fail" and r.covered_by is None for r in results)), errors="0",
+        skipped=str(sum(r.status in ("skip", "inconclusive") or r.covered_by is not None for r in results)),
+        time="0",
     )
     properties = ET.SubElement(suite, "properties")
     seed = "" if report.seed is None else str(report.seed)
@@ -54,7 +55,10 @@ def _case(result: Result) -> ET.Element:
         "testcase", classname=f"{result.kind}.{result.check}",
         name=_clean(f"{result.tool or 'server'} {result.rule}"), time="0",
     )
-    if result.status == "fail":
+    if result.covered_by is not None:
+        ET.SubElement(case, "skipped", message=_clean(f"failed by {result.rule}, reported once as incident "
+                                                      f"{result.covered_by}: {result.message}"))
+    elif result.status == "fail":
         failure = ET.SubElement(case, "failure", message=_clean(result.message), type=result.rule)
         failure.text = _clean(_details(result))
     elif result.status in ("skip", "inconclusive"):

@@ -56,8 +56,13 @@ def _smoke(smoke: Smoke) -> list[str]:
     lines = ["### Smoke checks", "",
              f"{smoke.passed} passed, {smoke.failed} failed, {smoke.skipped} skipped · tools called "
              f"{smoke.tools_called} of {smoke.tools_total} · {scope}", ""]
-    failed = [_smoke_line(c) for c in smoke.checks if c.get("verdict") == "fail"]
+    failed = [_smoke_line(c) for c in smoke.checks if c.get("verdict") == "fail" and not _covered(c)]
     return [*lines, *failed, ""] if failed else lines
+
+
+def _covered(check: dict[str, Any]) -> bool:
+    details = check.get("details")
+    return isinstance(details, dict) and "incident" in details
 
 
 def _smoke_line(check: dict[str, Any]) -> str:
