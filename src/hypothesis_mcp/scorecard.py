@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from hypothesis_mcp.checks.scenarios import EXERCISED
 from hypothesis_mcp.results import GradeCap, Result
 
 WEIGHTS = {"happy": 0.6, "edge": 0.2, "lint": 0.2}
@@ -44,7 +45,7 @@ def effect_subscore(results: Iterable[Result]) -> float | None:
 
 def exercised_tools(results: Iterable[Result]) -> int:
     """Tools that answered at least one generated valid call with success."""
-    return len({r.tool for r in results if r.kind == "scenario" and r.check == "happy" and r.details.get("exercised")})
+    return len({r.tool for r in results if r.kind == "scenario" and r.check == "happy" and r.details.get(EXERCISED)})
 
 
 def blocking_probe_failures(results: Iterable[Result]) -> list[Result]:

@@ -13,6 +13,8 @@ from hypothesis_mcp.checks.hunts import Search, Searches, rejection_kind
 from hypothesis_mcp.results import Call, Reproduction, Result
 
 HAPPY_OUTPUT = "happy-output-schema"
+EXERCISED = "valid_calls_succeeded"
+"""A happy result's count of generated valid calls the tool served with success: 0 is not exercised."""
 EXCLUDED = "never called: excluded by the probe config"
 NEVER_CALLED = ("never called: destructiveHint is true, or its name says it deletes, sends, publishes or "
                 "deploys")
@@ -47,7 +49,7 @@ def plan(tools: list[Tool], *, read_only: bool = False, excluded: frozenset[str]
 
 
 def _result(check: str, tool: Tool, search: Search, basis: str) -> Result:
-    exercised = {"exercised": bool(search.successes)} if check == "happy" else {}
+    exercised = {EXERCISED: len(search.successes)} if check == "happy" else {}
     if search.finding is not None:
         rule = HAPPY_OUTPUT if search.finding.rule == "smoke_structured_content" else search.finding.rule
         return Result(
@@ -61,11 +63,11 @@ def _result(check: str, tool: Tool, search: Search, basis: str) -> Result:
                       message=search.skipped, basis=basis)
     if check == "happy" and not search.successes:
         kept = f", last with {search.refused[-1].summary()}" if search.refused else ""
-        name = tool.required[0] if tool.required else "NAME"
         return Result(
             kind="scenario", check=check, tool=tool.name, status="inconclusive", rule=check,
             message=f"not exercised: refused all {len(search.answered)} generated valid argument set(s){kept}; "
-            f"supply real values with --arg {tool.name}:{name}=VALUE to test it", confidence="low", basis=basis,
+            f"supply real values with --arg {tool.name}:{tool.required[0] if tool.required else 'NAME'}=VALUE "
+            "to test it", confidence="low", basis=basis,
             details={"returned": search.refused[-1].summary()} if search.refused else {},
         )
     if check == "happy":

@@ -109,7 +109,7 @@ def _scenario_cell(results: list[Result]) -> Text:
     if failed:
         return _text(f"FAIL {failed}/{len(results)}", style=STATUS_STYLES["fail"])
     if any(r.check == "happy" and r.status == "inconclusive" for r in results):
-        return _text("not exercised", style=STATUS_STYLES["inconclusive"])
+        return _text("not exercised (no success)", style=STATUS_STYLES["inconclusive"])
     for status in ("warn", "pass", "inconclusive", "skip"):
         if any(r.status == status for r in results):
             return _text(status, style=STATUS_STYLES[status])
