@@ -156,6 +156,8 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
             notes.append("interrupted: this report is partial")
         results.extend(probe_run.results)
         notes.extend(probe_run.notes)
+        if searches.unavailable is not None:
+            notes.append(f"{searches.unavailable}: the checks after it were skipped, not failed")
         if clock.over:
             notes.append(f"--max-time {options.max_time:g}s reached: later checks did not run")
         incidents = _incidents(results)

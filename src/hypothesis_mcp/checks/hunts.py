@@ -59,6 +59,8 @@ class Searches:
     profile: Profile
     overrides: Overrides | None = None
     stop: Callable[[], bool] = lambda: False
+    unavailable: str | None = None
+    """Why searches were skipped: the server stopped answering after a call hung."""
     _valid: dict[str, Search] = field(default_factory=dict)
     _outputs: dict[str, Search] = field(default_factory=dict)
     _invalid: dict[str, Search] = field(default_factory=dict)
@@ -94,6 +96,8 @@ class Searches:
 
         def prop(args: dict[str, Any]) -> Finding | None:
             outcome = server.call(tool.name, args)
+            if outcome.kind == "unavailable":
+                return None  # not sent: the search stops here, and says why
             if (found := incident(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
@@ -152,6 +156,8 @@ class Searches:
 
         def prop(invalid: Any) -> Finding | None:
             outcome = server.call(tool.name, invalid.value)
+            if outcome.kind == "unavailable":
+                return None  # not sent: the search stops here, and says why
             if (found := incident(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
@@ -191,6 +197,7 @@ class Searches:
         """A search not started: the run's time is up, or the server stopped answering."""
         if conn.unavailable is not None:
             search.skipped = f"not run: {conn.unavailable}"
+            self.unavailable = conn.unavailable
         elif self.stop():
             search.skipped = OUT_OF_TIME
         return search.skipped is not None
@@ -221,6 +228,7 @@ class Searches:
         search.examples = found.examples
         if conn.unavailable is not None and found.finding is None:
             search.skipped = f"not finished: {conn.unavailable}"
+            self.unavailable = conn.unavailable
         elif found.error is not None and found.finding is None:
             search.skipped = f"could not generate arguments: {found.error}"
         search.finding = found.finding

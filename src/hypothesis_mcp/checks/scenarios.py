@@ -68,7 +68,7 @@ def _result(check: str, tool: Tool, search: Search, basis: str) -> Result:
             message=f"not exercised: refused all {len(search.answered)} generated valid argument set(s){kept}; "
             f"supply real values with --arg {tool.name}:{tool.required[0] if tool.required else 'NAME'}=VALUE "
             "to test it", confidence="low", basis=basis,
-            details={"returned": search.refused[-1].summary()} if search.refused else {},
+            details={**exercised, **({"returned": search.refused[-1].summary()} if search.refused else {})},
         )
     if check == "happy":
         refused = len(search.refused)

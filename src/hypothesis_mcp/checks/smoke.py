@@ -136,7 +136,9 @@ class SmokeRun:
         name = unknown_name(names)
         outcome = self.conn.call(name, {})
         details = {"tool_name_called": name, "returned": outcome.summary()}
-        if outcome.kind == "error" and outcome.rejected:
+        if outcome.kind == "unavailable":
+            self.add(UNKNOWN, None, "skip", outcome.summary(), details=details)
+        elif outcome.kind == "error" and outcome.rejected:
             self.add(UNKNOWN, None, "pass", f"rejected with JSON-RPC error {outcome.code}", details=details)
         elif outcome.kind == "result" and outcome.is_error:
             self.add(UNKNOWN, None, "fail",
