@@ -242,11 +242,13 @@ class Searches:
     def _again(self, search: Search, finding: Finding, prop: Prop, conn: Connection,
                admits: Callable[[dict[str, Any]], bool]) -> Callable[[dict[str, Any]], bool]:
         """Whether a smaller call the search may send fails by the same rule; the last such
-        failure becomes the search's finding, so its message speaks of the call reported."""
+        failure becomes the search's finding, so its message speaks of the call reported. Tries stop
+        once they cost the profile's shrink budget (a hang costs its timeout, a crash a restart)."""
         search.finding = finding
+        start = conn.stats.cost()
 
         def fails(args: dict[str, Any]) -> bool:
-            if self._stopped(conn) or not admits(args):
+            if self._stopped(conn) or not admits(args) or conn.stats.cost() - start > self.profile.shrink_calls:
                 return False
             search.examples += 1
             found = prop(args)

@@ -2,9 +2,9 @@
 
 Hypothesis shrinks within a call budget, and a crash or a hang spends that budget fast (a restart
 per try), so a reproduction can keep keys an open object allowed but the failure never needed.
-A failing breaker is one value changed from the plainest call; its size (a string's length, an
-integer's magnitude) is narrowed by bisection from the largest breaker of its kind that passed.
-Every try costs one call; a try counts only if the same rule fails again.
+A failing breaker is one value changed from the plainest call; its size (a string's length as a
+prefix, an integer's magnitude) is narrowed by bisection from the largest breaker of its kind that
+passed. Every try costs one call; a try counts only if the same rule fails again.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def drop_keys(args: dict[str, Any], fails: Fails, *, keep: frozenset[str] = froz
 
 
 def _size(value: Any) -> int | None:
-    if isinstance(value, str) and len(set(value)) == 1:
+    if isinstance(value, str):
         return len(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return abs(value)
@@ -66,14 +66,14 @@ def _size(value: Any) -> int | None:
 
 def _resized(value: Any, size: int) -> Any:
     if isinstance(value, str):
-        return value[0] * size
+        return value[:size]
     return size if value >= 0 else -size
 
 
 def _alike(a: Any, b: Any) -> bool:
-    """Same kind: strings of one repeated character, or integers of the same sign."""
+    """A shorter value on the way to `a`: a prefix of a string, an integer of the same sign."""
     if isinstance(a, str):
-        return isinstance(b, str) and len(set(b)) == 1 and b[0] == a[0]
+        return isinstance(b, str) and a.startswith(b)
     return isinstance(b, int) and not isinstance(b, bool) and (a >= 0) == (b >= 0)
 
 

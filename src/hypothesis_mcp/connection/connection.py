@@ -392,6 +392,7 @@ class Connection:
     def _recover(self) -> None:
         """Start over after a call hung: a wedged server would leave every later call hanging."""
         self._hung = False
+        self._pump(0.1)  # let the cancellation of the hung request go out first
         if self._transport is not None:
             self._transport.kill()
         self._close_runner()
