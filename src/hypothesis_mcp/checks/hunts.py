@@ -225,7 +225,7 @@ class Searches:
              keep: frozenset[str] = frozenset(), scope: str = "") -> None:
         found = hunt(strategy, prop, self.profile, examples=examples, cost=conn.stats.cost,
                      stop=lambda: self._stopped(conn), scope=scope)
-        search.examples = found.examples
+        search.examples += found.examples
         if conn.unavailable is not None and found.finding is None:
             search.skipped = f"not finished: {conn.unavailable}"
             self.unavailable = conn.unavailable
