@@ -44,8 +44,9 @@ def effect_subscore(results: Iterable[Result]) -> float | None:
 
 
 def exercised_tools(results: Iterable[Result]) -> int:
-    """Tools that answered at least one generated valid call with success."""
-    return len({r.tool for r in results if r.kind == "scenario" and r.check == "happy" and r.details.get(EXERCISED)})
+    """Tools that answered at least one generated valid call with success (a happy pass did)."""
+    return len({r.tool for r in results if r.kind == "scenario" and r.check == "happy"
+                and (r.status == "pass" or r.details.get(EXERCISED))})
 
 
 def blocking_probe_failures(results: Iterable[Result]) -> list[Result]:

@@ -2,8 +2,8 @@
 
 Hypothesis shrinks within a call budget, and a crash or a hang spends that budget fast (a restart
 per try), so a reproduction can keep keys an open object allowed but the failure never needed.
-A failing breaker is one value changed from the plainest call; its size (a string's length as a
-prefix, an integer's magnitude) is narrowed by bisection from the largest breaker of its kind that
+A failing breaker is one value changed from the plainest call; its size (the length of a string
+or array, cut as a prefix, or an integer's magnitude) is narrowed by bisection from the largest breaker of its kind that
 passed. Every try costs one call; a try counts only if the same rule fails again.
 """
 
@@ -57,7 +57,7 @@ def drop_keys(args: dict[str, Any], fails: Fails, *, keep: frozenset[str] = froz
 
 
 def _size(value: Any) -> int | None:
-    if isinstance(value, str):
+    if isinstance(value, str | list):
         return len(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return abs(value)
@@ -65,15 +65,17 @@ def _size(value: Any) -> int | None:
 
 
 def _resized(value: Any, size: int) -> Any:
-    if isinstance(value, str):
+    if isinstance(value, str | list):
         return value[:size]
     return size if value >= 0 else -size
 
 
 def _alike(a: Any, b: Any) -> bool:
-    """A shorter value on the way to `a`: a prefix of a string, an integer of the same sign."""
+    """A smaller value on the way to `a`: a prefix of a string or array, an integer of the same sign."""
     if isinstance(a, str):
         return isinstance(b, str) and a.startswith(b)
+    if isinstance(a, list):
+        return isinstance(b, list) and a[:len(b)] == b
     return isinstance(b, int) and not isinstance(b, bool) and (a >= 0) == (b >= 0)
 
 

@@ -43,10 +43,11 @@ INVALID_PER_PROPERTY = 3
 
 @dataclass(frozen=True)
 class Breaker:
-    """Arguments that differ from the plainest call in one property, set to a breaker value."""
+    """Arguments that differ from the plainest call in one property (`name`), set to a breaker
+    value; the plainest call itself has no `name`."""
 
     arguments: dict[str, Any]
-    name: str
+    name: str | None
 
 
 def _kinds(schema: Any) -> list[str]:
@@ -111,14 +112,15 @@ def _candidates(tool: Tool, fixed: Mapping[str, Any], values: Any) -> Iterator[t
 
 
 def valid_breakers(tool: Tool, fixed: Mapping[str, Any] | None = None) -> list[Breaker]:
-    """Every breaker each top-level property admits, in catalog order, deterministically."""
+    """The plainest call, then every breaker each top-level property admits, in catalog order."""
     schema = tool.input_schema or {"type": "object"}
-    found: list[Breaker] = []
+    base = plain_call(tool, dict(fixed or {}))
+    found: list[Breaker] = [Breaker(base, None)] if _admitted(schema, base) else []
     for name, value, args in _candidates(tool, dict(fixed or {}), _values):
         admitted = _admitted(schema, args)
         if admitted is None:
             return []
-        if admitted and not any(_same(b.arguments.get(name), value) and b.name == name for b in found):
+        if admitted and not any(b.name == name and _same(b.arguments.get(name), value) for b in found):
             found.append(Breaker(args, name))
     return found
 
