@@ -88,6 +88,10 @@ FIXES: dict[str, str] = {
         "Write only JSON-RPC messages to the transport (logs go to stderr), answer each request id "
         "exactly once, and follow the negotiated protocol version."
     ),
+    "state-persists": (
+        "Give every server process a throw-away data location: point its data file or database at a new "
+        "temporary folder (--env NAME={tmpdir}/data, or a strategy's env), so a new process starts empty."
+    ),
     # Lint
     "lint-missing-input-schema": (
         'Declare an inputSchema for the tool; a tool without parameters uses {"type": "object"}.'

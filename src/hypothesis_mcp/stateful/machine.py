@@ -30,7 +30,7 @@ from hypothesis_mcp.stateful.readers import (
     shown,
     tokens,
 )
-from hypothesis_mcp.strategies import marked_arguments
+from hypothesis_mcp.strategies import find_markers, marked_arguments
 
 PLACEHOLDER = "hm00000000"
 
@@ -79,6 +79,8 @@ class ProbeContext:
     warm_shrink: bool = True
     out_of_time: bool = False
     smallest: ProbeFinding | None = None
+    persisted: list[tuple[str, list[str]]] = field(default_factory=list)
+    """(reader, markers) a fresh server's first read showed from earlier examples: state persists."""
     candidates: list[ProbeFinding] = field(default_factory=list)
     _counter: itertools.count = field(default_factory=itertools.count)
 
@@ -170,6 +172,8 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             self.calls: list[Call] = []
             self.model: dict[str, Record] = {}
             self.reads: dict[tuple[str, str], Outcome] = {}
+            self.markers: set[str] = set()
+            self.isolation_checked = not self.fresh or ctx.pool.shared
 
         def teardown(self) -> None:
             if self.conn is not None and self.fresh:
@@ -203,7 +207,18 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             self.reads[key] = outcome
             if outcome.ok:
                 ctx.reader_answers += 1
+                self.check_isolation(reader, outcome)
             return outcome
+
+        def check_isolation(self, reader: Reader, outcome: Outcome) -> None:
+            """A new process must not show records this example did not write: if its first read
+            does, the server keeps its data outside the process and examples are not isolated."""
+            if self.isolation_checked:
+                return
+            self.isolation_checked = True
+            earlier = sorted(set(find_markers(shown(outcome))) - self.markers)
+            if earlier:
+                ctx.persisted.append((reader.tool.name, earlier))
 
         def write(self, args: dict[str, Any]) -> Outcome:
             self.reads.clear()
@@ -257,6 +272,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
 
         def make_args(self, drawn: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             marker = ctx.next_marker()
+            self.markers.add(marker)
             return marker, json.loads(json.dumps(drawn).replace(PLACEHOLDER, marker))
 
         @rule(target=records, drawn=write_strategy)
