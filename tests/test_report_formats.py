@@ -116,10 +116,10 @@ def flat(text: str) -> str:
 def test_console_header() -> None:
     text = console_text(sample_report())
     assert "MCP Scorecard: notes-server 1.1.0" in text
-    assert "Grade C   Score 93%" in text
+    assert "Grade C   Score 93.3%" in text
     assert "Grade A by score, capped because: probe-silent-noop on create_note" in text
     assert "happy 100%  |  edge 67%  |  lint 91%  |  effect 50%" in text
-    assert "MCP 2026-07-28 (stateless)" in text
+    assert "MCP 2026-07-28 (modern era, stateless)" in text
     assert "Isolation: fresh server process per stateful example" in text
 
 
@@ -236,7 +236,7 @@ def test_junit_empty_report_is_valid() -> None:
 def test_markdown_summary() -> None:
     md = render_markdown(sample_report())
     assert md.startswith("## MCP Scorecard: notes-server 1.1.0\n")
-    assert "**Grade C** · Score 93% · happy 100% · edge 67% · lint 91% · effect 50%" in md
+    assert "**Grade C** · Score 93.3% · happy 100% · edge 67% · lint 91% · effect 50%" in md
     assert "> Grade A by score, capped because: probe-silent-noop on create_note" in md
     assert "| Kind | Tool | Rule | Confidence | Finding | Fix |" in md
     row = next(line for line in md.splitlines() if "`probe-silent-noop`" in line)

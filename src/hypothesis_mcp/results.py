@@ -110,7 +110,6 @@ class Smoke:
     passed: int = 0
     failed: int = 0
     skipped: int = 0
-    waived: int = 0
     tools_called: int = 0
     tools_total: int = 0
     checks: list[dict[str, Any]] = field(default_factory=list)
@@ -120,8 +119,7 @@ class Smoke:
             "executed": self.executed,
             "reason": self.reason,
             "call_all": self.call_all,
-            "summary": {"passed": self.passed, "failed": self.failed, "skipped": self.skipped,
-                        "waived": self.waived},
+            "summary": {"passed": self.passed, "failed": self.failed, "skipped": self.skipped},
             "coverage": {"tools_called": self.tools_called, "tools_total": self.tools_total},
             "checks": self.checks,
         }

@@ -174,6 +174,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             self.reads: dict[tuple[str, str], Outcome] = {}
             self.markers: set[str] = set()
             self.isolation_checked = not self.fresh or ctx.pool.shared
+            self.looked_before_writing = self.isolation_checked
 
         def teardown(self) -> None:
             if self.conn is not None and self.fresh:
@@ -211,13 +212,14 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             return outcome
 
         def check_isolation(self, reader: Reader, outcome: Outcome) -> None:
-            """A new process must not show records this example did not write: if its first read
-            does, the server keeps its data outside the process and examples are not isolated."""
+            """A new process must not show records this example did not write: if a read does (the
+            first that shows any), the server keeps its data outside the process and examples are
+            not isolated."""
             if self.isolation_checked:
                 return
-            self.isolation_checked = True
             earlier = sorted(set(find_markers(shown(outcome))) - self.markers)
             if earlier:
+                self.isolation_checked = True
                 ctx.persisted.append((reader.tool.name, earlier))
 
         def write(self, args: dict[str, Any]) -> Outcome:
@@ -286,9 +288,22 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             stored = [self.store(drawn) for drawn in batch]
             return multiple(*(r for r in stored if r is not None))
 
+        def look_before_writing(self) -> None:
+            """Before this example's first write, one read that lists (a reader without required
+            parameters, if there is one): on a new process it can show only earlier examples' records.
+            Not part of the reproduction: a read changes nothing a later call could depend on."""
+            self.looked_before_writing = True
+            reader = min(ctx.readers, key=lambda r: bool(r.tool.required))
+            assert self.conn is not None
+            outcome = self.conn.call(reader.tool.name, ctx.base_args.get(reader.tool.name, {}))
+            if outcome.ok:
+                self.check_isolation(reader, outcome)
+
         def store(self, drawn: dict[str, Any]) -> Record | None:
             if self.inert:
                 return None
+            if not self.looked_before_writing:
+                self.look_before_writing()
             marker, args = self.make_args(drawn)
             outcome = self.write(args)
             if not outcome.ok:

@@ -172,9 +172,9 @@ class ProbeRun:
         reader, markers = ctx.persisted[0]
         shown = ", ".join(markers[:3]) + (", …" if len(markers) > 3 else "")
         self.add(tool.name, "isolation", "warn", "state-persists",
-                 f"a new server process already held records written by earlier examples: its first "
-                 f"{reader} answer showed {len(markers)} earlier marker(s) ({shown}) in {len(ctx.persisted)} "
-                 "of the fresh-process examples; the server keeps its data outside the process, so "
+                 f"a new server process already held records written by earlier examples: {reader} showed "
+                 f"{len(markers)} earlier marker(s) ({shown}) in {len(ctx.persisted)} fresh-process "
+                 f"example(s) of {ctx.runs}; the server keeps its data outside the process, so "
                  "examples are not isolated and a reproduction may depend on earlier state",
                  basis=f"markers written through {tool.name} in earlier examples, read back by {reader} on a "
                  "new process before this example wrote them")
