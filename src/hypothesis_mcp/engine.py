@@ -109,7 +109,7 @@ def _isolation(target: Target, results: list[Result], server_name: str) -> str:
     for result in persists:
         result.fix = fix_for(result.rule) + (f" For this server: --strategy {strategy}." if strategy else "")
     return ("a new server process per stateful example, but state persists across processes "
-            "(state-persists): no reproduction starts from a fresh server")
+            "(state-persists): every reproduction may depend on what earlier examples left")
 
 
 def run(target: Target, options: RunOptions, events: Events | None = None) -> Report:
