@@ -19,7 +19,26 @@ from pathlib import Path
 
 import pytest
 
-from helpers import STORAGE, Cli, CliRun, cli, command_line, journal_store, sample
+from helpers import (
+    STORAGE,
+    Cli,
+    CliRun,
+    cli,
+    command_line,
+    engine,
+    free_port,
+    grading,
+    http_server,
+    journal_store,
+    memory_server,
+    one,
+    results,
+    sample,
+)
+from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.errors import UsageError
+from hypothesis_mcp.shipped import suggest_for
+from hypothesis_mcp.waivers import parse_waiver
 
 WAIVED_ID = "scenario/happy/happy-output-schema/export_notes"
 
@@ -288,3 +307,46 @@ def test_replay_emit_tests_turns_a_report_into_pytest_files(runs: dict[str, CliR
     assert "happy-output-schema on export_notes" in result.stdout, result.stdout[-2000:]
     unknown = cli(["replay", report, "--result", "scenario/happy/happy-output-schema/export_note"], out)
     assert unknown.code == 2 and f"closest: {WAIVED_ID}" in unknown.stderr, unknown
+
+
+# --- 8. small fixes ----------------------------------------------------------------------------------
+
+def test_a_url_target_never_claims_fresh_server_examples() -> None:
+    with http_server(sample()) as url:
+        report = engine(url, grading(max_examples=5), probes=True, allow_writes=True)
+    assert report.isolation.startswith("shared server (URL target)")
+    trip = one(report, kind="probe", check="round-trip", tool="create_note")
+    assert trip.status == "pass" and "shared-server (URL target) example(s)" in trip.message, trip
+    assert "fresh" not in trip.message
+    assert not results(report, rule="state-persists"), "a shared server keeps records by design"
+
+
+def test_an_unreachable_url_does_not_talk_about_stderr(out: Path) -> None:
+    run = cli(["test", f"http://127.0.0.1:{free_port()}/mcp", "--timeout", "3"], out)
+    assert run.code == 5, run
+    assert "stderr" not in run.stderr and "check the URL" in run.stderr, run
+
+
+def test_state_persists_on_server_memory_suggests_its_shipped_strategy(tmp_path: Path) -> None:
+    """server-memory keeps its graph in a JSONL file; every process given the same file shares it."""
+    command = memory_server()
+    if command is None:
+        pytest.skip("server-memory is not installed (scripts/install-npm-servers)")
+    target = parse_target(command, env={"MEMORY_FILE_PATH": str(tmp_path / "memory.jsonl")})
+    report = engine(target, grading(max_examples=5), probes=True, allow_writes=True)
+    persists = results(report, rule="state-persists")
+    assert persists, [(r.rule, r.status, r.message) for r in report.results if r.kind == "probe"]
+    assert all(r.fix.endswith("For this server: --strategy server-memory.") for r in persists)
+    assert not any(r.reproduction.fresh_server for r in report.results if r.reproduction)
+
+
+def test_shipped_strategies_name_their_servers() -> None:
+    assert suggest_for("memory-server") == "server-memory"
+    assert suggest_for("secure-filesystem-server") == "server-filesystem"
+    assert suggest_for("notes-server") is None
+
+
+@pytest.mark.parametrize("text", ["", "happy-output-schema:", ":export_notes", "no-such-rule"])
+def test_malformed_waivers_are_usage_errors(text: str) -> None:
+    with pytest.raises(UsageError):
+        parse_waiver(text, "--ignore")
