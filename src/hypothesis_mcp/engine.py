@@ -181,7 +181,7 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
             cut.insert(0, "interrupted (Ctrl-C or SIGTERM) before every check ran")
         results.extend(probe_run.results)
         notes.extend(probe_run.notes)
-        notes.extend(cut)
+        notes.extend(dict.fromkeys(cut))
         results.extend(_incidents(results))
         assign_ids(results)
         for result in results:
@@ -204,7 +204,7 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
             stats=RunStats(calls=sum(s.calls for s in every), examples=searches.examples + probe_run.examples,
                            server_starts=sum(s.server_starts for s in every), duration_s=round(clock.elapsed, 2)),
             isolation=isolation, notes=notes, tools_total=len(tools), interrupted=interrupted,
-            partial_reasons=cut, waivers=waivers,
+            partial_reasons=list(dict.fromkeys(cut)), waivers=waivers,
         )
     finally:
         lanes.close()
