@@ -239,7 +239,8 @@ def test(
                 handle.write(summary + "\n")
         if emit_tests_dir:
             written = emit_tests(report.results, report.target, emit_tests_dir)
-            err.print(f"wrote {len(written)} regression test(s) to {emit_tests_dir}")
+            if not quiet:
+                err.print(f"wrote {len(written)} regression test(s) to {emit_tests_dir}")
         if badge:
             if badge.suffix == ".json":
                 write_json(render_badge_json(report), str(badge))
