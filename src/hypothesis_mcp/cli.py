@@ -14,7 +14,6 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from hypothesis_mcp import __version__
 from hypothesis_mcp.connection import CatalogError, Connection, Outcome, Target, parse_target
 from hypothesis_mcp.connection.target import parse_pairs
 from hypothesis_mcp.emit import emit_tests
@@ -25,13 +24,14 @@ from hypothesis_mcp.replay import replay as run_replay
 from hypothesis_mcp.report.badge import render_badge_json, render_badge_svg
 from hypothesis_mcp.report.catalog import catalog_json, print_catalog
 from hypothesis_mcp.report.console import render_console
-from hypothesis_mcp.report.json_report import load_report
+from hypothesis_mcp.report.json_report import load_report, render_json
 from hypothesis_mcp.report.junit import render_junit
 from hypothesis_mcp.report.markdown import render_markdown
 from hypothesis_mcp.results import Call, Report, Result
 from hypothesis_mcp.shipped import load_strategy
 from hypothesis_mcp.stateful.config import load_config
 from hypothesis_mcp.strategies import Overrides
+from hypothesis_mcp.version import __version__
 
 EXIT_OK, EXIT_BLOCKING, EXIT_USAGE, EXIT_SCORE, EXIT_SMOKE, EXIT_START = 0, 1, 2, 3, 4, 5
 EXIT_INTERRUPTED = 130
@@ -93,7 +93,11 @@ def guarded(action: Callable[[], T]) -> T:
 
 
 def write_json(data: Any, destination: str) -> None:
-    text = json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+    write_text(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n", destination)
+
+
+def write_text(text: str, destination: str) -> None:
+    """Write to FILE, or to stdout for `-`."""
     if destination == "-":
         sys.stdout.write(text)
     else:
@@ -257,7 +261,7 @@ def test(
         console = Console(highlight=False, width=max(100, Console().width))
         render_console(report, console)
         if json_out:
-            write_json(report.to_dict(), json_out)
+            write_text(render_json(report), json_out)
         if junit:
             junit.write_text(render_junit(report), encoding="utf-8")
         summary = render_markdown(report) if (markdown or ci) else ""

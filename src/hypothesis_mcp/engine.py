@@ -7,22 +7,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis_mcp import __version__
-from hypothesis_mcp.checks.hunts import Searches
 from hypothesis_mcp.checks.lint import lint, lint_score
 from hypothesis_mcp.checks.outcomes import INCIDENT_RULES
 from hypothesis_mcp.checks.scenarios import plan, run_scenarios
+from hypothesis_mcp.checks.searches import Searches
 from hypothesis_mcp.checks.smoke import SmokeRun
-from hypothesis_mcp.checks.units import plan_units, search_jobs
 from hypothesis_mcp.connection import Connection, Stats, Target
 from hypothesis_mcp.fixes import fix_for
-from hypothesis_mcp.lanes import Lanes
 from hypothesis_mcp.profiles import Profile, make_profile
 from hypothesis_mcp.results import Report, Result, RunStats, Smoke
 from hypothesis_mcp.scorecard import score_run
+from hypothesis_mcp.search.lanes import Lanes
+from hypothesis_mcp.search.schedule import plan_units, search_jobs
 from hypothesis_mcp.stateful.config import ProbeConfig
-from hypothesis_mcp.stateful.laned import LanedProbeRun
+from hypothesis_mcp.stateful.parallel import LanedProbeRun
 from hypothesis_mcp.strategies import Overrides
+from hypothesis_mcp.version import __version__
 
 Events = Callable[[str, dict[str, Any]], None]
 
@@ -114,7 +114,8 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
                                   config, overrides, stop=stop, lanes=lanes)
         smoke_run = SmokeRun(conn, tools, searches, call_all=options.call_all, excluded=excluded)
         smoke_calls = {t.name for t in tools if options.smoke and smoke_run.callable_reason(t) is None}
-        jobs, more_servers = search_jobs(plan_units(tools, scenario_plan, smoke_calls), searches, conn)
+        units = plan_units(tools, {t.name for t in scenario_plan.called}, smoke_calls)
+        jobs, more_servers = search_jobs(units, searches.run_unit, conn, searches.stop)
         try:
             if more_servers:
                 for lane in lanes.lanes[:len(jobs)]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.checks.hunts import Search, Searches, rejection_kind
+from hypothesis_mcp.checks.searches import Search, Searches, rejection_kind
 from hypothesis_mcp.results import Call, Reproduction, Result
 
 HAPPY_OUTPUT = "happy-output-schema"

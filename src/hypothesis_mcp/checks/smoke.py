@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.checks.hunt import Finding
-from hypothesis_mcp.checks.hunts import REJECTED_VALID, Search, Searches, rejection_kind
-from hypothesis_mcp.checks.outcomes import schema_problem
 from hypothesis_mcp.checks.scenarios import EXCLUDED, NEVER_CALLED
+from hypothesis_mcp.checks.searches import REJECTED_VALID, Search, Searches, rejection_kind
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.results import Call, Reproduction, Result, Smoke
+from hypothesis_mcp.search.driver import Finding
+from hypothesis_mcp.validation import schema_problem
 
 STRUCTURED = "smoke_structured_content"
 INVALID = "smoke_invalid_arguments"
@@ -179,9 +179,3 @@ def unknown_name(names: set[str]) -> str:
         name += "_x"
     return name
 
-
-def run_smoke(conn: Connection, tools: list[Tool], searches: Searches, *,
-              call_all: bool = False) -> tuple[Smoke, list[Result]]:
-    run = SmokeRun(conn, tools, searches, call_all=call_all)
-    smoke = run.run()
-    return smoke, run.checks

@@ -19,13 +19,13 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import TypeAdapter, ValidationError
 
-from hypothesis_mcp import __version__
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection.http import CheckedStreams, HttpLimits, LimitedTransport
 from hypothesis_mcp.connection.outcome import CLOSED_CODE, TIMEOUT_CODE, Outcome
 from hypothesis_mcp.connection.stdio import MALFORMED_CODE, MAX_MESSAGE_BYTES, OVERSIZED_CODE, StdioTransport
 from hypothesis_mcp.connection.target import Target, parse_target
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError
+from hypothesis_mcp.version import __version__
 
 _RAW = TypeAdapter(dict[str, Any])
 _MALFORMED = "malformed result"
@@ -305,10 +305,6 @@ class Connection:
 
     def stderr(self) -> str:
         return self._transport.state.stderr_text() if self._transport else ""
-
-    @property
-    def process_state(self) -> Any:
-        return self._transport.state if self._transport else None
 
     # catalog ---------------------------------------------------------------------------------
     @property

@@ -16,7 +16,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from hypothesis_mcp.report.shared import cap_line, fix_of, format_call, reproduction_origin, top_issues
+from hypothesis_mcp.report.issues import cap_line, fix_of, format_call, reproduction_origin, top_issues
 from hypothesis_mcp.results import Report, Result, Smoke
 
 SUBSCORES = ("happy", "edge", "lint", "effect")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hypothesis_mcp.report.shared import cap_line, fix_of, format_call, reproduction_origin, top_issues
+from hypothesis_mcp.report.issues import cap_line, fix_of, format_call, reproduction_origin, top_issues
 from hypothesis_mcp.results import Report, Smoke
 
 SUBSCORES = ("happy", "edge", "lint", "effect")

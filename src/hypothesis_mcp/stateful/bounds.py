@@ -12,10 +12,10 @@ from typing import Any
 from hypothesis import strategies as st
 
 from hypothesis_mcp.catalog import Bound, Tool
-from hypothesis_mcp.checks.hunt import Finding, hunt
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import Call
+from hypothesis_mcp.search.driver import Finding, hunt
 from hypothesis_mcp.stateful.config import BoundRelation
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.readers import count_items, items_of, lines

@@ -12,17 +12,17 @@ from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.stateful import run_state_machine_as_test
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.checks.saved import SavedFailures, digest
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Reproduction, Result
+from hypothesis_mcp.search.pool import ServerPool
+from hypothesis_mcp.search.saved import SavedFailures, digest
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, agrees, item_keys, reproduces, same_answer
 from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
-from hypothesis_mcp.stateful.pool import ServerPool
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
-from hypothesis_mcp.stateful.reduce import smaller
+from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.strategies.boundary import zero_value
 

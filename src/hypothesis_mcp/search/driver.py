@@ -18,8 +18,8 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.strategies import SearchStrategy
 
-from hypothesis_mcp.checks.saved import SavedFailures, decode_value, encode_value
 from hypothesis_mcp.profiles import Profile
+from hypothesis_mcp.search.saved import SavedFailures, decode_value, encode_value
 
 V = TypeVar("V")
 
@@ -51,8 +51,6 @@ class Hunt(Generic[V]):
     finding: Finding | None = None
     value: V | None = None
     examples: int = 0
-    calls: int = 0
-    flaky: bool = False
     error: str | None = None
 
 
@@ -127,7 +125,6 @@ def hunt(
     except _OutOfTime:
         finished = False
     except Flaky:
-        result.flaky = True
         finished = False
     except HypothesisException as exc:
         result.error = f"{type(exc).__name__}: {exc}"

@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.checks.hunt import Finding, hunt
-from hypothesis_mcp.checks.outcomes import incident, output_violation, schema_problem
-from hypothesis_mcp.checks.saved import digest
+from hypothesis_mcp.checks.outcomes import incident, output_violation
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.profiles import Profile
+from hypothesis_mcp.search.driver import Finding, hunt
+from hypothesis_mcp.search.saved import digest
+from hypothesis_mcp.search.schedule import Unit
 from hypothesis_mcp.strategies import (
     NoInvalidValues,
     Overrides,
@@ -25,6 +26,7 @@ from hypothesis_mcp.strategies import (
     invalid_arguments,
 )
 from hypothesis_mcp.strategies.boundary import boundary_arguments
+from hypothesis_mcp.validation import schema_problem
 
 REJECTED_VALID = "happy-rejected-valid-input"
 ACCEPTED_INVALID = "edge-accepted-invalid-input"
@@ -61,6 +63,13 @@ class Searches:
     @property
     def examples(self) -> int:
         return sum(s.examples for s in [*self._valid.values(), *self._outputs.values(), *self._invalid.values()])
+
+    def run_unit(self, unit: Unit, conn: Connection) -> None:
+        """Run a scheduled unit's searches on `conn`, keeping their outcomes for the checks."""
+        if unit.valid:
+            self.valid(unit.tool, conn)
+        if unit.invalid:
+            self.invalid(unit.tool, conn)
 
     def valid(self, tool: Tool, conn: Connection | None = None, *, outputs_only: bool = False) -> Search:
         """Schema-valid arguments: the server must not crash, hang, call them invalid, or break

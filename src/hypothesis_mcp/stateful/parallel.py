@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.lanes import Lane, Lanes
 from hypothesis_mcp.results import Result
+from hypothesis_mcp.search.lanes import Lane, Lanes
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.probes import ProbeRun
 
