@@ -10,7 +10,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "hypothesis_mcp"
 PACKAGE = "hypothesis_mcp"
 
 # The units below the engine, each with what it may import (besides itself).
-BASE = {"errors", "version", "results", "profiles", "catalog", "validation", "fixes"}
+BASE = {"errors", "version", "results", "profiles", "catalog", "validation", "rules"}
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "version": set(),
@@ -20,12 +20,12 @@ ALLOWED: dict[str, set[str]] = {
     "validation": {"errors"},
     "connection": {"catalog", "errors", "version"},
     "strategies": {"catalog", "errors", "validation"},
-    "fixes": set(),
+    "rules": {"connection", "results", "validation"},
     "scorecard": {"results"},
     "search": BASE | {"connection", "strategies"},
     "checks": BASE | {"connection", "strategies", "search"},
     "stateful": BASE | {"connection", "strategies", "search"},
-    "replay": BASE | {"connection", "checks", "stateful"},
+    "replay": BASE | {"connection"},
     "engine": BASE | {"connection", "strategies", "search", "checks", "stateful", "scorecard"},
     "emit": {"results"},
     "report": BASE | {"connection", "scorecard"},

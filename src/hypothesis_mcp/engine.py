@@ -8,14 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.checks.lint import lint, lint_score
-from hypothesis_mcp.checks.outcomes import INCIDENT_RULES
 from hypothesis_mcp.checks.scenarios import plan, run_scenarios
 from hypothesis_mcp.checks.searches import Searches
 from hypothesis_mcp.checks.smoke import SmokeRun
 from hypothesis_mcp.connection import Connection, Stats, Target
-from hypothesis_mcp.fixes import fix_for
 from hypothesis_mcp.profiles import Profile, make_profile
 from hypothesis_mcp.results import Report, Result, RunStats, Smoke
+from hypothesis_mcp.rules.expectations import INCIDENT_RULES
+from hypothesis_mcp.rules.registry import fix_for
 from hypothesis_mcp.scorecard import score_run
 from hypothesis_mcp.search.lanes import Lanes
 from hypothesis_mcp.search.schedule import plan_units, search_jobs

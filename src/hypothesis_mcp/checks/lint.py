@@ -20,33 +20,10 @@ from referencing.exceptions import Unresolvable, Unretrievable
 from referencing.jsonschema import DRAFT202012, specification_with
 
 from hypothesis_mcp.catalog import READ_VERBS, SENDING_VERBS, WRITE_VERBS, Tool
-from hypothesis_mcp.fixes import fix_for
 from hypothesis_mcp.results import Confidence, Result, Status
+from hypothesis_mcp.rules.registry import RULES, fix_for
 
-LINT_RULES: dict[str, Status] = {
-    "lint-missing-input-schema": "fail",
-    "lint-input-schema-invalid": "fail",
-    "lint-input-schema-root": "fail",
-    "lint-output-schema-invalid": "fail",
-    "lint-output-schema-root": "fail",
-    "lint-unresolved-ref": "fail",
-    "lint-unknown-dialect": "warn",
-    "lint-invalid-name": "fail",
-    "lint-duplicate-name": "fail",
-    "lint-hidden-unicode": "fail",
-    "lint-instruction-text": "fail",
-    "lint-annotation-invalid": "fail",
-    "lint-annotation-contradicts-name": "fail",
-    "lint-annotation-conflict": "warn",
-    "lint-missing-annotations": "warn",
-    "lint-missing-description": "warn",
-    "lint-short-description": "warn",
-    "lint-duplicate-description": "warn",
-    "lint-untyped-property": "warn",
-    "lint-undocumented-property": "warn",
-    "lint-required-undeclared": "warn",
-    "lint-oversized-definition": "warn",
-}
+LINT_RULES: dict[str, Status] = {rule.id: rule.severity for rule in RULES.values() if rule.kind == "lint"}
 FAIL_WEIGHT = 0.25
 WARN_WEIGHT = 0.1
 MIN_DESCRIPTION_CHARS = 20

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.checks.outcomes import incident, output_violation
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.profiles import Profile
-from hypothesis_mcp.search.driver import Finding, hunt
+from hypothesis_mcp.rules.expectations import ConformsTo, Finding, NoIncident, Refused, RefusedCleanly, Served
+from hypothesis_mcp.search.driver import hunt
 from hypothesis_mcp.search.saved import digest
 from hypothesis_mcp.search.schedule import Unit
 from hypothesis_mcp.strategies import (
@@ -28,6 +28,10 @@ from hypothesis_mcp.strategies import (
 from hypothesis_mcp.strategies.boundary import boundary_arguments
 from hypothesis_mcp.validation import schema_problem
 
+NO_INCIDENT = NoIncident()
+SERVED = Served()
+REFUSED = Refused()
+REFUSED_CLEANLY = RefusedCleanly()
 REJECTED_VALID = "happy-rejected-valid-input"
 ACCEPTED_INVALID = "edge-accepted-invalid-input"
 INTERNAL_ON_INVALID = "edge-internal-error"
@@ -86,8 +90,7 @@ class Searches:
             search.skipped = OUT_OF_TIME
             return search
         schema = tool.output_schema
-        if schema is not None and schema_problem(schema) is not None:
-            schema = None
+        output = ConformsTo(schema) if schema is not None and schema_problem(schema) is None else None
         fixed = self.overrides.for_tool(tool) if self.overrides else {}
         try:
             strategy = arguments(tool, fixed or None)
@@ -98,19 +101,15 @@ class Searches:
 
         def prop(args: dict[str, Any]) -> Finding | None:
             outcome = server.call(tool.name, args)
-            if (found := incident(outcome)) is not None:
+            if (found := NO_INCIDENT.breach(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
-            if outcome.kind == "error" and not outcome.rejected and not outputs_only:
-                return Finding(REJECTED_VALID, f"internal error {outcome.code} for schema-valid arguments",
-                               {"returned": outcome.summary()})
-            if outcome.kind == "error" and outcome.code == -32602 and not outputs_only:
-                return Finding(REJECTED_VALID, "rejected schema-valid arguments as invalid params (-32602): "
-                               f"{outcome.message[:200]}", {"returned": outcome.summary()})
+            if not outputs_only and (why := SERVED.breach(outcome)) is not None:
+                return Finding(REJECTED_VALID, why, {"returned": outcome.summary()})
             if not outcome.ok:
                 search.refused.append(search.answered[-1])
                 return None
-            return output_violation(schema, outcome) if schema is not None else None
+            return output.breach(outcome) if output is not None else None
 
         self._run(search, strategy, prop, self.profile.examples, server,
                   scope=f"{'outputs' if outputs_only else 'valid'}:{tool.name}:{digest([tool.input_schema, fixed])}")
@@ -149,15 +148,15 @@ class Searches:
 
         def prop(invalid: Any) -> Finding | None:
             outcome = server.call(tool.name, invalid.value)
-            if (found := incident(outcome)) is not None:
+            if (found := NO_INCIDENT.breach(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
             details = {"returned": outcome.summary(), "keyword": invalid.keyword,
                        "violation": invalid.description}
-            if outcome.kind == "error" and not outcome.rejected:
+            if not REFUSED_CLEANLY.holds(outcome):
                 return Finding(INTERNAL_ON_INVALID,
                                f"answered schema-invalid arguments with internal error {outcome.code}", details)
-            if outcome.rejected:
+            if REFUSED.holds(outcome):
                 search.refused.append(search.answered[-1])
                 return None
             return Finding(ACCEPTED_INVALID,

@@ -15,7 +15,7 @@ from hypothesis_mcp.checks.scenarios import EXCLUDED, NEVER_CALLED
 from hypothesis_mcp.checks.searches import REJECTED_VALID, Search, Searches, rejection_kind
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.results import Call, Reproduction, Result, Smoke
-from hypothesis_mcp.search.driver import Finding
+from hypothesis_mcp.rules.expectations import Finding, UnknownToolRefused
 from hypothesis_mcp.validation import schema_problem
 
 STRUCTURED = "smoke_structured_content"
@@ -136,7 +136,7 @@ class SmokeRun:
         name = unknown_name(names)
         outcome = self.conn.call(name, {})
         details = {"tool_name_called": name, "returned": outcome.summary()}
-        if outcome.kind == "error" and outcome.rejected:
+        if UnknownToolRefused().holds(outcome):
             self.add(UNKNOWN, None, "pass", f"rejected with JSON-RPC error {outcome.code}", details=details)
         elif outcome.kind == "result" and outcome.is_error:
             self.add(UNKNOWN, None, "fail",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from hypothesis import example, given
@@ -19,18 +19,10 @@ from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.strategies import SearchStrategy
 
 from hypothesis_mcp.profiles import Profile
+from hypothesis_mcp.rules.expectations import Finding
 from hypothesis_mcp.search.saved import SavedFailures, decode_value, encode_value
 
 V = TypeVar("V")
-
-
-@dataclass
-class Finding:
-    """Why one value broke the property: the rule, a message, and anything worth showing."""
-
-    rule: str
-    message: str
-    details: dict[str, Any] = field(default_factory=dict)
 
 
 class _Found(AssertionError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import seed as hypothesis_seed
@@ -15,11 +15,12 @@ from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Reproduction, Result
+from hypothesis_mcp.rules.expectations import Agree, SameAnswer, item_keys
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.search.saved import SavedFailures, digest
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
-from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, agrees, item_keys, reproduces, same_answer
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
 from hypothesis_mcp.stateful.shrink import smaller
@@ -87,7 +88,7 @@ class ProbeRun:
         details: dict[str, Any] = {}
         if finding is not None:
             repro = Reproduction(list(finding.calls), fresh_server=finding.fresh and not self.pool.shared)
-            details = {"expect": finding.expect}
+            details = {"expect": finding.expectation.to_dict()}
         self.results.append(Result(
             kind="probe", check=check, tool=tool, status=status, rule=rule, message=message,  # type: ignore[arg-type]
             confidence=confidence, basis=basis, reproduction=repro, details=details,  # type: ignore[arg-type]
@@ -186,7 +187,7 @@ class ProbeRun:
 
     def keep(self, scope: str, finding: ProbeFinding | None) -> None:
         if self.profile.database_dir and not self.pool.shared:
-            SavedFailures(self.profile.database_dir).keep(scope, asdict(finding) if finding else None)
+            SavedFailures(self.profile.database_dir).keep(scope, finding.to_dict() if finding else None)
 
     def explore(self, tool: Tool, readers: list[Reader], pair: Pair | None, key_path: str | None,
                 bounds: bool) -> tuple[ProbeContext, str | None]:
@@ -321,9 +322,10 @@ class ProbeRun:
                 self.add(tool, "agreement", "inconclusive", "probe-paths-disagree",
                          f"{agreement.id}: a declared call did not succeed", confidence="high")
                 continue
-            lhs = item_keys(left, agreement.left.field)
-            rhs = item_keys(right, agreement.right.field or agreement.left.field)
-            if agrees(agreement.expect, lhs, rhs):
+            expect = Agree(agreement.expect, agreement.left.field, agreement.right.field or agreement.left.field)
+            lhs = item_keys(left, expect.left_field)
+            rhs = item_keys(right, expect.right_field)
+            if expect.holds(right, left):
                 self.add(tool, "agreement", "pass", "agreement", f"{agreement.id}: {agreement.expect} holds",
                          basis=f"declared agreement {agreement.id}")
             else:
@@ -333,8 +335,7 @@ class ProbeRun:
                     f"{agreement.right.tool} disagree (e.g. {missing})", "high", f"declared agreement {agreement.id}",
                     calls=[Call(agreement.left.tool, agreement.left.args),
                            Call(agreement.right.tool, agreement.right.args)],
-                    expect={"agree": agreement.expect, "left_field": agreement.left.field,
-                            "right_field": agreement.right.field or agreement.left.field},
+                    expect=expect,
                     check="agreement", fresh=False))
 
     def idempotent(self) -> None:
@@ -344,7 +345,7 @@ class ProbeRun:
                 continue
             first = self.conn.call(spec.tool, spec.args)
             second = self.conn.call(spec.tool, spec.args)
-            if same_answer(first, second):
+            if SameAnswer().holds(second, first):
                 self.add(spec.tool, "idempotent", "pass", "idempotent", "the same read returned the same result",
                          basis="declared idempotent call")
             else:
@@ -352,4 +353,4 @@ class ProbeRun:
                                               "the same declared read returned different results", "high",
                                               "declared idempotent call",
                                               calls=[Call(spec.tool, spec.args), Call(spec.tool, spec.args)],
-                                              expect={"same_as_previous": True}, check="idempotent", fresh=False))
+                                              expect=SameAnswer(), check="idempotent", fresh=False))
