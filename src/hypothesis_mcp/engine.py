@@ -20,7 +20,7 @@ from hypothesis_mcp.scorecard import score_run
 from hypothesis_mcp.search.lanes import Lanes
 from hypothesis_mcp.search.schedule import plan_units, search_jobs
 from hypothesis_mcp.stateful.config import ProbeConfig
-from hypothesis_mcp.stateful.parallel import LanedProbeRun
+from hypothesis_mcp.stateful.probes import ProbeRun
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.version import __version__
 
@@ -110,8 +110,8 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
         # Before any tools/call, so a front can warn before anything is written.
         emit("plan", {"call": [t.name for t in scenario_plan.called], "may_write": scenario_plan.may_write,
                       "announcement": announcement})
-        probe_run = LanedProbeRun(conn, lanes.lanes[0].pool, tools, profile, options.allow_writes,
-                                  config, overrides, stop=stop, lanes=lanes)
+        probe_run = ProbeRun(conn, lanes.lanes[0].pool, tools, profile, options.allow_writes,
+                             config, overrides, stop=stop, lanes=lanes)
         smoke_run = SmokeRun(conn, tools, searches, call_all=options.call_all, excluded=excluded)
         smoke_calls = {t.name for t in tools if options.smoke and smoke_run.callable_reason(t) is None}
         units = plan_units(tools, {t.name for t in scenario_plan.called}, smoke_calls)
@@ -124,8 +124,8 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
             lanes.run(jobs)
             if options.smoke:
                 emit("stage", {"name": "smoke"})
-                smoke = smoke_run.run()
-                results.extend(smoke_run.checks)
+                smoke, checks = smoke_run.run()
+                results.extend(checks)
             emit("stage", {"name": "scenarios"})
             results.extend(run_scenarios(searches, scenario_plan))
             if options.probes and not clock.over:

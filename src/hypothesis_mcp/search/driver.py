@@ -20,6 +20,7 @@ from hypothesis.strategies import SearchStrategy
 
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.rules.expectations import Finding
+from hypothesis_mcp.search import drawn  # noqa: F401  (loaded for its literals: see search/drawn.py)
 from hypothesis_mcp.search.saved import SavedFailures, decode_value, encode_value
 
 V = TypeVar("V")
