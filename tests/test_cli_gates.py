@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from helpers import Cli, CliRun, command_line, sample
-from hypothesis_mcp.cli import EXIT_OK, EXIT_SCORE, below, exit_code, parse_fail_under
+from hypothesis_mcp.gates import EXIT_OK, EXIT_SCORE, below, exit_code, parse_fail_under
 from hypothesis_mcp.results import GradeCap, Report, RunStats, Smoke
 
 NOTICE = "scenarios call these tools, which may write: create_note, export_notes"

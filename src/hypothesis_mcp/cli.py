@@ -19,6 +19,17 @@ from hypothesis_mcp.connection.target import parse_pairs
 from hypothesis_mcp.emit import emit_tests
 from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError, UsageError
+from hypothesis_mcp.events import Event, Planned, StageStarted
+from hypothesis_mcp.gates import (
+    EXIT_BLOCKING,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_START,
+    EXIT_USAGE,
+    exit_code,
+    gate_message,
+    parse_fail_under,
+)
 from hypothesis_mcp.profiles import make_profile
 from hypothesis_mcp.replay import replay as run_replay
 from hypothesis_mcp.report.badge import render_badge_json, render_badge_svg
@@ -27,14 +38,11 @@ from hypothesis_mcp.report.console import render_console
 from hypothesis_mcp.report.json_report import load_report, render_json
 from hypothesis_mcp.report.junit import render_junit
 from hypothesis_mcp.report.markdown import render_markdown
-from hypothesis_mcp.results import Call, Report, Result
+from hypothesis_mcp.results import Call, Result
 from hypothesis_mcp.shipped import load_strategy
 from hypothesis_mcp.stateful.config import load_config
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.version import __version__
-
-EXIT_OK, EXIT_BLOCKING, EXIT_USAGE, EXIT_SCORE, EXIT_SMOKE, EXIT_START = 0, 1, 2, 3, 4, 5
-EXIT_INTERRUPTED = 130
 
 app = typer.Typer(
     name="hypothesis-mcp",
@@ -127,64 +135,6 @@ def tools(
     guarded(body)
 
 
-def parse_fail_under(value: str | None) -> tuple[str, float | str] | None:
-    if value is None:
-        return None
-    text = value.strip().rstrip("%").upper()
-    if text in ("A", "B", "C", "D", "F"):
-        return ("grade", text)
-    try:
-        number = float(text)
-    except ValueError:
-        raise UsageError(f"--fail-under takes a grade letter (A-F) or a percentage, not {value!r}") from None
-    if not 0 <= number <= 100:
-        raise UsageError(f"--fail-under percentage must be between 0 and 100, not {value!r}")
-    return ("score", number)
-
-
-def below(report: Report, gate: tuple[str, float | str] | None) -> bool:
-    if gate is None:
-        return False
-    kind, threshold = gate
-    if kind == "grade":
-        order = "ABCDF"
-        return order.index(report.grade) > order.index(str(threshold))
-    return report.score < float(threshold)
-
-
-def exit_code(report: Report, gate: tuple[str, float | str] | None, *, ci: bool) -> int:
-    """3 (score) wins over 4 (smoke) which wins over 1 (blocking failure under --ci)."""
-    if report.interrupted:
-        return EXIT_INTERRUPTED
-    if below(report, gate):
-        return EXIT_SCORE
-    if report.smoke.executed and report.smoke.failed:
-        return EXIT_SMOKE
-    if ci and blocking(report):
-        return EXIT_BLOCKING
-    return EXIT_OK
-
-
-def gate_message(code: int, report: Report, fail_under: str | None) -> str | None:
-    """The one gate that decided a failing exit code, for the CI log: only the winning gate is
-    named, as the exit code names only one."""
-    if code == EXIT_SCORE:
-        return (f"Gate failed — --fail-under {fail_under}: grade {report.grade}, score {report.score:g}% "
-                "is below it")
-    if code == EXIT_SMOKE:
-        return f"Gate failed — --smoke: {report.smoke.failed} smoke check(s) failed"
-    if code == EXIT_BLOCKING:
-        return f"Gate failed — --ci: {len(blocking(report))} blocking failure(s)"
-    return None
-
-
-def blocking(report: Report) -> list[Result]:
-    """High-confidence probe failures, incidents, and tools that fail valid input."""
-    return [r for r in report.results if r.status == "fail" and (
-        (r.kind == "probe" and r.confidence == "high") or r.kind == "incident"
-        or (r.kind == "scenario" and r.check == "happy"))]
-
-
 @app.command()
 def test(
     target: TargetArg,
@@ -252,11 +202,11 @@ def test(
         if chosen.seed is not None and chosen.name != "grading":
             err.print(f"profile {chosen.name}, seed {chosen.seed} (repeat with --seed {chosen.seed})")
         with err.status("testing the server...") as status:
-            def progress(name: str, info: dict[str, Any]) -> None:
-                if name == "stage":
-                    status.update(f"running {info['name']}...")
-                elif name == "plan" and info["announcement"]:
-                    err.print(info["announcement"], soft_wrap=True)
+            def progress(event: Event) -> None:
+                if isinstance(event, StageStarted):
+                    status.update(f"running {event.name}...")
+                elif isinstance(event, Planned) and event.announcement:
+                    err.print(event.announcement, soft_wrap=True)
             report = run(the_target, options, progress)
         console = Console(highlight=False, width=max(100, Console().width))
         render_console(report, console)

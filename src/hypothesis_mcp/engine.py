@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from hypothesis_mcp.checks.lint import lint, lint_score
 from hypothesis_mcp.checks.scenarios import plan, run_scenarios
 from hypothesis_mcp.checks.searches import Searches
 from hypothesis_mcp.checks.smoke import SmokeRun
 from hypothesis_mcp.connection import Connection, Stats, Target
+from hypothesis_mcp.events import CatalogRead, Events, Planned, StageStarted
 from hypothesis_mcp.profiles import Profile, make_profile
 from hypothesis_mcp.results import Report, Result, RunStats, Smoke
 from hypothesis_mcp.rules.expectations import INCIDENT_RULES
@@ -23,8 +22,6 @@ from hypothesis_mcp.stateful.config import ProbeConfig
 from hypothesis_mcp.stateful.probes import ProbeRun
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.version import __version__
-
-Events = Callable[[str, dict[str, Any]], None]
 
 
 @dataclass
@@ -74,7 +71,7 @@ def _incidents(results: list[Result]) -> list[Result]:
 
 def run(target: Target, options: RunOptions, events: Events | None = None) -> Report:
     """Connect, run the requested checks, score them and return the report."""
-    emit = events or (lambda name, info: None)
+    emit = events or (lambda event: None)
     clock = _Clock(options.max_time)
     stats = Stats()
     profile = options.profile
@@ -95,7 +92,7 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
     interrupted = False
     try:
         tools = conn.list_tools()
-        emit("catalog", {"tools": len(tools), "server": conn.server})
+        emit(CatalogRead(len(tools), conn.server))
         notes.extend(f"catalog: {problem}" for problem in conn.catalog_problems)
         results.extend(lint(tools))
         searches = Searches(conn, profile, overrides, stop=stop)
@@ -108,8 +105,7 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
                             + " (use --read-only to call read-only tools only)")
             notes.append(announcement)
         # Before any tools/call, so a front can warn before anything is written.
-        emit("plan", {"call": [t.name for t in scenario_plan.called], "may_write": scenario_plan.may_write,
-                      "announcement": announcement})
+        emit(Planned([t.name for t in scenario_plan.called], scenario_plan.may_write, announcement))
         probe_run = ProbeRun(conn, lanes.lanes[0].pool, tools, profile, options.allow_writes,
                              config, overrides, stop=stop, lanes=lanes)
         smoke_run = SmokeRun(conn, tools, searches, call_all=options.call_all, excluded=excluded)
@@ -120,16 +116,16 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
             if more_servers:
                 for lane in lanes.lanes[:len(jobs)]:
                     lane.pool.prepare()
-            emit("stage", {"name": "searches", "workers": len(lanes.lanes)})
+            emit(StageStarted("searches", len(lanes.lanes)))
             lanes.run(jobs)
             if options.smoke:
-                emit("stage", {"name": "smoke"})
+                emit(StageStarted("smoke"))
                 smoke, checks = smoke_run.run()
                 results.extend(checks)
-            emit("stage", {"name": "scenarios"})
+            emit(StageStarted("scenarios"))
             results.extend(run_scenarios(searches, scenario_plan))
             if options.probes and not clock.over:
-                emit("stage", {"name": "probes"})
+                emit(StageStarted("probes"))
                 probe_run.run()
         except KeyboardInterrupt:
             interrupted = True
