@@ -13,14 +13,14 @@ import pytest
 from rich.console import Console
 
 from hypothesis_mcp.errors import UsageError
-from hypothesis_mcp.fixes import FIXES, fix_for
 from hypothesis_mcp.report.badge import render_badge_json, render_badge_svg
 from hypothesis_mcp.report.console import render_console
+from hypothesis_mcp.report.issues import top_issues
 from hypothesis_mcp.report.json_report import load_report, render_json
 from hypothesis_mcp.report.junit import render_junit
 from hypothesis_mcp.report.markdown import render_markdown
-from hypothesis_mcp.report.shared import top_issues
 from hypothesis_mcp.results import Call, GradeCap, Report, Reproduction, Result, RunStats, Smoke
+from hypothesis_mcp.rules.registry import FIXES, fix_for
 
 PROBE_MESSAGE = "a second write to key 'hm1a2b-title' reported success; state unchanged"
 REPRO = Reproduction(

@@ -14,12 +14,12 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from hypothesis_mcp import __version__
 from hypothesis_mcp.connection import CatalogError, Connection, Outcome, Target, parse_target
 from hypothesis_mcp.connection.target import parse_pairs
 from hypothesis_mcp.emit import emit_tests
 from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError, UsageError
+from hypothesis_mcp.events import Event, Planned, StageStarted
 from hypothesis_mcp.gates import (
     EXIT_BLOCKING,
     EXIT_INTERRUPTED,
@@ -35,7 +35,7 @@ from hypothesis_mcp.replay import replay as run_replay
 from hypothesis_mcp.report.badge import render_badge_json, render_badge_svg
 from hypothesis_mcp.report.catalog import catalog_json, print_catalog
 from hypothesis_mcp.report.console import render_console
-from hypothesis_mcp.report.json_report import load_report
+from hypothesis_mcp.report.json_report import load_report, render_json
 from hypothesis_mcp.report.junit import render_junit
 from hypothesis_mcp.report.markdown import render_markdown
 from hypothesis_mcp.results import Call, Result
@@ -43,6 +43,7 @@ from hypothesis_mcp.shipped import load_strategy
 from hypothesis_mcp.stateful.config import load_config
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.suggest import closest
+from hypothesis_mcp.version import __version__
 from hypothesis_mcp.waivers import parse_waiver
 
 app = typer.Typer(
@@ -103,7 +104,7 @@ def guarded(action: Callable[[], T]) -> T:
         raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
-def write_out(text: str, destination: str) -> None:
+def write_text(text: str, destination: str) -> None:
     """A document to a file, or to stdout for `-` (then nothing else is written there)."""
     if destination == "-":
         sys.stdout.write(text)
@@ -113,7 +114,7 @@ def write_out(text: str, destination: str) -> None:
 
 
 def write_json(data: Any, destination: str) -> None:
-    write_out(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n", destination)
+    write_text(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n", destination)
 
 
 @app.command()
@@ -217,23 +218,23 @@ def test(
         if chosen.seed is not None and chosen.name != "grading" and not quiet:
             err.print(f"profile {chosen.name}, seed {chosen.seed} (repeat with --seed {chosen.seed})")
         with err.status("testing the server...") as status:
-            def progress(name: str, info: dict[str, Any]) -> None:
-                if name == "stage":
-                    status.update(f"running {info['name']}...")
-                elif name == "plan" and info["announcement"] and not quiet:
-                    err.print(info["announcement"], soft_wrap=True)
+            def progress(event: Event) -> None:
+                if isinstance(event, StageStarted):
+                    status.update(f"running {event.name}...")
+                elif isinstance(event, Planned) and event.announcement and not quiet:
+                    err.print(event.announcement, soft_wrap=True)
             report = run(the_target, options, progress)
         # With a document on stdout, the people's report goes to stderr.
         console = Console(highlight=False, width=max(100, Console().width), stderr=bool(to_stdout))
         if not quiet:
             render_console(report, console, report_path=json_out if json_out != "-" else None)
         if json_out:
-            write_json(report.to_dict(), json_out)
+            write_text(render_json(report), json_out)
         if junit:
-            write_out(render_junit(report), junit)
+            write_text(render_junit(report), junit)
         summary = render_markdown(report) if (markdown or ci) else ""
         if markdown:
-            write_out(summary, markdown)
+            write_text(summary, markdown)
         if ci and os.environ.get("GITHUB_STEP_SUMMARY"):
             with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as handle:
                 handle.write(summary + "\n")

@@ -3,33 +3,30 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-from hypothesis_mcp import __version__
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.checks.hunts import Searches
 from hypothesis_mcp.checks.lint import lint, lint_score
-from hypothesis_mcp.checks.outcomes import INCIDENT_RULES
 from hypothesis_mcp.checks.scenarios import plan, run_scenarios
+from hypothesis_mcp.checks.searches import Searches
 from hypothesis_mcp.checks.smoke import SmokeRun
-from hypothesis_mcp.checks.units import plan_units, search_jobs
 from hypothesis_mcp.connection import Connection, Stats, Target
 from hypothesis_mcp.errors import UsageError
-from hypothesis_mcp.fixes import fix_for
+from hypothesis_mcp.events import CatalogRead, Events, Planned, StageStarted
 from hypothesis_mcp.inputs import config_problems, override_problems, waiver_problems
-from hypothesis_mcp.lanes import Lanes
 from hypothesis_mcp.profiles import Profile, make_profile
 from hypothesis_mcp.results import Report, Result, RunStats, Smoke, assign_ids
+from hypothesis_mcp.rules.expectations import INCIDENT_RULES
+from hypothesis_mcp.rules.registry import fix_for
 from hypothesis_mcp.scorecard import score_run
+from hypothesis_mcp.search.lanes import Lanes
+from hypothesis_mcp.search.schedule import plan_units, search_jobs
 from hypothesis_mcp.shipped import suggest_for
 from hypothesis_mcp.stateful.config import ProbeConfig
-from hypothesis_mcp.stateful.laned import LanedProbeRun
+from hypothesis_mcp.stateful.probes import ProbeRun
 from hypothesis_mcp.strategies import Overrides
+from hypothesis_mcp.version import __version__
 from hypothesis_mcp.waivers import Waiver, apply_waivers
-
-Events = Callable[[str, dict[str, Any]], None]
 
 
 @dataclass
@@ -114,7 +111,7 @@ def _isolation(target: Target, results: list[Result], server_name: str) -> str:
 
 def run(target: Target, options: RunOptions, events: Events | None = None) -> Report:
     """Connect, run the requested checks, score them and return the report."""
-    emit = events or (lambda name, info: None)
+    emit = events or (lambda event: None)
     clock = _Clock(options.max_time)
     stats = Stats()
     profile = options.profile
@@ -140,7 +137,7 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
     interrupted = False
     try:
         tools = conn.list_tools()
-        emit("catalog", {"tools": len(tools), "server": conn.server})
+        emit(CatalogRead(len(tools), conn.server))
         notes.extend(f"catalog: {problem}" for problem in conn.catalog_problems)
         _check_inputs(tools, options, notes)
         results.extend(lint(tools))
@@ -154,27 +151,27 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
                             + " (use --read-only to call read-only tools only)")
             notes.append(announcement)
         # Before any tools/call, so a front can warn before anything is written.
-        emit("plan", {"call": [t.name for t in scenario_plan.called], "may_write": scenario_plan.may_write,
-                      "announcement": announcement})
-        probe_run = LanedProbeRun(conn, lanes.lanes[0].pool, tools, profile, options.allow_writes,
-                                  config, overrides, stop=stop, lanes=lanes)
+        emit(Planned([t.name for t in scenario_plan.called], scenario_plan.may_write, announcement))
+        probe_run = ProbeRun(conn, lanes.lanes[0].pool, tools, profile, options.allow_writes,
+                             config, overrides, stop=stop, lanes=lanes)
         smoke_run = SmokeRun(conn, tools, searches, call_all=options.call_all, excluded=excluded)
         smoke_calls = {t.name for t in tools if options.smoke and smoke_run.callable_reason(t) is None}
-        jobs, more_servers = search_jobs(plan_units(tools, scenario_plan, smoke_calls), searches, conn)
+        units = plan_units(tools, {t.name for t in scenario_plan.called}, smoke_calls)
+        jobs, more_servers = search_jobs(units, searches.run_unit, conn, searches.stop)
         try:
             if more_servers:
                 for lane in lanes.lanes[:len(jobs)]:
                     lane.pool.prepare()
-            emit("stage", {"name": "searches", "workers": len(lanes.lanes)})
+            emit(StageStarted("searches", len(lanes.lanes)))
             lanes.run(jobs)
             if options.smoke:
-                emit("stage", {"name": "smoke"})
-                smoke = smoke_run.run()
-                results.extend(smoke_run.checks)
-            emit("stage", {"name": "scenarios"})
+                emit(StageStarted("smoke"))
+                smoke, checks = smoke_run.run()
+                results.extend(checks)
+            emit(StageStarted("scenarios"))
             results.extend(run_scenarios(searches, scenario_plan))
             if options.probes and not stop():
-                emit("stage", {"name": "probes"})
+                emit(StageStarted("probes"))
                 probe_run.run()
         except KeyboardInterrupt:
             interrupted = True

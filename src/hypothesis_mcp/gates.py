@@ -1,10 +1,13 @@
-"""The exit-code policy: which gate a report fails, and the one line that names it.
+"""The gates a run is held to: which failures block, which cap the grade, and the exit code.
 
+One place for the policy the CLI's exit code, the scorecard's grade cap and the reports share.
 3 (score below --fail-under) wins over 4 (a smoke check failed), which wins over 1 (--ci: a
 blocking failure, or a partial run). Waived results never gate; a partial run never passes --ci.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.results import Report, Result
@@ -12,11 +15,10 @@ from hypothesis_mcp.results import Report, Result
 EXIT_OK, EXIT_BLOCKING, EXIT_USAGE, EXIT_SCORE, EXIT_SMOKE, EXIT_START = 0, 1, 2, 3, 4, 5
 EXIT_INTERRUPTED = 130
 INCOMPLETE = "incomplete run"
+Gate = tuple[str, float | str]
 
-FailUnder = tuple[str, float | str]
 
-
-def parse_fail_under(value: str | None) -> FailUnder | None:
+def parse_fail_under(value: str | None) -> Gate | None:
     if value is None:
         return None
     text = value.strip().rstrip("%").upper()
@@ -31,7 +33,7 @@ def parse_fail_under(value: str | None) -> FailUnder | None:
     return ("score", number)
 
 
-def below(report: Report, gate: FailUnder | None) -> bool:
+def below(report: Report, gate: Gate | None) -> bool:
     if gate is None:
         return False
     kind, threshold = gate
@@ -41,14 +43,7 @@ def below(report: Report, gate: FailUnder | None) -> bool:
     return report.score < float(threshold)
 
 
-def blocking(report: Report) -> list[Result]:
-    """High-confidence probe failures, incidents, and tools that fail valid input (never waived ones)."""
-    return [r for r in report.results if r.status == "fail" and (
-        (r.kind == "probe" and r.confidence == "high") or r.kind == "incident"
-        or (r.kind == "scenario" and r.check == "happy"))]
-
-
-def exit_code(report: Report, gate: FailUnder | None, *, ci: bool) -> int:
+def exit_code(report: Report, gate: Gate | None, *, ci: bool) -> int:
     if report.interrupted:
         return EXIT_INTERRUPTED
     if below(report, gate):
@@ -81,3 +76,16 @@ def gate_line(code: int, report: Report, fail_under: str | None) -> str:
     extra = f", {waived} waived result(s)" if waived else ""
     partial = f"; {INCOMPLETE}: {report.partial_reason}" if report.partial else ""
     return f"Gates passed — grade {report.grade}, score {report.score:g}%{extra}{partial}"
+
+
+def blocking(report: Report) -> list[Result]:
+    """Failures that fail a `--ci` run: high-confidence probe failures, incidents, and tools that
+    fail valid input (a waived result is no failure)."""
+    return [r for r in report.results if r.status == "fail" and (
+        (r.kind == "probe" and r.confidence == "high") or r.kind == "incident"
+        or (r.kind == "scenario" and r.check == "happy"))]
+
+
+def capping(results: Iterable[Result]) -> list[Result]:
+    """Failures that cap the grade: high-confidence probe failures."""
+    return [r for r in results if r.kind == "probe" and r.status == "fail" and r.confidence == "high"]

@@ -192,8 +192,5 @@ class Report:
     def waived(self) -> list[Result]:
         return [r for r in self.results if r.status == "waived"]
 
-    def failures(self, *, blocking_only: bool = False) -> list[Result]:
-        found = [r for r in self.results if r.status == "fail"]
-        if blocking_only:
-            found = [r for r in found if r.confidence == "high"]
-        return found
+    def failures(self) -> list[Result]:
+        return [r for r in self.results if r.status == "fail"]

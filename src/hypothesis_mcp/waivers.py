@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from hypothesis_mcp.errors import UsageError
-from hypothesis_mcp.fixes import FIXES
 from hypothesis_mcp.results import Result, Smoke
+from hypothesis_mcp.rules.registry import RULES
 from hypothesis_mcp.suggest import closest
 
 WAIVABLE = ("fail", "warn")
@@ -40,8 +40,8 @@ def parse_waiver(text: Any, source: str) -> Waiver:
     rule, colon, tool = text.strip().partition(":")
     if not rule.strip() or (colon and not tool.strip()):
         raise UsageError(f"{source}: a waiver is RULE or RULE:TOOL, not {text!r}")
-    if rule.strip() not in FIXES:
-        raise UsageError(f"{source}: no rule {rule.strip()!r}{closest(rule.strip(), FIXES)}")
+    if rule.strip() not in RULES:
+        raise UsageError(f"{source}: no rule {rule.strip()!r}{closest(rule.strip(), RULES)}")
     return Waiver(rule.strip(), tool.strip() or None, source)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from hypothesis_mcp.report.shared import cap_line, partial_line, percent
+from hypothesis_mcp.report.issues import cap_line, partial_line, percent
 from hypothesis_mcp.results import Report
 
 LABEL = "mcp grade"

@@ -9,7 +9,7 @@ from rich.table import Table
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import ServerInfo
-from hypothesis_mcp.report.shared import era_label
+from hypothesis_mcp.report.issues import era_label
 
 
 def catalog_json(tools: list[Tool], server: ServerInfo | None) -> dict[str, Any]:

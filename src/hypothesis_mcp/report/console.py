@@ -16,7 +16,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from hypothesis_mcp.report.shared import (
+from hypothesis_mcp.report.issues import (
     cap_line,
     era_label,
     fix_of,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from hypothesis_mcp.report.shared import fix_of, format_call, reproduction_origin, waived_line
+from hypothesis_mcp.report.issues import fix_of, format_call, reproduction_origin, waived_line
 from hypothesis_mcp.results import Report, Result
 
 KINDS = ("scenario", "smoke", "probe", "lint", "incident")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hypothesis_mcp.report.shared import (
+from hypothesis_mcp.report.issues import (
     cap_line,
     era_label,
     fix_of,

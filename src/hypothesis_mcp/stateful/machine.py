@@ -18,18 +18,11 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, multiple, precond
 from hypothesis_mcp.catalog import Bound, Tool
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.results import CONFIDENCE_ORDER, Call
+from hypothesis_mcp.rules.answers import count_items, lines, shown
+from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.bounds import bound_basis
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
-from hypothesis_mcp.stateful.pool import ServerPool
-from hypothesis_mcp.stateful.readers import (
-    Reader,
-    count_items,
-    fill_reader_args,
-    lines,
-    says_skipped,
-    shown,
-    tokens,
-)
+from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.strategies import find_markers, marked_arguments
 
 PLACEHOLDER = "hm00000000"
@@ -82,7 +75,7 @@ class ProbeContext:
     persisted: list[tuple[str, list[str]]] = field(default_factory=list)
     """(reader, markers) a fresh server's first read showed from earlier examples: state persists."""
     candidates: list[ProbeFinding] = field(default_factory=list)
-    _counter: itertools.count = field(default_factory=itertools.count)
+    _counter: itertools.count[int] = field(default_factory=itertools.count)
 
     def next_marker(self) -> str:
         return f"hm{self.salt:04x}{next(self._counter) % 0x10000:04x}"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from hypothesis_mcp.fixes import fix_for
 from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, GradeCap, Report, Result
+from hypothesis_mcp.rules.registry import fix_for
 
 # Crashes first: nothing else is trustworthy while the server falls over; lint is style last.
 KIND_ORDER = {"incident": 0, "probe": 1, "scenario": 2, "smoke": 3, "lint": 4}
