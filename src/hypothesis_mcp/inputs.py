@@ -50,12 +50,12 @@ def config_problems(tools: list[Tool], config: ProbeConfig) -> list[str]:
     by_name = {t.name: t for t in tools}
     problems = [f"{config.source}: {where}: no tool {name!r}{closest(name, by_name, noun='tools')}"
                 for where, name in names if name not in by_name]
-    known = {tool: values for tool, values in config.args.items() if tool == ALL_TOOLS or tool in by_name}
+    known = {name: values for name, values in config.args.items() if name == ALL_TOOLS or name in by_name}
     params = Overrides.from_mapping(known, f"{config.source}: args")
     for i, pair in enumerate(config.pairs):
-        for role, tool, values in (("write", pair.write, pair.write_args), ("read", pair.read, pair.read_args)):
-            if tool in by_name:
-                params |= Overrides.from_mapping({tool: values}, f"{config.source}: pairs[{i}].{role}_args")
+        for role, name, values in (("write", pair.write, pair.write_args), ("read", pair.read, pair.read_args)):
+            if name in by_name:
+                params |= Overrides.from_mapping({name: values}, f"{config.source}: pairs[{i}].{role}_args")
     for i, rel in enumerate(config.relations):
         tool = by_name.get(rel.tool)
         if tool is not None and rel.param not in tool.properties:
