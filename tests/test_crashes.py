@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from helpers import PYTHON, ROOT, engine, http_server, one, results, summary, without_duration
+from hypothesis_mcp.report.issues import top_issues
 from hypothesis_mcp.report.junit import render_junit
 from hypothesis_mcp.report.markdown import render_markdown
-from hypothesis_mcp.report.shared import top_issues
 from hypothesis_mcp.results import Report
 from hypothesis_mcp.strategies import Overrides
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.checks.hunts import Search, Searches, rejection_kind
-from hypothesis_mcp.results import Call, Reproduction, Result
+from hypothesis_mcp.checks.searches import Search, Searches, rejection_kind
+from hypothesis_mcp.results import EXERCISED, Call, Reproduction, Result
+from hypothesis_mcp.rules.registry import NOT_EXERCISED, fix_for
 
 HAPPY_OUTPUT = "happy-output-schema"
-EXERCISED = "valid_calls_succeeded"
-"""A happy result's count of generated valid calls the tool served with success: 0 is not exercised."""
 EXCLUDED = "never called: excluded by the probe config"
 NEVER_CALLED = ("never called: destructiveHint is true, or its name says it deletes, sends, publishes or "
                 "deploys")
@@ -64,10 +63,10 @@ def _result(check: str, tool: Tool, search: Search, basis: str) -> Result:
     if check == "happy" and not search.successes:
         kept = f", last with {search.refused[-1].summary()}" if search.refused else ""
         return Result(
-            kind="scenario", check=check, tool=tool.name, status="inconclusive", rule=check,
+            kind="scenario", check=check, tool=tool.name, status="inconclusive", rule=NOT_EXERCISED,
             message=f"not exercised: refused all {len(search.answered)} generated valid argument set(s){kept}; "
             f"supply real values with --arg {tool.name}:{tool.required[0] if tool.required else 'NAME'}=VALUE "
-            "to test it", confidence="low", basis=basis,
+            "to test it", confidence="low", basis=basis, fix=fix_for(NOT_EXERCISED),
             details={**exercised, **({"returned": search.refused[-1].summary()} if search.refused else {})},
         )
     if check == "happy":
@@ -75,6 +74,8 @@ def _result(check: str, tool: Tool, search: Search, basis: str) -> Result:
         message = f"{len(search.successes)} of {len(search.answered)} valid argument set(s) served"
         if refused:
             message += f"; {refused} refused with an error result (treated as made-up values)"
+        if search.output_unchecked:
+            message += f"; {search.output_unchecked}"
     else:
         how = " or ".join(sorted({rejection_kind(o) for o in search.refused})) or "no call"
         message = f"all {len(search.refused)} invalid argument set(s) rejected with {how}"

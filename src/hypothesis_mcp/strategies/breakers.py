@@ -23,7 +23,7 @@ import referencing.exceptions
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.strategies.boundary import zero_value
-from hypothesis_mcp.strategies.dialect import validator
+from hypothesis_mcp.strategies.dialect import value_validator
 
 _TABLE = json.loads("""{
   "string": ["", " \\t\\n", "\\u0000", "\\u0001\\u001b[31m\\u007f", "\\u202eabc\\u200b", "e\\u0301\\u0301",
@@ -90,7 +90,7 @@ def _same(a: Any, b: Any) -> bool:
 
 def _admitted(schema: Mapping[str, Any], args: dict[str, Any]) -> bool | None:
     try:
-        return bool(validator(schema).is_valid(args))
+        return bool(value_validator(schema).is_valid(args))
     except (re.error, jsonschema.exceptions.SchemaError, referencing.exceptions.Unresolvable):
         return None  # a schema the oracle cannot apply gets no breakers; lint reports it
 
@@ -145,7 +145,7 @@ def invalid_breakers(tool: Tool, fixed: Mapping[str, Any] | None = None) -> list
 
 def violation(schema: Mapping[str, Any], args: dict[str, Any]) -> tuple[str, list[Any], str]:
     """The keyword, path and message of the error that makes `args` invalid."""
-    error = jsonschema.exceptions.best_match(validator(schema).iter_errors(args))
+    error = jsonschema.exceptions.best_match(value_validator(schema).iter_errors(args))
     if error is None:
         return "", [], ""
     return str(error.validator), list(error.absolute_path), error.message

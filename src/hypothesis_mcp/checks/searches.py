@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.checks.hunt import Finding, hunt
 from hypothesis_mcp.checks.minimise import drop_keys, narrow
-from hypothesis_mcp.checks.outcomes import incident, output_violation, schema_problem
-from hypothesis_mcp.checks.saved import digest
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.profiles import Profile
+from hypothesis_mcp.rules.expectations import ConformsTo, Finding, NoIncident, Refused, RefusedCleanly, Served
+from hypothesis_mcp.search.driver import hunt
+from hypothesis_mcp.search.saved import digest
+from hypothesis_mcp.search.schedule import Unit
 from hypothesis_mcp.strategies import (
     Invalid,
     NoInvalidValues,
@@ -28,8 +29,12 @@ from hypothesis_mcp.strategies import (
 )
 from hypothesis_mcp.strategies.boundary import boundary_arguments
 from hypothesis_mcp.strategies.breakers import Breaker, invalid_breakers, valid_breakers, violation
-from hypothesis_mcp.strategies.dialect import validator
+from hypothesis_mcp.strategies.dialect import schema_problem, value_validator
 
+NO_INCIDENT = NoIncident()
+SERVED = Served()
+REFUSED = Refused()
+REFUSED_CLEANLY = RefusedCleanly()
 REJECTED_VALID = "happy-rejected-valid-input"
 ACCEPTED_INVALID = "edge-accepted-invalid-input"
 INTERNAL_ON_INVALID = "edge-internal-error"
@@ -50,6 +55,8 @@ class Search:
     refused: list[Outcome] = field(default_factory=list)
     skipped: str | None = None
     examples: int = 0
+    output_unchecked: str | None = None
+    """Why the outputSchema was not judged, when the tool declares one that cannot be used."""
 
     @property
     def successes(self) -> list[Outcome]:
@@ -72,6 +79,13 @@ class Searches:
     def examples(self) -> int:
         return sum(s.examples for s in [*self._valid.values(), *self._outputs.values(), *self._invalid.values()])
 
+    def run_unit(self, unit: Unit, conn: Connection) -> None:
+        """Run a scheduled unit's searches on `conn`, keeping their outcomes for the checks."""
+        if unit.valid:
+            self.valid(unit.tool, conn)
+        if unit.invalid:
+            self.invalid(unit.tool, conn)
+
     def valid(self, tool: Tool, conn: Connection | None = None, *, outputs_only: bool = False) -> Search:
         """Schema-valid arguments: the server must not crash, hang, call them invalid, or break
         its outputSchema. Error results are kept apart: they may mean made-up values. `conn`
@@ -86,8 +100,10 @@ class Searches:
         if self._skipped(search, server):
             return search
         schema = tool.output_schema
-        if schema is not None and schema_problem(schema) is not None:
-            schema = None
+        problem = schema_problem(schema) if schema is not None else None
+        output = ConformsTo(schema) if schema is not None and problem is None else None
+        if problem is not None:
+            search.output_unchecked = f"outputSchema not checked: it is not a valid JSON Schema ({problem})"
         fixed = self.overrides.for_tool(tool) if self.overrides else {}
         try:
             strategy = arguments(tool, fixed or None)
@@ -101,21 +117,17 @@ class Searches:
             outcome = server.call(tool.name, args)
             if outcome.kind == "unavailable":
                 return None  # not sent: the search stops here, and says why
-            if (found := incident(outcome)) is not None:
+            if (found := NO_INCIDENT.breach(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
-            if outcome.kind == "error" and not outcome.rejected and not outputs_only:
-                return Finding(REJECTED_VALID, f"internal error {outcome.code} for schema-valid arguments",
-                               {"returned": outcome.summary()})
-            if outcome.kind == "error" and outcome.code == -32602 and not outputs_only:
-                return Finding(REJECTED_VALID, "rejected schema-valid arguments as invalid params (-32602): "
-                               f"{outcome.message[:200]}", {"returned": outcome.summary()})
+            if not outputs_only and (why := SERVED.breach(outcome)) is not None:
+                return Finding(REJECTED_VALID, why, {"returned": outcome.summary()})
             if not outcome.ok:
                 search.refused.append(search.answered[-1])
                 return None
-            return output_violation(schema, outcome) if schema is not None else None
+            return output.breach(outcome) if output is not None else None
 
-        check = validator(tool.input_schema or {"type": "object"})
+        check = value_validator(tool.input_schema or {"type": "object"})
         if self._breakers(search, breakers, prop, server, lambda args: bool(check.is_valid(args))):
             return search
         self._run(search, strategy, prop, self.profile.examples, server, keep=frozenset(fixed),
@@ -161,15 +173,15 @@ class Searches:
             outcome = server.call(tool.name, invalid.value)
             if outcome.kind == "unavailable":
                 return None  # not sent: the search stops here, and says why
-            if (found := incident(outcome)) is not None:
+            if (found := NO_INCIDENT.breach(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
             details = {"returned": outcome.summary(), "keyword": invalid.keyword,
                        "violation": invalid.description}
-            if outcome.kind == "error" and not outcome.rejected:
+            if not REFUSED_CLEANLY.holds(outcome):
                 return Finding(INTERNAL_ON_INVALID,
                                f"answered schema-invalid arguments with internal error {outcome.code}", details)
-            if outcome.rejected:
+            if REFUSED.holds(outcome):
                 search.refused.append(search.answered[-1])
                 return None
             return Finding(ACCEPTED_INVALID,
@@ -177,7 +189,7 @@ class Searches:
                            f"'{invalid.keyword}' at {pointer(invalid.path)}", details)
 
         schema = tool.input_schema or {"type": "object"}
-        check = validator(schema)
+        check = value_validator(schema)
 
         def as_invalid(args: dict[str, Any]) -> Invalid:
             keyword, path, message = violation(schema, args)
