@@ -176,7 +176,7 @@ class Connection:
             self._close_runner()
             raise ServerStartError(
                 f"{self.target.describe()}: the server did not finish the MCP handshake within "
-                f"{self.startup_timeout:g}s", stderr=stderr,
+                f"{self.startup_timeout:g}s", stderr=stderr, remote=self.target.is_url,
             )
         if self._error is not None:
             error = self._error
@@ -301,7 +301,8 @@ class Connection:
             reason = f"could not connect: {_describe(error)}"
         if self.target.is_url and self._http_limits.last_error:
             reason += f" ({self._http_limits.last_error})"
-        return ServerStartError(f"{self.target.describe()}: {reason}", stderr=stderr, exit_code=code)
+        return ServerStartError(f"{self.target.describe()}: {reason}", stderr=stderr, exit_code=code,
+                                remote=self.target.is_url)
 
     def stderr(self) -> str:
         return self._transport.state.stderr_text() if self._transport else ""

@@ -118,6 +118,10 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Write only JSON-RPC messages to the transport (logs go to stderr), answer each request id "
         "exactly once, and follow the negotiated protocol version."
     ), expects=NoIncident()),
+    Rule("state-persists", "probe", (
+        "Give every server process a throw-away data location: point its data file or database at a new "
+        "temporary folder (--env NAME={tmpdir}/data, or a strategy's env), so a new process starts empty."
+    ), severity="warn"),
     # Lint
     Rule("lint-missing-input-schema", "lint", (
         'Declare an inputSchema for the tool; a tool without parameters uses {"type": "object"}.'
