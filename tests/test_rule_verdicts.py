@@ -69,6 +69,7 @@ NOT_COVERED = {
     "probe-not-idempotent": "needs a declared idempotent call; its expectation is judged in test_probe_heuristics.py",
     "happy-output-schema": "the sample server's html export, replayed by every sample case here",
     "scenario-failed": "not reported by any check: a fix hint for older reports",
+    "state-persists": "a warning about isolation with no reproduction: nothing to replay",
 }
 
 
