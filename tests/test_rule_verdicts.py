@@ -62,16 +62,16 @@ CASES = [
          {"server-crashed", "call-timeout", "protocol-violation"}, {**SMOKE, "timeout": 2.0}),
 ]
 NOT_COVERED = {
-    "probe-write-not-observable": "an inconclusive probe, or a write no read shows: judged by the machine's own "
-    "reads, covered in test_probes.py",
+    "probe-write-not-observable": "replayed on its buggy server and its twin in test_probes.py (ghost-writes)",
     "probe-bound-short": "judged by the same expectations as probe-bound-exceeded; no test server has it",
     "probe-slice-mismatch": "judged by the same expectations as probe-bound-exceeded; no test server has it",
-    "probe-paths-disagree": "needs a declared agreement; replayed in test_probes.py",
-    "probe-not-idempotent": "needs a declared idempotent call; replayed in test_probes.py",
+    "probe-paths-disagree": "needs a declared agreement; replayed on two servers in test_probes.py",
+    "probe-not-idempotent": "needs a declared idempotent call; its expectation is judged in test_probe_heuristics.py",
     "happy-output-schema": "the sample server's html export, replayed by every sample case here",
     "scenario-failed": "not reported by any check: a fix hint for older reports",
     "happy-tool-not-exercised": "an inconclusive result without a reproduction (no generated valid call "
     "succeeded); covered in test_crashes.py",
+    "state-persists": "a warning about isolation with no reproduction: nothing to replay",
 }
 
 
