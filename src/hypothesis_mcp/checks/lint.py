@@ -22,6 +22,7 @@ from referencing.jsonschema import DRAFT202012, specification_with
 from hypothesis_mcp.catalog import READ_VERBS, SENDING_VERBS, WRITE_VERBS, Tool
 from hypothesis_mcp.fixes import fix_for
 from hypothesis_mcp.results import Confidence, Result, Status
+from hypothesis_mcp.strategies.ecma import format_checker
 
 LINT_RULES: dict[str, Status] = {
     "lint-missing-input-schema": "fail",
@@ -191,7 +192,8 @@ def _check_schema(tool: Tool, schema: Any, field: str) -> Iterator[Result]:
             "jsonschema knows drafts 3, 4, 6, 7, 2019-09 and 2020-12",
         )
         cls = Draft202012Validator
-    meta = validator_for(cls.META_SCHEMA, default=cls)(cls.META_SCHEMA, format_checker=cls.FORMAT_CHECKER)
+    checker = format_checker(cls.FORMAT_CHECKER)  # `format: regex` reads ECMA-262, as tool schemas are written
+    meta = validator_for(cls.META_SCHEMA, default=cls)(cls.META_SCHEMA, format_checker=checker)
     errors = sorted(meta.iter_errors(schema), key=lambda e: list(e.absolute_path))
     if errors:
         shown = "; ".join(_schema_error(e) for e in errors[:3])

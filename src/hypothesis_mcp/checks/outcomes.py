@@ -12,6 +12,7 @@ from jsonschema.validators import validator_for
 from hypothesis_mcp.checks.hunt import Finding
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.results import Call, Reproduction, Result
+from hypothesis_mcp.strategies.ecma import ecma_class, pythonize
 
 INCIDENT_RULES = {"closed": "server-crashed", "timeout": "call-timeout", "protocol": "protocol-violation"}
 
@@ -26,9 +27,9 @@ def incident(outcome: Outcome) -> Finding | None:
 
 @functools.lru_cache(maxsize=512)
 def _validator(schema_json: str) -> Any:
-    schema = json.loads(schema_json)
-    cls = validator_for(schema)
-    cls.check_schema(schema)
+    schema = pythonize(json.loads(schema_json))
+    cls = ecma_class(validator_for(schema))  # patterns read as ECMA-262 (`\\p{Lu}`), as servers write them
+    cls.check_schema(schema, format_checker=cls.FORMAT_CHECKER)
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 

@@ -1,8 +1,8 @@
 """Which JSON Schema dialect a schema speaks, and the compiled validator that judges its values.
 
 The validator is the oracle of design decision 3: `jsonschema` with the dialect's own format
-checker. Patterns that only ECMA-262 understands are rewritten for Python first, so the oracle
-can run at all.
+checker, reading patterns as ECMA-262 (`ecma.py`), so patterns only ECMA-262 understands
+(`\\p{Lu}`) are judged rather than refused.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
 from hypothesis_mcp.errors import SchemaError
-from hypothesis_mcp.strategies.regex import python_pattern
+from hypothesis_mcp.strategies.ecma import ecma_class
 
 DEFAULT = jsonschema.Draft202012Validator
 
@@ -63,25 +63,6 @@ def canonical(schema: Any) -> str:
         raise SchemaError(f"the schema is not JSON: {exc}") from exc
 
 
-def pythonize(schema: Any) -> Any:
-    """The schema with every pattern Python cannot compile rewritten from its ECMA-262 form."""
-    if isinstance(schema, list):
-        return [pythonize(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {}
-    for key, value in schema.items():
-        if key == "pattern" and isinstance(value, str):
-            out[key] = python_pattern(value)
-        elif key == "patternProperties" and isinstance(value, dict):
-            out[key] = {python_pattern(p): pythonize(s) for p, s in value.items()}
-        elif key in ("enum", "const", "default", "examples"):
-            out[key] = value
-        else:
-            out[key] = pythonize(value)
-    return out
-
-
 def check_schema(schema: Any, dialect: Dialect) -> None:
     """Reject a schema its dialect's metaschema rejects, naming the keyword at fault."""
     if isinstance(schema, bool):
@@ -99,10 +80,10 @@ def check_schema(schema: Any, dialect: Dialect) -> None:
 @lru_cache(maxsize=1024)
 def _validator(text: str) -> Validator:
     schema = json.loads(text)
-    cls = dialect_of(schema).cls
+    cls = ecma_class(dialect_of(schema).cls)
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
 def validator(schema: Any) -> Validator:
-    """The compiled oracle for a schema (already pythonized), built once per schema."""
+    """The compiled oracle for a schema (already `pythonize`d), built once per schema."""
     return _validator(canonical(schema))
