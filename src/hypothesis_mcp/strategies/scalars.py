@@ -16,6 +16,7 @@ from jsonschema import FormatChecker
 
 from hypothesis_mcp.strategies.fastregex import regex_text
 from hypothesis_mcp.strategies.formats import FORMATS
+from hypothesis_mcp.strategies.formatted import format_and_pattern
 from hypothesis_mcp.strategies.normalise import Node, Unsatisfiable
 from hypothesis_mcp.strategies.regex import compiled, generation_pattern, is_anchored
 
@@ -151,6 +152,14 @@ def strings(node: Node, checker: FormatChecker) -> st.SearchStrategy[str]:
     enforced = [f for f in node.formats if f in checker.checkers]
     if not known and not node.patterns and not enforced:
         return _text(lo, hi)
+    if known and node.patterns:
+        checks = [compiled(p).search for p in node.patterns] + [lambda s, f=f: checker.conforms(s, f) for f in enforced]
+        if lo or hi is not None:
+            checks.append(lambda s: lo <= len(s) <= (len(s) if hi is None else hi))
+        pattern = node.patterns[0]
+        return format_and_pattern(
+            known[0], pattern, lambda s: all(check(s) for check in checks), regex_strings(pattern)
+        )
     if known:
         base = FORMATS[known[0]]
     elif node.patterns:
