@@ -171,19 +171,22 @@ def test_draws_are_deterministic_under_derandomize() -> None:
 
 
 @pytest.mark.parametrize(
-    ("schema", "words"),
+    ("schema", "keyword", "words"),
     [
-        ({"type": "string", "format": "date", "pattern": "^[a-z]+$"}, ["pattern", "format", "date"]),
-        ({"type": "string", "format": "email", "pattern": "^\\d+$"}, ["pattern", "format", "email"]),
-        ({"type": "string", "format": "ipv4", "pattern": "^2024-"}, ["pattern", "format", "ipv4"]),
+        ({"type": "string", "format": "date", "pattern": "^[a-z]+$"}, "pattern", ["pattern", "format", "date"]),
+        ({"type": "string", "format": "email", "pattern": "^\\d+$"}, "pattern", ["pattern", "format", "email"]),
+        ({"type": "string", "format": "ipv4", "pattern": "^2024-"}, "pattern", ["pattern", "format", "ipv4"]),
+        ({"type": "string", "format": "uuid", "maxLength": 10}, "maxLength", ["format", "uuid", "maxLength"]),
+        ({"type": "string", "pattern": "^[a-z]{10}$", "maxLength": 5}, "maxLength", ["pattern", "maxLength"]),
+        ({"type": "string", "pattern": "^[a-z]{2,3}$", "minLength": 6}, "minLength", ["pattern", "minLength"]),
     ],
 )
-def test_contradictory_format_and_pattern_is_a_schema_error_at_once(schema: dict[str, Any], words: list[str]) -> None:
+def test_contradictions_are_schema_errors_at_once(schema: dict[str, Any], keyword: str, words: list[str]) -> None:
     start = time.perf_counter()
     with pytest.raises(SchemaError) as info:
         from_schema(schema)
     assert time.perf_counter() - start < 1.0
-    assert info.value.keyword == "pattern"
+    assert info.value.keyword == keyword
     assert all(w in str(info.value) for w in words)
 
 

@@ -105,6 +105,15 @@ BROKEN: dict[str, tuple[str, ...]] = {
     "relative-json-pointer": ("-1", "x/y"),
 }
 
+# Lengths every value of a format has (fewest, most); a length bound outside them is a contradiction.
+LENGTHS: dict[str, tuple[int, int | None]] = {
+    "date": (10, 10),
+    "uuid": (36, 36),
+    "ipv4": (7, 15),
+    "time": (9, None),
+    "date-time": (20, None),
+}
+
 # A few valid values of each format: where a value that also matches a pattern is looked for first.
 EXAMPLES: dict[str, tuple[str, ...]] = {
     "date-time": ("2021-06-01T12:30:00Z", "1999-12-31T23:59:59+01:00", "2030-02-28T08:00:00.5-05:30"),

@@ -14,6 +14,8 @@ import re
 import warnings
 from contextlib import suppress
 from functools import lru_cache
+from re import _constants as sre_constants  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]
 
 from hypothesis_mcp.strategies.unicode_props import UnknownProperty, property_class, property_intervals
 
@@ -38,6 +40,8 @@ _GENERATION = {
     "s": (f"[{_ASCII_SPACE}]", _ASCII_SPACE, "\\s\\ufeff"),
     "S": ("[^\\s\\ufeff]", "\\S", "\\S"),
 }
+_STARTS = (sre_constants.AT_BEGINNING, sre_constants.AT_BEGINNING_STRING)
+_ENDS = (sre_constants.AT_END, sre_constants.AT_END_STRING)
 _PY_ESCAPES = set("abfnrtvAbBZdDsSwWxuUN0123456789")
 _LINE_TERMINATORS = "[^\\n\\r\\u2028\\u2029]"
 
@@ -176,6 +180,25 @@ def _unknown_property(pattern: str) -> str | None:
         except UnknownProperty as exc:
             return str(exc)
     return None
+
+
+def match_lengths(pattern: str) -> tuple[int, int | None]:
+    """The fewest and most characters of a string the pattern accepts (None: no most).
+
+    A string holds a match, so it is at least as long; only a pattern anchored at both ends as a
+    whole (not `^a|b$`) bounds it from above.
+    """
+    try:
+        parsed = sre_parse.parse(python_pattern(pattern))
+    except (re.error, OverflowError, RecursionError):
+        return 0, None
+    lo, hi = parsed.getwidth()
+    nodes = list(parsed)
+    whole = len(nodes) >= 2 and nodes[0][0] is sre_constants.AT and nodes[-1][0] is sre_constants.AT
+    whole = whole and nodes[0][1] in _STARTS and nodes[-1][1] in _ENDS
+    if not whole or hi >= sre_constants.MAXREPEAT - 1:
+        return lo, None
+    return lo, hi + (1 if nodes[-1][1] is sre_constants.AT_END else 0)  # `re`'s $ also takes a final newline
 
 
 def is_anchored(pattern: str) -> bool:
