@@ -19,9 +19,9 @@ from jsonschema.exceptions import ValidationError
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.lint import lint
-from hypothesis_mcp.checks.outcomes import validator
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.strategies import Invalid, from_schema, invalid_from_schema
+from hypothesis_mcp.strategies.dialect import value_validator
 from hypothesis_mcp.strategies.regex import compiled, pattern_error
 from strategies_oracle import oracle, strict_format_errors
 
@@ -224,7 +224,7 @@ def test_properties_unicodedata_cannot_serve_are_refused_by_name() -> None:
 def test_project_validators_read_property_escapes() -> None:
     """Output-schema checks judge \\p{..} patterns, and lint does not call them broken."""
     schema = {"type": "object", "properties": {"name": {"type": "string", "pattern": "^\\p{Lu}\\p{Ll}+$"}}}
-    check = validator(schema)
+    check = value_validator(schema)
     assert check.is_valid({"name": "Émile"})
     errors = list(check.iter_errors({"name": "émile"}))
     assert [e.validator for e in errors] == ["pattern"] and "\\p{Lu}" in errors[0].message

@@ -1,4 +1,4 @@
-"""JSON Schema -> Hypothesis strategy of values that validate (design decision 2).
+"""JSON Schema -> Hypothesis strategy of values that validate (docs/architecture.md).
 
 Each node is normalised (refs, allOf, dialect) and built from exact pieces: ranges, regexes,
 fixed dictionaries with optional keys, lists. anyOf/oneOf branches and dependentSchemas become
@@ -647,9 +647,9 @@ class ObjectBuilder:
         least, most = self.node.min_properties, self.node.max_properties
         closure = {n: self._closure(n) for n in optional}
         # Extra keys never take a declared name, so only they can collide: drawn as a unique list.
-        tagged = st.one_of([s[0].map(lambda k, i=i: (k, i)) for i, s in enumerate(slots)]) if slots else None
+        tagged = st.one_of([s[0].map(lambda k, i=i: (k, i)) for i, s in enumerate(slots)]) if slots else None  # type: ignore[misc]
 
-        def extras(draw: st.DrawFn, lo: int, hi: int) -> dict[str, Any]:
+        def extras(draw: st.DrawFn, tagged: st.SearchStrategy[tuple[str, int]], lo: int, hi: int) -> dict[str, Any]:
             if lo <= LONG_LIST:
                 pairs = draw(st.lists(tagged, min_size=lo, max_size=hi, unique_by=_first))
                 return {key: draw(slots[i][2]) for key, i in pairs}
@@ -682,7 +682,7 @@ class ObjectBuilder:
                 room -= len(add)
             if tagged is not None and room > 0:
                 need = max(0, least - len(out))
-                out.update(extras(draw, min(need, room), min(room, need + EXTRA_KEYS)))
+                out.update(extras(draw, tagged, min(need, room), min(room, need + EXTRA_KEYS)))
             assume(len(out) >= least)
             return out
 

@@ -1,8 +1,12 @@
-"""Which JSON Schema dialect a schema speaks, and the compiled validator that judges its values.
+"""The one JSON Schema validator factory: a schema's dialect, its metaschema check, and the
+compiled validator that judges values (generated arguments, a server's structuredContent).
 
-The validator is the oracle of design decision 3: `jsonschema` with the dialect's own format
-checker, reading patterns as ECMA-262 (`ecma.py`), so patterns only ECMA-262 understands
-(`\\p{Lu}`) are judged rather than refused.
+Strategies, lint and the output checks all ask here, so they agree on which schemas are usable.
+The validator is the oracle of docs/architecture.md ("Own schema compiler"): `jsonschema` with the
+dialect's own format checker. Patterns are read the way ECMA-262 reads them, through `ecma.py` (the
+one place pattern handling plugs in): the validator's `pattern` keyword runs the translation and
+quotes the pattern as written, and the metaschema's "regex" format accepts every pattern that
+reading can use, so patterns only ECMA-262 understands (`\\p{Lu}`) are judged rather than refused.
 """
 
 from __future__ import annotations
@@ -14,11 +18,12 @@ from typing import Any
 
 import jsonschema
 from jsonschema.exceptions import SchemaError as MetaSchemaError
+from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
 from hypothesis_mcp.errors import SchemaError
-from hypothesis_mcp.strategies.ecma import ecma_class
+from hypothesis_mcp.strategies.ecma import ecma_class, format_checker, pythonize
 
 DEFAULT = jsonschema.Draft202012Validator
 
@@ -70,7 +75,7 @@ def check_schema(schema: Any, dialect: Dialect) -> None:
     if not isinstance(schema, dict):
         raise SchemaError(f"a schema is an object or a boolean, not {type(schema).__name__}", keyword="type")
     try:
-        dialect.cls.check_schema(schema, format_checker=None)
+        dialect.cls.check_schema(schema, format_checker=None)  # type: ignore[call-arg]  # missing from the stubs
     except MetaSchemaError as exc:
         keyword = next((p for p in reversed(exc.path) if isinstance(p, str)), exc.validator)
         where = "/".join(str(p) for p in exc.path)
@@ -87,3 +92,24 @@ def _validator(text: str) -> Validator:
 def validator(schema: Any) -> Validator:
     """The compiled oracle for a schema (already `pythonize`d), built once per schema."""
     return _validator(canonical(schema))
+
+
+def _metaschema(cls: type[Validator]) -> Validator:
+    meta = validator_for(cls.META_SCHEMA, default=cls)
+    return meta(cls.META_SCHEMA, format_checker=format_checker(meta.FORMAT_CHECKER))
+
+
+def metaschema_errors(schema: Any, cls: type[Validator]) -> list[ValidationError]:
+    """Where `schema` breaks the metaschema of `cls`, formats included, in document order."""
+    return sorted(_metaschema(cls).iter_errors(schema), key=lambda e: list(e.absolute_path))
+
+
+def schema_problem(schema: Any) -> str | None:
+    """Why values cannot be judged against `schema` (its metaschema rejects it), or None."""
+    error = next(_metaschema(dialect_of(schema).cls).iter_errors(schema), None)
+    return None if error is None else str(error.message)
+
+
+def value_validator(schema: Any) -> Validator:
+    """The compiled oracle for a schema as the server declared it."""
+    return validator(pythonize(schema))

@@ -30,7 +30,7 @@ def pythonize(schema: Any) -> Any:
         return [pythonize(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {}
+    out: dict[str, Any] = {}
     for key, value in schema.items():
         if key == "patternProperties" and isinstance(value, dict):
             out[key] = {python_pattern(p): pythonize(s) for p, s in value.items()}
@@ -60,4 +60,7 @@ def _pattern(validator: Validator, pattern: str, instance: Any, schema: Any) -> 
 @cache
 def ecma_class(cls: type[Validator]) -> type[Validator]:
     """`cls` reading `pattern` and `format: regex` as ECMA-262 (use with a `pythonize`d schema)."""
-    return extend(cls, {"pattern": _pattern}, format_checker=format_checker(cls.FORMAT_CHECKER))
+    extended: type[Validator] = extend(  # type: ignore[no-untyped-call]  # untyped in jsonschema
+        cls, {"pattern": _pattern}, format_checker=format_checker(cls.FORMAT_CHECKER)
+    )
+    return extended

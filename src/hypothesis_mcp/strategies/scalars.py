@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from hypothesis import strategies as st
@@ -166,12 +167,13 @@ def strings(node: Node, checker: FormatChecker) -> st.SearchStrategy[str]:
     if not known and not node.patterns and not enforced:
         return _text(lo, hi)
     if known and node.patterns:
-        checks = [compiled(p).search for p in node.patterns] + [lambda s, f=f: checker.conforms(s, f) for f in enforced]
+        every: list[Callable[[str], object]] = [compiled(p).search for p in node.patterns]
+        every += [partial(checker.conforms, format=f) for f in enforced]
         if lo or hi is not None:
-            checks.append(lambda s: lo <= len(s) <= (len(s) if hi is None else hi))
+            every.append(lambda s: lo <= len(s) <= (len(s) if hi is None else hi))
         pattern = node.patterns[0]
         return format_and_pattern(
-            known[0], pattern, lambda s: all(check(s) for check in checks), regex_strings(pattern)
+            known[0], pattern, lambda s: all(check(s) for check in every), regex_strings(pattern)
         )
     if known:
         base = FORMATS[known[0]]
@@ -180,8 +182,8 @@ def strings(node: Node, checker: FormatChecker) -> st.SearchStrategy[str]:
     else:
         base = _text(lo, hi)
     # The first pattern (or format) drives generation exactly; the rest are checked.
-    checks: list[Callable[[str], bool]] = [compiled(p).search for p in node.patterns[0 if known else 1 :]]
-    checks += [lambda s, f=f: checker.conforms(s, f) for f in enforced if f != (known[:1] or [None])[0]]
+    checks: list[Callable[[str], object]] = [compiled(p).search for p in node.patterns[0 if known else 1 :]]
+    checks += [partial(checker.conforms, format=f) for f in enforced if f not in known[:1]]
     if lo or hi is not None:
         checks.append(lambda s: lo <= len(s) <= (len(s) if hi is None else hi))
     if not checks:

@@ -1,156 +1,207 @@
-"""What to fix first and how: a fix sentence per rule id, the order of issues, reproduction lines.
+"""Every rule the tool reports: its id, kind, default severity, fix hint, and what a replay judges.
 
-Every output format tells the server author the same thing in the same order. Checks import
-`fix_for` to fill `Result.fix`; reports use it for results that arrived without one.
+Checks fill `Result.fix` from here; reports use it for results that arrived without one; `replay`
+asks it what the last answer of a reproduction must satisfy.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis_mcp.results import Kind, Result, Status
+from hypothesis_mcp.rules.expectations import (
+    ConformsTo,
+    Expectation,
+    NoIncident,
+    Refused,
+    RefusedCleanly,
+    Served,
+    Succeeds,
+    UnknownToolRefused,
+    from_dict,
+)
+
 GENERIC_FIX = (
     "Replay the reproduction with `hypothesis-mcp replay` and compare the answer with the tool's schema."
 )
+OUTPUT_RULES = frozenset({"smoke_structured_content", "happy-output-schema"})
 
-FIXES: dict[str, str] = {
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule: `severity` is the status a failure gets by default, `expects` what the last answer of a
+    one-call reproduction must satisfy (probes carry their own expectation in the result)."""
+
+    id: str
+    kind: Kind
+    fix: str
+    severity: Status = "fail"
+    expects: Expectation | None = None
+
+
+RULES: dict[str, Rule] = {rule.id: rule for rule in (
     # Effect probes
-    "probe-silent-noop": (
+    Rule("probe-silent-noop", "probe", (
         "When a write stores nothing (the key already exists, the value is unchanged), say so: return an "
         "error or list the skipped items instead of a bare success."
-    ),
-    "probe-data-lost": (
+    )),
+    Rule("probe-data-lost", "probe", (
         "Make every write keep the records it does not target: merge into or append to the stored data "
         "instead of rewriting it from the new input alone."
-    ),
-    "probe-write-not-observable": (
+    )),
+    Rule("probe-write-not-observable", "probe", (
         "Make what a write stores visible through a read tool, or declare the reader and its arguments in"
         " a probe config so the round trip can be checked."
-    ),
-    "probe-bound-exceeded": (
+    )),
+    Rule("probe-bound-exceeded", "probe", (
         "Apply the bound parameter before answering: cut the result to at most N items or lines, and "
         "treat 0 as zero rather than as 'no limit'."
-    ),
-    "probe-bound-short": (
+    )),
+    Rule("probe-bound-short", "probe", (
         "Return min(N, available) items for a bound of N; look for an off-by-one slice or a filter that "
         "runs after the limit."
-    ),
-    "probe-slice-mismatch": (
+    )),
+    Rule("probe-slice-mismatch", "probe", (
         "Take head/tail from the start/end of the same content the tool returns without the parameter, in"
         " the same order and encoding."
-    ),
-    "probe-paths-disagree": (
+    )),
+    Rule("probe-paths-disagree", "probe", (
         "Serve both tools from the same data with the same filtering and freshness, so they list the same"
         " items."
-    ),
-    "probe-not-idempotent": (
+    )),
+    Rule("probe-not-idempotent", "probe", (
         "Make a repeated identical read answer the same: order the output deterministically and keep side"
         " effects out of read tools."
-    ),
+    )),
     # Smoke checks
-    "smoke_structured_content": (
+    Rule("smoke_structured_content", "smoke", (
         "Return structuredContent that validates against the declared outputSchema, or change the schema "
         "to describe what the tool really returns."
-    ),
-    "smoke_invalid_arguments": (
+    )),
+    Rule("smoke_invalid_arguments", "smoke", (
         "Validate arguments against the inputSchema before running the handler and reject bad ones with "
         "an isError result or a JSON-RPC -32602 error."
-    ),
-    "smoke_unknown_tool": (
+    ), expects=Refused()),
+    Rule("smoke_unknown_tool", "smoke", (
         "Answer tools/call for a name that is not in tools/list with a JSON-RPC error (-32602), not with "
         "a tool result."
-    ),
+    ), expects=UnknownToolRefused()),
     # Scenarios
-    "happy-rejected-valid-input": (
+    Rule("happy-rejected-valid-input", "scenario", (
         "Accept every argument set the inputSchema allows, or tighten the schema (enum, pattern, minimum,"
         " required...) so it only allows what the tool accepts."
-    ),
-    "happy-output-schema": (
+    ), expects=Served()),
+    Rule("happy-output-schema", "scenario", (
         "Make every successful result carry structuredContent that validates against the outputSchema, or"
         " correct the schema."
-    ),
-    "edge-accepted-invalid-input": (
+    )),
+    Rule("edge-accepted-invalid-input", "scenario", (
         "Validate arguments against the inputSchema and answer schema-invalid input with an error instead"
         " of running the tool on it."
-    ),
-    "edge-internal-error": (
+    ), expects=Refused()),
+    Rule("edge-internal-error", "scenario", (
         "Refuse schema-invalid arguments as invalid input (an isError result or JSON-RPC -32602) before "
         "the handler runs, instead of failing inside it with -32603."
-    ),
-    "scenario-failed": GENERIC_FIX,
+    ), expects=RefusedCleanly()),
+    Rule("scenario-failed", "scenario", GENERIC_FIX),
     # Incidents
-    "server-crashed": (
+    Rule("server-crashed", "incident", (
         "Catch exceptions inside tool handlers and return them as isError results; no input should take "
         "the server process down."
-    ),
-    "call-timeout": (
+    ), expects=NoIncident()),
+    Rule("call-timeout", "incident", (
         "Answer within the timeout: bound slow work and put timeouts on upstream calls; raise --timeout "
         "only when the tool is slow by design."
-    ),
-    "protocol-violation": (
+    ), expects=NoIncident()),
+    Rule("protocol-violation", "incident", (
         "Write only JSON-RPC messages to the transport (logs go to stderr), answer each request id "
         "exactly once, and follow the negotiated protocol version."
-    ),
+    ), expects=NoIncident()),
+    Rule("state-persists", "probe", (
+        "Give every server process a throw-away data location: point its data file or database at a new "
+        "temporary folder (--env NAME={tmpdir}/data, or a strategy's env), so a new process starts empty."
+    ), severity="warn"),
     # Lint
-    "lint-missing-input-schema": (
+    Rule("lint-missing-input-schema", "lint", (
         'Declare an inputSchema for the tool; a tool without parameters uses {"type": "object"}.'
-    ),
-    "lint-input-schema-invalid": (
+    )),
+    Rule("lint-input-schema-invalid", "lint", (
         "Fix the inputSchema so it validates against its dialect's metaschema (draft 2020-12 unless "
         "$schema says otherwise)."
-    ),
-    "lint-input-schema-root": (
+    )),
+    Rule("lint-input-schema-root", "lint", (
         'Give the inputSchema root "type": "object" and describe the parameters under properties.'
-    ),
-    "lint-output-schema-invalid": "Fix the outputSchema so it validates against its dialect's metaschema.",
-    "lint-output-schema-root": (
+    )),
+    Rule("lint-output-schema-invalid", "lint", (
+        "Fix the outputSchema so it validates against its dialect's metaschema."
+    )),
+    Rule("lint-output-schema-root", "lint", (
         'Give the outputSchema root "type": "object"; wrap a list or a scalar in an object field.'
-    ),
-    "lint-unresolved-ref": (
+    )),
+    Rule("lint-unresolved-ref", "lint", (
         "Point every $ref at a definition inside the schema ($defs or definitions), or inline the "
         "referenced schema."
-    ),
-    "lint-unknown-dialect": (
+    )),
+    Rule("lint-unknown-dialect", "lint", (
         "Set $schema to a published dialect (2020-12 is the MCP default) or leave it out."
-    ),
-    "lint-invalid-name": "Rename the tool to 1-128 characters of letters, digits, '_', '-' and '.'.",
-    "lint-duplicate-name": "Give every tool a unique name; merge the duplicates or rename one of them.",
-    "lint-hidden-unicode": (
+    ), severity="warn"),
+    Rule("lint-invalid-name", "lint", "Rename the tool to 1-128 characters of letters, digits, '_', '-' and '.'."),
+    Rule("lint-duplicate-name", "lint", "Give every tool a unique name; merge the duplicates or rename one of them."),
+    Rule("lint-hidden-unicode", "lint", (
         "Remove zero-width, bidirectional-control and tag characters from the definition; a reviewer "
         "cannot see them but the model reads them."
-    ),
-    "lint-instruction-text": (
+    )),
+    Rule("lint-instruction-text", "lint", (
         "Describe what the tool does and leave out instructions aimed at the model (ignore, always, do "
         "not tell the user, <IMPORTANT> tags)."
-    ),
-    "lint-annotation-invalid": "Give each *Hint annotation a JSON boolean value.",
-    "lint-annotation-contradicts-name": (
+    )),
+    Rule("lint-annotation-invalid", "lint", "Give each *Hint annotation a JSON boolean value."),
+    Rule("lint-annotation-contradicts-name", "lint", (
         "Make the annotations and the name agree: fix readOnlyHint / destructiveHint, or rename the tool "
         "after what it does."
-    ),
-    "lint-annotation-conflict": (
+    )),
+    Rule("lint-annotation-conflict", "lint", (
         "Drop destructiveHint from a read-only tool, or set readOnlyHint: false if it changes anything."
-    ),
-    "lint-missing-annotations": (
+    ), severity="warn"),
+    Rule("lint-missing-annotations", "lint", (
         "Declare readOnlyHint (and destructiveHint for tools that change state) so clients know which "
         "tools are safe to call."
-    ),
-    "lint-missing-description": (
+    ), severity="warn"),
+    Rule("lint-missing-description", "lint", (
         "Add a description that says what the tool does, what it returns and when to use it."
-    ),
-    "lint-short-description": (
+    ), severity="warn"),
+    Rule("lint-short-description", "lint", (
         "Expand the description to a full sentence: what the tool does, what it returns, and any limits."
-    ),
-    "lint-duplicate-description": "Give each tool a description that tells it apart from the others.",
-    "lint-untyped-property": "Declare a type (or enum/const) for every parameter.",
-    "lint-undocumented-property": (
+    ), severity="warn"),
+    Rule("lint-duplicate-description", "lint", (
+        "Give each tool a description that tells it apart from the others."
+    ), severity="warn"),
+    Rule("lint-untyped-property", "lint", "Declare a type (or enum/const) for every parameter.", severity="warn"),
+    Rule("lint-undocumented-property", "lint", (
         "Add a description to every parameter: what it means, its format, an example."
-    ),
-    "lint-required-undeclared": "Declare every required name under properties, or remove it from required.",
-    "lint-oversized-definition": (
+    ), severity="warn"),
+    Rule("lint-required-undeclared", "lint", (
+        "Declare every required name under properties, or remove it from required."
+    ), severity="warn"),
+    Rule("lint-oversized-definition", "lint", (
         "Shorten the description and schema (move long guidance to docs or a resource); the definition is"
         " sent to the model on every turn."
-    ),
-}
+    ), severity="warn"),
+)}
+FIXES: dict[str, str] = {rule.id: rule.fix for rule in RULES.values()}
 
 
 def fix_for(rule: str) -> str:
     """The fix sentence for a rule id; a generic replay hint for rules we do not know."""
     return FIXES.get(rule, GENERIC_FIX)
+
+
+def expectation_for(result: Result, output_schema: dict[str, Any] | None) -> Expectation:
+    """What the last answer of `result`'s reproduction must satisfy: the check's own judgement."""
+    if result.kind == "probe":
+        return from_dict(result.details.get("expect") or {})
+    if result.rule in OUTPUT_RULES:
+        return ConformsTo(output_schema) if output_schema is not None else Succeeds()
+    rule = RULES.get(result.rule)
+    return rule.expects if rule is not None and rule.expects is not None else Succeeds()

@@ -1,0 +1,38 @@
+"""Progress events a run reports while it goes, for a front (the CLI's status line) to show."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hypothesis_mcp.connection import ServerInfo
+
+
+@dataclass(frozen=True)
+class CatalogRead:
+    """The server's tools were listed."""
+
+    tools: int
+    server: ServerInfo | None
+
+
+@dataclass(frozen=True)
+class Planned:
+    """The tools the scenarios will call, before any call, so a front can warn before anything is
+    written; `announcement` is the sentence to show when some of them may write."""
+
+    call: list[str]
+    may_write: list[str]
+    announcement: str | None
+
+
+@dataclass(frozen=True)
+class StageStarted:
+    """A stage of the run begins: searches (on `workers` lanes), smoke, scenarios or probes."""
+
+    name: str
+    workers: int | None = None
+
+
+Event = CatalogRead | Planned | StageStarted
+Events = Callable[[Event], None]
