@@ -11,8 +11,10 @@ from hypothesis_mcp import __version__
 from hypothesis_mcp.checks.hunts import Searches
 from hypothesis_mcp.checks.lint import lint, lint_score
 from hypothesis_mcp.checks.outcomes import INCIDENT_RULES
+from hypothesis_mcp.checks.prompts import PromptChecks
+from hypothesis_mcp.checks.resources import ResourceChecks
 from hypothesis_mcp.checks.scenarios import plan, run_scenarios
-from hypothesis_mcp.checks.smoke import SmokeRun
+from hypothesis_mcp.checks.smoke import SmokeRun, smoke_entry
 from hypothesis_mcp.checks.units import plan_units, search_jobs
 from hypothesis_mcp.connection import Connection, Stats, Target
 from hypothesis_mcp.fixes import fix_for
@@ -25,6 +27,8 @@ from hypothesis_mcp.stateful.laned import LanedProbeRun
 from hypothesis_mcp.strategies import Overrides
 
 Events = Callable[[str, dict[str, Any]], None]
+"""Progress for a front: `start` (with `counts`, a function giving the examples, calls and failures so
+far), `catalog`, `plan`, `stage` (name, total) and `step` (stage, name, phase start|done, status)."""
 
 
 @dataclass
@@ -72,6 +76,14 @@ def _incidents(results: list[Result]) -> list[Result]:
     return found
 
 
+def _surfaces(conn: Connection, profile: Profile, stop: Callable[[], bool], on_result: Callable[[Result], None],
+              emit: Events) -> list[Result]:
+    """The resource and prompt checks: read-only by the protocol, so part of every smoke run."""
+    emit("stage", {"name": "resources and prompts", "total": 0})
+    return [*ResourceChecks(conn, profile, stop, on_result=on_result).run(),
+            *PromptChecks(conn, profile, stop, on_result=on_result).run()]
+
+
 def run(target: Target, options: RunOptions, events: Events | None = None) -> Report:
     """Connect, run the requested checks, score them and return the report."""
     emit = events or (lambda name, info: None)
@@ -93,6 +105,25 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
     notes: list[str] = []
     smoke = Smoke()
     interrupted = False
+    every = [stats, *lanes.stats]
+    searches: Searches | None = None
+    probe_run: LanedProbeRun | None = None
+    smoke_run: SmokeRun | None = None
+
+    def counts() -> dict[str, int]:
+        """Work so far; read from another thread by a live display, so only copies are iterated."""
+        made = [*results, *(smoke_run.checks if smoke_run else ()), *(probe_run.results if probe_run else ())]
+        return {
+            "examples": (searches.examples if searches else 0) + (probe_run.examples if probe_run else 0),
+            "calls": sum(s.calls for s in every),
+            "failures": sum(r.status == "fail" for r in made) + (searches.failures if searches else 0),
+        }
+
+    def step(stage: str, name: str, phase: str, status: str = "") -> None:
+        emit("step", {"stage": stage, "name": name, "phase": phase, "status": status,
+                      "elapsed": clock.elapsed, **counts()})
+
+    emit("start", {"counts": counts})
     try:
         tools = conn.list_tools()
         emit("catalog", {"tools": len(tools), "server": conn.server})
@@ -114,22 +145,33 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
                                   config, overrides, stop=stop, lanes=lanes)
         smoke_run = SmokeRun(conn, tools, searches, call_all=options.call_all, excluded=excluded)
         smoke_calls = {t.name for t in tools if options.smoke and smoke_run.callable_reason(t) is None}
-        jobs, more_servers = search_jobs(plan_units(tools, scenario_plan, smoke_calls), searches, conn)
+        units = plan_units(tools, scenario_plan, smoke_calls)
+        jobs, more_servers = search_jobs(units, searches, conn,
+                                         lambda unit, phase: step("searches", unit.tool.name, phase))
         try:
             if more_servers:
                 for lane in lanes.lanes[:len(jobs)]:
                     lane.pool.prepare()
-            emit("stage", {"name": "searches", "workers": len(lanes.lanes)})
+            emit("stage", {"name": "searches", "workers": len(lanes.lanes), "total": len(units)})
             lanes.run(jobs)
             if options.smoke:
-                emit("stage", {"name": "smoke"})
+                emit("stage", {"name": "smoke", "total": 1})
                 smoke = smoke_run.run()
                 results.extend(smoke_run.checks)
-            emit("stage", {"name": "scenarios"})
+                step("smoke", f"{len(smoke_run.checks)} tool check(s)", "done",
+                     "fail" if smoke.failed else "pass")
+                surfaces = _surfaces(conn, profile, stop, lambda r: step("resources and prompts", r.subject, "done",
+                                                                         r.status), emit)
+                results.extend(surfaces)
+                smoke.surfaces = [smoke_entry(r) for r in surfaces]
+            emit("stage", {"name": "scenarios", "total": 1})
             results.extend(run_scenarios(searches, scenario_plan))
+            step("scenarios", f"{len(scenario_plan.called)} tool(s)", "done")
             if options.probes and not clock.over:
-                emit("stage", {"name": "probes"})
+                emit("stage", {"name": "probes", "total": 1})
                 probe_run.run()
+                step("probes", f"{len(probe_run.results)} probe result(s)", "done",
+                     "fail" if any(r.status == "fail" for r in probe_run.results) else "pass")
         except KeyboardInterrupt:
             interrupted = True
             notes.append("interrupted: this report is partial")
@@ -146,7 +188,6 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
             results, num_tools=len(tools), lint=lint_score(tools, results), cap_enabled=options.probe_grade_cap,
         )
         server = conn.server.to_dict() if conn.server else {}
-        every = [stats, *lanes.stats]
         return Report(
             tool={"name": "hypothesis-mcp", "version": __version__},
             target=target.describe(), profile=profile.name, seed=profile.seed, server=server,

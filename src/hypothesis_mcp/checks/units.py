@@ -8,6 +8,7 @@ whose state the later checks on it (the unknown-tool call, agreements) then see.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from hypothesis_mcp.catalog import Tool
@@ -50,18 +51,25 @@ def plan_units(tools: list[Tool], scenario_plan: ScenarioPlan, smoke_calls: set[
     return units
 
 
-def search_jobs(units: list[Unit], searches: Searches, main: Connection) -> tuple[list[Job], bool]:
-    """The jobs for lanes, and whether any of them needs a server besides `main`."""
+def search_jobs(units: list[Unit], searches: Searches, main: Connection,
+                progress: Callable[[Unit, str], None] = lambda unit, phase: None) -> tuple[list[Job], bool]:
+    """The jobs for lanes, and whether any of them needs a server besides `main`. `progress` is
+    told when each unit starts and is done."""
     first_write = next((i for i, unit in enumerate(units) if unit.writes), len(units))
     head, rest = units[:first_write + 1], units[first_write + 1:]
 
+    def run(unit: Unit, conn: Connection) -> None:
+        progress(unit, "start")
+        unit.run(searches, conn)
+        progress(unit, "done")
+
     def on_main(lane: Lane) -> None:
         for unit in head:
-            unit.run(searches, main)
+            run(unit, main)
 
     def on_lane(unit: Unit) -> Job:
         # Past --max-time every search is skipped without a call: no server needs starting for it.
-        return lambda lane: unit.run(searches, main if searches.stop() else lane.clean_server(unit.writes))
+        return lambda lane: run(unit, main if searches.stop() else lane.clean_server(unit.writes))
 
     jobs: list[Job] = [on_main] if head else []
     jobs.extend(on_lane(unit) for unit in rest)

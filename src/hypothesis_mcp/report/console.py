@@ -150,7 +150,7 @@ def _incident_table(report: Report) -> Table | None:
 
 def _smoke_section(smoke: Smoke) -> RenderableType:
     if not smoke.executed:
-        return _text(f"Smoke checks (tools/call): not run — {smoke.reason}")
+        return _text(f"Smoke checks: not run — {smoke.reason}")
     scope = "every tool called (--call-all)." if smoke.call_all else \
         "only readOnlyHint: true tools called (see --call-all)."
     checks = Table.grid(padding=(0, 1))
@@ -158,7 +158,7 @@ def _smoke_section(smoke: Smoke) -> RenderableType:
     checks.add_column()
     for check in smoke.checks:
         verdict = str(check.get("verdict", ""))
-        tool = check.get("tool_name")
+        tool = check.get("tool_name") or (check.get("details") or {}).get("subject")
         where = f" [{tool}]" if tool else ""
         checks.add_row(_text("FAIL" if verdict == "fail" else verdict, style=STATUS_STYLES.get(verdict, "")),
                        _text(f"{check.get('check_id', '')}{where}: {check.get('message', '')}"))
@@ -167,7 +167,7 @@ def _smoke_section(smoke: Smoke) -> RenderableType:
         if isinstance(returned, str) and returned:
             checks.add_row("", _text(returned, style="dim"))
     return Group(
-        _text(f"Smoke checks (tools/call): {smoke.passed} passed, {smoke.failed} failed, "
+        _text(f"Smoke checks: {smoke.passed} passed, {smoke.failed} failed, "
              f"{smoke.skipped} skipped — {scope} Never counted in the score."),
         _indent(_text(f"Tools called: {smoke.tools_called} of {smoke.tools_total} (a tool counts as called "
                       "once the server answered a tools/call for it)"), 2),
@@ -184,7 +184,7 @@ def _top_issues(report: Report) -> RenderableType:
     grid.add_column()
     for number, result in enumerate(issues, 1):
         parts: list[RenderableType] = [
-            _text(f"{result.tool or 'server'}  {result.message} ({result.rule})"),
+            _text(f"{result.subject}  {result.message} ({result.rule})"),
             _text(f"-> {fix_of(result)}", style="cyan"),
         ]
         if result.reproduction and result.reproduction.calls:

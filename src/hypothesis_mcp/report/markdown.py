@@ -40,7 +40,7 @@ def _failures(report: Report) -> list[str]:
     ordered = top_issues(report, limit=len(failures))
     for result in ordered[:MAX_ROWS]:
         lines.append(
-            f"| {result.kind} | {_cell(result.tool or 'server')} | `{result.rule}` | {result.confidence} "
+            f"| {result.kind} | {_cell(result.subject)} | `{result.rule}` | {result.confidence} "
             f"| {_cell(result.message)} | {_cell(fix_of(result))} |"
         )
     if len(ordered) > MAX_ROWS:
@@ -61,7 +61,7 @@ def _smoke(smoke: Smoke) -> list[str]:
 
 
 def _smoke_line(check: dict[str, Any]) -> str:
-    tool = check.get("tool_name")
+    tool = check.get("tool_name") or (check.get("details") or {}).get("subject")
     where = f" [{_inline(str(tool))}]" if tool else ""
     return f"- **FAIL** `{check.get('check_id')}`{where}: {_inline(str(check.get('message', '')))}"
 
