@@ -154,7 +154,7 @@ def exit_code(report: Report, gate: tuple[str, float | str] | None, *, ci: bool)
         return EXIT_INTERRUPTED
     if below(report, gate):
         return EXIT_SCORE
-    if report.smoke.executed and report.smoke.failed:
+    if report.smoke.executed and report.smoke.any_failed:
         return EXIT_SMOKE
     if ci and blocking(report):
         return EXIT_BLOCKING
@@ -168,7 +168,8 @@ def gate_message(code: int, report: Report, fail_under: str | None) -> str | Non
         return (f"Gate failed — --fail-under {fail_under}: grade {report.grade}, score {report.score:g}% "
                 "is below it")
     if code == EXIT_SMOKE:
-        return f"Gate failed — --smoke: {report.smoke.failed} smoke check(s) failed"
+        failed = report.smoke.failed + report.smoke.surface_summary()["failed"]
+        return f"Gate failed — --smoke: {failed} smoke check(s) failed"
     if code == EXIT_BLOCKING:
         return f"Gate failed — --ci: {len(blocking(report))} blocking failure(s)"
     return None
@@ -310,11 +311,10 @@ def replay(
         console = Console(highlight=False)
         failing = 0
         for result in chosen:
-            console.print(f"[bold]{result.id}[/bold] {result.rule} on {result.tool or 'server'}: {result.message}")
+            console.print(f"[bold]{result.id}[/bold] {result.rule} on {result.subject}: {result.message}")
 
             def show(call: Call, outcome: Outcome) -> None:
-                args = json.dumps(call.arguments, ensure_ascii=False)
-                console.print(f"  call {call.tool}({args})", markup=False)
+                console.print(f"  call {call.describe()}", markup=False)
                 console.print(f"    -> {outcome.summary()}", markup=False)
 
             done = run_replay(result, the_target, timeout=timeout, on_step=show)

@@ -148,6 +148,42 @@ FIXES: dict[str, str] = {
         "Shorten the description and schema (move long guidance to docs or a resource); the definition is"
         " sent to the model on every turn."
     ),
+    # Resources and prompts (under --smoke)
+    "resource-invalid-entry": (
+        "Give every listed resource an absolute uri and a name, every template an RFC 6570 uriTemplate, and "
+        "a mimeType only when it is a real media type (type/subtype)."
+    ),
+    "resource-duplicate-uri": "List each resource URI (and each template) once.",
+    "resource-missing-description": (
+        "Describe what each resource or template holds, so a client or a model can choose it without reading it."
+    ),
+    "resource-read-failed": (
+        "Serve every resource that resources/list names, or stop listing the ones that cannot be read."
+    ),
+    "resource-contents-invalid": (
+        "Answer resources/read with a non-empty contents list whose entries carry a uri and exactly one of "
+        "text or base64 blob."
+    ),
+    "resource-uri-mismatch": "Answer a read with a contents entry whose uri is the URI that was read.",
+    "resource-mime-mismatch": (
+        "Make the listing's mimeType and the read's mimeType agree: correct one of them, or leave mimeType "
+        "out of a template whose resources differ in type."
+    ),
+    "resource-unknown-accepted": (
+        "Answer a read of a URI the server does not have with a JSON-RPC error (-32002, resource not found)."
+    ),
+    "prompt-invalid-entry": "Give every prompt a name, and every argument a name and a boolean required flag.",
+    "prompt-duplicate-name": "List each prompt name once.",
+    "prompt-missing-description": "Describe what each prompt is for in a sentence a client can show.",
+    "prompt-undocumented-argument": "Describe every prompt argument: what value it takes and what it changes.",
+    "prompt-messages-invalid": (
+        "Answer prompts/get with messages that each have a role (user or assistant) and one content block."
+    ),
+    "prompt-missing-argument-accepted": (
+        "Check a prompt's required arguments before building it and answer a missing one with JSON-RPC error "
+        "-32602 (invalid params)."
+    ),
+    "prompt-unknown-accepted": "Answer prompts/get for a name the server does not have with JSON-RPC error -32602.",
 }
 
 

@@ -7,8 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.checks.outcomes import output_violation
+from hypothesis_mcp.checks.prompts import judge_get
+from hypothesis_mcp.checks.resources import judge_read
 from hypothesis_mcp.connection import Connection, Outcome, Target
-from hypothesis_mcp.results import Call, Result
+from hypothesis_mcp.results import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Result
 from hypothesis_mcp.stateful.judge import holds
 
 
@@ -24,6 +26,11 @@ def judge_last(result: Result, outcome: Outcome, output_schema: dict[str, Any] |
                previous: Outcome | None = None) -> tuple[bool, str]:
     """(still fails, why) for the last call of a reproduction, by the rule that failed."""
     rule = result.rule
+    last = result.reproduction.calls[-1] if result.reproduction and result.reproduction.calls else None
+    if last is not None and last.method == RESOURCES_READ:
+        return judge_read(rule, outcome, last.tool, result.details.get("mime_type"))
+    if last is not None and last.method == PROMPTS_GET:
+        return judge_get(rule, outcome)
     if rule in ("server-crashed", "call-timeout", "protocol-violation"):
         broke = outcome.kind in ("closed", "timeout", "protocol")
         return broke, outcome.summary()
@@ -59,13 +66,14 @@ def replay(result: Result, target: Target, *, timeout: float = 30.0,
         return done
     with Connection(target, timeout=timeout) as conn:
         schema = None
-        last_tool = result.reproduction.calls[-1].tool
-        try:
-            schema = conn.tool(last_tool).output_schema
-        except KeyError:
-            schema = None
+        last = result.reproduction.calls[-1]
+        if last.method == TOOLS_CALL:
+            try:
+                schema = conn.tool(last.tool).output_schema
+            except KeyError:
+                schema = None
         for call in result.reproduction.calls:
-            outcome = conn.call(call.tool, call.arguments)
+            outcome = conn.perform(call)
             done.steps.append((call, outcome))
             if on_step:
                 on_step(call, outcome)

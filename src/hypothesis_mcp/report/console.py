@@ -37,6 +37,8 @@ def render_console(report: Report, console: Console) -> None:
             console.print(table)
     if report.smoke.executed or report.smoke.reason != Smoke().reason:
         console.print(_smoke_section(report.smoke))
+    if report.smoke.surfaces:
+        console.print(_surface_section(report.smoke))
     console.print(_top_issues(report))
     for note in report.notes:
         console.print(_text(note))
@@ -171,6 +173,25 @@ def _smoke_section(smoke: Smoke) -> RenderableType:
              f"{smoke.skipped} skipped — {scope} Never counted in the score."),
         _indent(_text(f"Tools called: {smoke.tools_called} of {smoke.tools_total} (a tool counts as called "
                       "once the server answered a tools/call for it)"), 2),
+        _indent(checks, 2),
+    )
+
+
+def _surface_section(smoke: Smoke) -> RenderableType:
+    """Resource and prompt checks: their own lines, so the tool counts above keep their meaning."""
+    counts = smoke.surface_summary()
+    checks = Table.grid(padding=(0, 1))
+    checks.add_column(no_wrap=True, min_width=4)
+    checks.add_column()
+    for check in smoke.surfaces:
+        verdict = str(check.get("verdict", ""))
+        subject = (check.get("details") or {}).get("subject")
+        where = f" [{subject}]" if subject else ""
+        checks.add_row(_text("FAIL" if verdict == "fail" else verdict, style=STATUS_STYLES.get(verdict, "")),
+                       _text(f"{check.get('check_id', '')}{where}: {check.get('message', '')}"))
+    return Group(
+        _text(f"Resources and prompts (resources/read, prompts/get): {counts['passed']} passed, {counts['failed']} "
+              f"failed, {counts['warned']} warned, {counts['skipped']} skipped — never counted in the score."),
         _indent(checks, 2),
     )
 

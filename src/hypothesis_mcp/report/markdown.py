@@ -57,13 +57,20 @@ def _smoke(smoke: Smoke) -> list[str]:
              f"{smoke.passed} passed, {smoke.failed} failed, {smoke.skipped} skipped · tools called "
              f"{smoke.tools_called} of {smoke.tools_total} · {scope}", ""]
     failed = [_smoke_line(c) for c in smoke.checks if c.get("verdict") == "fail"]
-    return [*lines, *failed, ""] if failed else lines
+    lines = [*lines, *failed, ""] if failed else lines
+    if smoke.surfaces:
+        counts = smoke.surface_summary()
+        lines += [f"Resources and prompts: {counts['passed']} passed, {counts['failed']} failed, "
+                  f"{counts['warned']} warned, {counts['skipped']} skipped", ""]
+        shown = [_smoke_line(c) for c in smoke.surfaces if c.get("verdict") in ("fail", "warn")]
+        lines += [*shown, ""] if shown else []
+    return lines
 
 
 def _smoke_line(check: dict[str, Any]) -> str:
     tool = check.get("tool_name") or (check.get("details") or {}).get("subject")
     where = f" [{_inline(str(tool))}]" if tool else ""
-    return f"- **FAIL** `{check.get('check_id')}`{where}: {_inline(str(check.get('message', '')))}"
+    return f"- **{str(check.get('verdict', 'fail')).upper()}** `{check.get('check_id')}`{where}: {_inline(str(check.get('message', '')))}"
 
 
 def _top_reproduction(report: Report) -> list[str]:
