@@ -70,7 +70,8 @@ def _smoke(smoke: Smoke) -> list[str]:
 def _smoke_line(check: dict[str, Any]) -> str:
     tool = check.get("tool_name") or (check.get("details") or {}).get("subject")
     where = f" [{_inline(str(tool))}]" if tool else ""
-    return f"- **{str(check.get('verdict', 'fail')).upper()}** `{check.get('check_id')}`{where}: {_inline(str(check.get('message', '')))}"
+    verdict = str(check.get("verdict", "fail")).upper()
+    return f"- **{verdict}** `{check.get('check_id')}`{where}: {_inline(str(check.get('message', '')))}"
 
 
 def _top_reproduction(report: Report) -> list[str]:
