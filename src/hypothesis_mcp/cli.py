@@ -15,12 +15,22 @@ import typer
 from rich.console import Console
 
 from hypothesis_mcp import __version__
-from hypothesis_mcp.connection import CatalogError, Connection, Outcome, Target, parse_target
-from hypothesis_mcp.connection.target import parse_pairs
+from hypothesis_mcp.cli_targets import (
+    ConfigOpt,
+    QuietOpt,
+    SarifOpt,
+    ServerOpt,
+    announce_defaults,
+    apply_project_defaults,
+    choose_target,
+    write_sarif,
+)
+from hypothesis_mcp.connection import CatalogError, Connection, Outcome
 from hypothesis_mcp.emit import emit_tests
 from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError, UsageError
 from hypothesis_mcp.profiles import make_profile
+from hypothesis_mcp.progress import progress_display
 from hypothesis_mcp.replay import replay as run_replay
 from hypothesis_mcp.report.badge import render_badge_json, render_badge_svg
 from hypothesis_mcp.report.catalog import catalog_json, print_catalog
@@ -51,7 +61,7 @@ TargetArg = Annotated[
     list[str],
     typer.Argument(
         help="The server: a command (one string is split like a shell would; or put it after --) "
-        "or an http(s):// URL for streamable HTTP.",
+        "or an http(s):// URL for streamable HTTP. Or leave it out and give --config.",
         show_default=False,
     ),
 ]
@@ -61,12 +71,6 @@ TokenOpt = Annotated[
     str | None, typer.Option("--token", envvar="HYPOTHESIS_MCP_TOKEN", help="Bearer token (never printed).")
 ]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds each call may take.")]
-
-
-def build_target(target: list[str], env: list[str], header: list[str], token: str | None) -> Target:
-    return parse_target(
-        target, env=parse_pairs(env, "=", "--env"), headers=parse_pairs(header, ":", "--header"), token=token,
-    )
 
 
 def guarded(action: Callable[[], T]) -> T:
@@ -102,8 +106,10 @@ def write_json(data: Any, destination: str) -> None:
 
 @app.command()
 def tools(
-    target: TargetArg,
+    target: TargetArg = [],  # noqa: B006
     as_json: Annotated[bool, typer.Option("--json", help="Print the catalog as JSON.")] = False,
+    client_config: ConfigOpt = None,
+    server: ServerOpt = None,
     env: EnvOpt = [],  # noqa: B006
     header: HeaderOpt = [],  # noqa: B006
     token: TokenOpt = None,
@@ -112,8 +118,8 @@ def tools(
     """List the server's tools with their roles, key fields, bound parameters and annotations."""
 
     def body() -> None:
-        with Connection(build_target(target, env, header, token), timeout=timeout,
-                        startup_timeout=timeout) as conn:
+        the_target = choose_target(target, client_config, server, env=env, header=header, token=token)
+        with Connection(the_target, timeout=timeout, startup_timeout=timeout) as conn:
             catalog = conn.list_tools()
             if as_json:
                 write_json(catalog_json(catalog, conn.server), "-")
@@ -184,7 +190,10 @@ def blocking(report: Report) -> list[Result]:
 
 @app.command()
 def test(
-    target: TargetArg,
+    ctx: typer.Context,
+    target: TargetArg = [],  # noqa: B006
+    client_config: ConfigOpt = None,
+    server: ServerOpt = None,
     smoke: Annotated[bool, typer.Option("--smoke", help="Also run the smoke checks (tools/call).")] = False,
     call_all: Annotated[bool, typer.Option("--call-all", help="Smoke: call every tool, not only "
                                            "readOnlyHint: true ones.")] = False,
@@ -226,10 +235,14 @@ def test(
                                                         "that replays its reproduction.")] = None,
     workers: Annotated[int, typer.Option("--workers", min=1, help="Run different tools' checks in parallel on "
                                          "this many separate server processes; same results as 1.")] = 1,
+    sarif: SarifOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Test a server: lint, happy and edge scenarios, and optionally smoke checks and effect probes."""
 
     def body() -> int:
+        if not quiet:
+            announce_defaults(ctx, err)
         gate = parse_fail_under(fail_under)
         overrides = Overrides.parse(list(arg), str(args_file) if args_file else None)
         if probe_config and strategy:
@@ -243,17 +256,12 @@ def test(
             probe_grade_cap=not no_probe_grade_cap, timeout=timeout, startup_timeout=timeout,
             max_time=max_time, workers=workers,
         )
-        the_target = build_target(target, env, header, token)
+        the_target = choose_target(target, client_config, server, env=env, header=header, token=token)
         if shipped and shipped.env and not the_target.is_url:
             the_target = replace(the_target, env={**shipped.env, **the_target.env})
         if chosen.seed is not None and chosen.name != "grading":
             err.print(f"profile {chosen.name}, seed {chosen.seed} (repeat with --seed {chosen.seed})")
-        with err.status("testing the server...") as status:
-            def progress(name: str, info: dict[str, Any]) -> None:
-                if name == "stage":
-                    status.update(f"running {info['name']}...")
-                elif name == "plan" and info["announcement"]:
-                    err.print(info["announcement"], soft_wrap=True)
+        with progress_display(err, quiet=quiet) as progress:
             report = run(the_target, options, progress)
         console = Console(highlight=False, width=max(100, Console().width))
         render_console(report, console)
@@ -261,6 +269,8 @@ def test(
             write_json(report.to_dict(), json_out)
         if junit:
             junit.write_text(render_junit(report), encoding="utf-8")
+        if sarif:
+            write_sarif(ctx, report, sarif, config=client_config, server=server)
         summary = render_markdown(report) if (markdown or ci) else ""
         if markdown:
             markdown.write_text(summary, encoding="utf-8")
@@ -291,6 +301,8 @@ def replay(
     target: Annotated[str | None, typer.Option("--target", help="Server to replay against (default: the "
                                                "report's target).")] = None,
     timeout: TimeoutOpt = 30.0,
+    client_config: ConfigOpt = None,
+    server: ServerOpt = None,
 ) -> None:
     """Re-run failures' minimal reproductions on a fresh server: exit 1 if one still fails, 0 if all pass."""
 
@@ -307,7 +319,12 @@ def replay(
         if not chosen:
             typer.echo("nothing to replay: the report has no failure with a reproduction")
             return EXIT_OK
-        the_target = parse_target(target or data.get("target", ""))
+        if client_config is not None:
+            the_target = choose_target([target] if target else [], client_config, server, env=[], header=[],
+                                       token=None)
+        else:
+            the_target = choose_target([target or data.get("target", "")], None, server, env=[], header=[],
+                                       token=None)
         console = Console(highlight=False)
         failing = 0
         for result in chosen:
@@ -334,11 +351,14 @@ def version_callback(value: bool) -> None:
 
 @app.callback()
 def root(
+    ctx: typer.Context,
     version: Annotated[
         bool, typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version.")
     ] = False,
 ) -> None:
-    """Property-based testing for MCP servers."""
+    """Property-based testing for MCP servers. Defaults for every option can live in
+    [tool.hypothesis-mcp] of pyproject.toml (or hypothesis-mcp.toml); flags win."""
+    guarded(lambda: apply_project_defaults(ctx))
 
 
 def _terminate(signum: int, frame: object) -> None:
