@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import shlex
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,9 @@ class Location:
 
 def locate(target: str, *, config: Path | None = None, server: str | None = None,
            defaults_file: Path | None = None, root: Path | None = None) -> Location | None:
-    """Where the tested server is declared: the config file's line naming it, a script file in the
-    command, or the project defaults file; None when there is no such file."""
+    """Where the tested server is declared: the config file's line naming it, a script or `-m`
+    module of the command (under the folder or its src/), or the project defaults file; None when
+    there is no such file."""
     base = (root or Path.cwd()).resolve()
     if config is not None:
         line = 1
@@ -44,7 +46,13 @@ def locate(target: str, *, config: Path | None = None, server: str | None = None
         words = shlex.split(target)
     except ValueError:
         words = []
-    for word in words[1:]:
+    for before, word in pairwise(words):
+        if before == "-m":
+            module = Path(*word.split("."))
+            for candidate in (module.with_suffix(".py"), module / "__init__.py"):
+                for folder in (base, base / "src"):
+                    if (folder / candidate).is_file():
+                        return Location(_relative(folder / candidate, base))
         path = Path(word)
         if path.suffix and (base / path).is_file():
             return Location(_relative(base / path, base))
