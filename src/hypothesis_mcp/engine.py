@@ -109,6 +109,8 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
     searches: Searches | None = None
     probe_run: LanedProbeRun | None = None
     smoke_run: SmokeRun | None = None
+    searching = True
+    """While true, the searches' failures are not yet results of their own."""
 
     def counts() -> dict[str, int]:
         """Work so far; read from another thread by a live display, so only copies are iterated."""
@@ -116,7 +118,7 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
         return {
             "examples": (searches.examples if searches else 0) + (probe_run.examples if probe_run else 0),
             "calls": sum(s.calls for s in every),
-            "failures": sum(r.status == "fail" for r in made) + (searches.failures if searches else 0),
+            "failures": sum(r.status == "fail" for r in made) + (searches.failures if searches and searching else 0),
         }
 
     def step(stage: str, name: str, phase: str, status: str = "") -> None:
@@ -154,6 +156,7 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
                     lane.pool.prepare()
             emit("stage", {"name": "searches", "workers": len(lanes.lanes), "total": len(units)})
             lanes.run(jobs)
+            searching = False
             if options.smoke:
                 emit("stage", {"name": "smoke", "total": 1})
                 smoke = smoke_run.run()
