@@ -17,13 +17,17 @@ from hypothesis_mcp.errors import UsageError
 
 OWN_FILE = "hypothesis-mcp.toml"
 PYPROJECT = "pyproject.toml"
-ALIASES = {"args": "arg", "config": "client_config", "envs": "env", "headers": "header"}
+ALIASES = {"args": "arg", "envs": "env", "headers": "header"}
+OUTPUTS = frozenset({"json", "junit", "markdown", "badge", "sarif"})
+ONLY = {"replay": frozenset({"config", "server", "timeout"}), "tools": None, "test": None}
+"""Keys each command takes from the defaults (None: every key it has an option for, but outputs
+are the test command's alone: `tools --json` is a switch, not a file)."""
 META_KEY = "hypothesis_mcp.project"
 
 
 @dataclass
 class Defaults:
-    """Where the defaults were found and what they are, by option name (underscored)."""
+    """Where the defaults were found and what they are, by option name (dashed)."""
 
     source: str = ""
     values: dict[str, Any] = field(default_factory=dict)
@@ -62,7 +66,7 @@ def _flatten(table: Mapping[str, Any], where: str) -> dict[str, Any]:
         if key == "outputs" and isinstance(value, dict):
             values.update(_flatten(value, where))
             continue
-        name = ALIASES.get(key, key).replace("-", "_")
+        name = ALIASES.get(key, key).replace("_", "-")
         if name == "target" and isinstance(value, str):
             value = [value]
         values[name] = value
@@ -70,19 +74,26 @@ def _flatten(table: Mapping[str, Any], where: str) -> dict[str, Any]:
 
 
 def default_map(defaults: Defaults, commands: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Each command's share of the defaults; a key no command takes is an error, not ignored."""
+    """Each command's share of the defaults, keyed by its parameter names; a key that no command
+    takes is an error, not ignored."""
     taken: set[str] = set()
     mapped: dict[str, dict[str, Any]] = {}
     for name, command in commands.items():
-        params = {p.name for p in command.params if p.name}
-        mine = {k: v for k, v in defaults.values.items() if k in params}
-        taken |= set(mine)
+        names: dict[str, str] = {}
+        for param in command.params:
+            if param.name:
+                names[param.name.replace("_", "-")] = param.name
+                names.update({opt[2:]: param.name for opt in param.opts if opt.startswith("--")})
+        allowed = ONLY.get(name, frozenset())
+        mine = {names[k]: v for k, v in defaults.values.items() if k in names
+                and (k in allowed if allowed is not None else (name == "test" or k not in OUTPUTS))}
+        taken |= {k for k in defaults.values if k in names and names[k] in mine}
         if mine:
             mapped[name] = mine
     unknown = sorted(set(defaults.values) - taken)
     if unknown:
-        keys = sorted({p.name.replace("_", "-") for c in commands.values() for p in c.params if p.name})
-        raise UsageError(f"{defaults.source}: unknown key(s) {', '.join(unknown)}; known: {', '.join(keys)}")
+        raise UsageError(f"{defaults.source}: unknown key(s) {', '.join(unknown)}; keys are the long option names "
+                         "of hypothesis-mcp test (max-examples, fail-under, json, ...), target and args")
     return mapped
 
 
