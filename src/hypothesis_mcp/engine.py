@@ -108,13 +108,12 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
     every = [stats, *lanes.stats]
     searches: Searches | None = None
     probe_run: LanedProbeRun | None = None
-    smoke_run: SmokeRun | None = None
     searching = True
     """While true, the searches' failures are not yet results of their own."""
 
     def counts() -> dict[str, int]:
         """Work so far; read from another thread by a live display, so only copies are iterated."""
-        made = [*results, *(smoke_run.checks if smoke_run else ()), *(probe_run.results if probe_run else ())]
+        made = {id(r): r for r in [*results, *(probe_run.results if probe_run else ())]}.values()
         return {
             "examples": (searches.examples if searches else 0) + (probe_run.examples if probe_run else 0),
             "calls": sum(s.calls for s in every),
@@ -156,9 +155,9 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
                     lane.pool.prepare()
             emit("stage", {"name": "searches", "workers": len(lanes.lanes), "total": len(units)})
             lanes.run(jobs)
-            searching = False
             if options.smoke:
                 emit("stage", {"name": "smoke", "total": 1})
+                searching = False
                 smoke = smoke_run.run()
                 results.extend(smoke_run.checks)
                 step("smoke", f"{len(smoke_run.checks)} tool check(s)", "done",
@@ -168,6 +167,7 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
                 results.extend(surfaces)
                 smoke.surfaces = [smoke_entry(r) for r in surfaces]
             emit("stage", {"name": "scenarios", "total": 1})
+            searching = False
             results.extend(run_scenarios(searches, scenario_plan))
             step("scenarios", f"{len(scenario_plan.called)} tool(s)", "done")
             if options.probes and not clock.over:
