@@ -116,3 +116,21 @@ def test_placeholders_expand_but_describe_keeps_them(tmp_path: Path) -> None:
     assert target.command == ("node", f"{tmp_path.resolve()}/srv.js", "--key=hidden")
     assert target.env == {"TOKEN": "hidden"}
     assert "hidden" not in target.describe()
+
+
+def test_replay_takes_the_server_from_the_config(tmp_path: Path) -> None:
+    """A report from a config run has the placeholders in its target; replay gets the server again
+    from --config, with the environment filled in."""
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"notes": {
+        "command": sys.executable, "args": ["-m", "hypothesis_mcp.sample_server", "--bug", "${env:NOTES_BUG}"]}}}))
+    env = {"NOTES_BUG": "prompt-default-arg"}
+    done = cli(["test", "--config", str(config), "--max-examples", "3", "--smoke"], tmp_path, json_report=True, env=env)
+    assert done.code == 4 and done.report is not None, done
+    [failure] = done.results(rule="prompt-missing-argument-accepted")
+    again = cli(["replay", str(next(tmp_path.glob("report-*.json"))), "--result", failure["id"], "--config",
+                 str(config)], tmp_path, env=env)
+    assert again.code == 1 and "prompts/get summarize_note({})" in again.stdout and "still fails" in again.stdout, again
+    fixed = cli(["replay", str(next(tmp_path.glob("report-*.json"))), "--result", failure["id"], "--config",
+                 str(config)], tmp_path, env={"NOTES_BUG": "silent-skip"})
+    assert fixed.code == 0 and "now passes" in fixed.stdout, fixed
