@@ -52,7 +52,7 @@ def _suite(report: Report, kind: str) -> ET.Element:
 def _case(result: Result) -> ET.Element:
     case = ET.Element(
         "testcase", classname=f"{result.kind}.{result.check}",
-        name=_clean(f"{result.tool or 'server'} {result.rule}"), time="0",
+        name=_clean(f"{result.subject} {result.rule}"), time="0",
     )
     if result.status == "fail":
         failure = ET.SubElement(case, "failure", message=_clean(result.message), type=result.rule)
