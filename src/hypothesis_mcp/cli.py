@@ -104,7 +104,11 @@ def write_json(data: Any, destination: str) -> None:
         Path(destination).write_text(text, encoding="utf-8")
 
 
-@app.command()
+DEFAULTS_EPILOG = ("A [default: ...] differing from the built-in one comes from [tool.hypothesis-mcp] in "
+                   "pyproject.toml or from hypothesis-mcp.toml (docs/config.md); a flag wins over it.")
+
+
+@app.command(epilog=DEFAULTS_EPILOG)
 def tools(
     target: TargetArg = [],  # noqa: B006
     as_json: Annotated[bool, typer.Option("--json", help="Print the catalog as JSON.")] = False,
@@ -188,7 +192,7 @@ def blocking(report: Report) -> list[Result]:
         or (r.kind == "scenario" and r.check == "happy"))]
 
 
-@app.command()
+@app.command(epilog=DEFAULTS_EPILOG)
 def test(
     ctx: typer.Context,
     target: TargetArg = [],  # noqa: B006
@@ -293,7 +297,7 @@ def test(
     raise typer.Exit(guarded(body))
 
 
-@app.command()
+@app.command(epilog=DEFAULTS_EPILOG)
 def replay(
     report_file: Annotated[Path, typer.Argument(help="A JSON report written with --json.", metavar="REPORT.json")],
     result_id: Annotated[str | None, typer.Option("--result", help="The result id to replay (default: every "
