@@ -104,8 +104,8 @@ def write_json(data: Any, destination: str) -> None:
         Path(destination).write_text(text, encoding="utf-8")
 
 
-DEFAULTS_EPILOG = ("A [default: ...] differing from the built-in one comes from [tool.hypothesis-mcp] in "
-                   "pyproject.toml or from hypothesis-mcp.toml (docs/config.md); a flag wins over it.")
+DEFAULTS_EPILOG = ("A default shown here that differs from the built-in one comes from the tool.hypothesis-mcp "
+                   "table of pyproject.toml or from hypothesis-mcp.toml (docs/config.md); a flag wins over it.")
 
 
 @app.command(epilog=DEFAULTS_EPILOG)
