@@ -366,6 +366,8 @@ class Connection:
     def list_all(self, method: str) -> list[dict[str, Any]] | Outcome:
         """Every page of resources/list, resources/templates/list or prompts/list, unvalidated (the
         checks judge each entry), or the Outcome that ended the listing."""
+        if (closed := self._ready_for_call()) is not None:
+            return closed
         request_type, key = _LISTINGS[method]
         entries: list[dict[str, Any]] = []
         seen: set[str] = set()
