@@ -10,16 +10,11 @@ from pathlib import Path
 import pytest
 
 from helpers import Cli, CliRun, command_line, sample
-from hypothesis_mcp.cli import EXIT_OK, EXIT_SCORE, below, exit_code, parse_fail_under
+from hypothesis_mcp.gates import EXIT_OK, EXIT_SCORE, below, exit_code, parse_fail_under
 from hypothesis_mcp.results import GradeCap, Report, RunStats, Smoke
 
 NOTICE = "scenarios call these tools, which may write: create_note, export_notes"
 SUMMARY_BEFORE = "## an earlier step\n"
-
-
-@pytest.fixture(scope="module")
-def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("cli-gates")
 
 
 @pytest.fixture(scope="module")

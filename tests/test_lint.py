@@ -11,8 +11,8 @@ import pytest
 
 from hypothesis_mcp.catalog import Tool, load_catalog
 from hypothesis_mcp.checks.lint import LINT_RULES, lint, lint_score
-from hypothesis_mcp.fixes import FIXES
 from hypothesis_mcp.results import Result
+from hypothesis_mcp.rules.registry import FIXES
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGS = sorted((ROOT / "tests" / "data" / "catalogs").glob("*.json"))

@@ -16,14 +16,14 @@ import pytest
 from hypothesis_mcp.catalog import Tool, load_catalog
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.errors import UsageError
+from hypothesis_mcp.rules.answers import count_items
+from hypothesis_mcp.rules.expectations import from_dict
 from hypothesis_mcp.stateful.bounds import builtin_relations
 from hypothesis_mcp.stateful.config import Pair, parse_config
-from hypothesis_mcp.stateful.judge import holds
 from hypothesis_mcp.stateful.readers import (
     MAX_READERS,
     Reader,
     choose_readers,
-    count_items,
     fill_reader_args,
     first_marker,
     says_skipped,
@@ -298,7 +298,7 @@ def test_declared_agreement_and_idempotent_expectations_replay() -> None:
     three = text("", structured={"notes": [{"title": "a"}, {"title": "b"}, {"title": "c"}]})
     one_note = text("", structured={"notes": [{"title": "a"}]})
     subset = {"agree": "subset", "left_field": "title", "right_field": "title"}
-    assert holds(subset, three, one_note) and not holds(subset, one_note, three)
-    assert not holds({**subset, "agree": "equal"}, three, one_note)
-    assert holds({"same_as_previous": True}, three, three)
-    assert not holds({"same_as_previous": True}, one_note, three)
+    assert from_dict(subset).holds(three, one_note) and not from_dict(subset).holds(one_note, three)
+    assert not from_dict({**subset, "agree": "equal"}).holds(three, one_note)
+    assert from_dict({"same_as_previous": True}).holds(three, three)
+    assert not from_dict({"same_as_previous": True}).holds(one_note, three)

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from hypothesis import strategies as st
 
-from hypothesis_mcp.checks.hunt import Finding, hunt
-from hypothesis_mcp.checks.saved import digest
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.profiles import make_profile
+from hypothesis_mcp.search.driver import Finding, hunt
+from hypothesis_mcp.search.saved import digest
 
 
 def test_grading_is_derandomized_without_a_database() -> None:

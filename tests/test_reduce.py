@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.stateful.judge import ProbeFinding
-from hypothesis_mcp.stateful.reduce import plain_calls, smaller
+from hypothesis_mcp.stateful.shrink import plain_calls, smaller
 
 WRITE = Call("write_note", {"title": "hm00010001-titleX\nY", "body": "hm00010001-bodyZZ"})
 OTHER = Call("write_note", {"title": "hm00010002-title", "body": "hm00010002-body"})

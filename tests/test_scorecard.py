@@ -36,6 +36,7 @@ from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.emit import emit_tests
 from hypothesis_mcp.emit import test_name as emitted_name
 from hypothesis_mcp.engine import RunOptions, run
+from hypothesis_mcp.events import Event, Planned, StageStarted
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
 from hypothesis_mcp.scorecard import grade_for, score_run
@@ -239,7 +240,7 @@ def test_emitted_test_fails_with_the_bug_passes_without(request: pytest.FixtureR
     _, rule, status = FINDINGS[name]
     report = request.getfixturevalue(name)
     finding = one(report, kind="probe", rule=rule, status=status)
-    written = {path.name: path for path in emit_tests(report, tmp_path)}
+    written = {path.name: path for path in emit_tests(report.results, report.target, tmp_path)}
     path = written[f"test_{emitted_name(finding)}.py"]
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)]
     buggy = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
@@ -326,28 +327,32 @@ def test_grading_is_deterministic(silent_skip: Report) -> None:
 
 # --- safety: scenarios announce their writers before calling anything -------------------------
 
-def _planned_run(**options: Any) -> tuple[Report, list[tuple[str, dict[str, Any]]]]:
-    events: list[tuple[str, dict[str, Any]]] = []
-    report = run(parse_target(sample()), RunOptions(profile=grading(max_examples=5), **options),
-                 lambda name, info: events.append((name, info)))
+def _planned_run(**options: Any) -> tuple[Report, list[Event]]:
+    events: list[Event] = []
+    report = run(parse_target(sample()), RunOptions(profile=grading(max_examples=5), **options), events.append)
     return report, events
+
+
+def _plan(events: list[Event]) -> Planned:
+    [plan] = [e for e in events if isinstance(e, Planned)]
+    return plan
 
 
 def test_scenarios_announce_the_tools_that_may_write_before_any_call() -> None:
     report, events = _planned_run()
-    names = [name for name, _ in events]
-    plan = dict(events)["plan"]
-    assert names.index("plan") < names.index("stage"), "announced before the first check calls a tool"
-    assert plan["may_write"] == ["create_note", "export_notes"]
-    assert plan["announcement"] in report.notes
-    assert "create_note, export_notes" in plan["announcement"]
+    kinds = [type(e) for e in events]
+    plan = _plan(events)
+    assert kinds.index(Planned) < kinds.index(StageStarted), "announced before the first check calls a tool"
+    assert plan.may_write == ["create_note", "export_notes"]
+    assert plan.announcement in report.notes
+    assert plan.announcement is not None and "create_note, export_notes" in plan.announcement
 
 
 def test_read_only_limits_scenarios_to_read_only_tools() -> None:
     report, events = _planned_run(read_only=True)
-    plan = dict(events)["plan"]
-    assert (plan["may_write"], plan["announcement"]) == ([], None)
-    assert sorted(plan["call"]) == sorted(READ_TOOLS)
+    plan = _plan(events)
+    assert (plan.may_write, plan.announcement) == ([], None)
+    assert sorted(plan.call) == sorted(READ_TOOLS)
     for tool in ("create_note", "export_notes"):
         skipped = results(report, kind="scenario", tool=tool)
         assert skipped and all(r.status == "skip" and "--read-only" in r.message for r in skipped), skipped

@@ -424,3 +424,37 @@ def test_smoke_demo_server() -> None:
     }
     assert _result(results, "stdio") == expected
     assert _result(results, "http") == expected | HTTP_EXIT
+
+
+# --- journal_store -----------------------------------------------------------------------------
+
+JOURNAL_SERVER = [str(ROOT / "tests/servers/journal_store.py")]
+
+
+async def _journal_processes(bug: str | None, file: Path) -> list[Observations]:
+    """Two processes one after the other on the same JOURNAL_FILE: the first saves, both browse."""
+    seen = []
+    for step in ("first", "second"):
+        args = [*JOURNAL_SERVER, *(["--bug", bug] if bug else [])]
+        params = StdioServerParameters(command=sys.executable, args=args, env={**ENV, "JOURNAL_FILE": str(file)})
+        async with Client(params, cache=None) as client:
+            s = Session(client)
+            await s.list_tools()
+            if step == "first":
+                await s.text("save_entry", {"slug": "monday", "body": "rain"})
+                await s.text("save_entry", {"slug": "monday", "body": "sun"})
+            seen.append({"browse": await s.text("browse_journal", {}),
+                         "lookup": await s.outcome("lookup_entry", {"slug": "monday"}),
+                         "bad save": await s.outcome("save_entry", {"slug": ""})})
+    return seen
+
+
+@pytest.mark.parametrize("bug", [None, "keeps-file"])
+def test_journal_store_server(bug: str | None, tmp_path: Path) -> None:
+    first, second = asyncio.run(_journal_processes(bug, tmp_path / "journal.json"))
+    assert first == {"browse": "monday: sun", "lookup": "ok", "bad save": "rejected"}
+    if bug is None:
+        assert second == {"browse": "The journal is empty.", "lookup": "rejected", "bad save": "rejected"}
+        assert not (tmp_path / "journal.json").exists()
+    else:
+        assert second == first, "a new process still holds what the first one wrote"

@@ -14,10 +14,8 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from hypothesis_mcp import __version__
 from hypothesis_mcp.cli_targets import (
     ConfigOpt,
-    QuietOpt,
     SarifOpt,
     ServerOpt,
     announce_defaults,
@@ -29,22 +27,32 @@ from hypothesis_mcp.connection import CatalogError, Connection, Outcome
 from hypothesis_mcp.emit import emit_tests
 from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError, UsageError
+from hypothesis_mcp.gates import (
+    EXIT_BLOCKING,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_START,
+    EXIT_USAGE,
+    exit_code,
+    gate_line,
+    parse_fail_under,
+)
 from hypothesis_mcp.profiles import make_profile
 from hypothesis_mcp.progress import progress_display
 from hypothesis_mcp.replay import replay as run_replay
 from hypothesis_mcp.report.badge import render_badge_json, render_badge_svg
 from hypothesis_mcp.report.catalog import catalog_json, print_catalog
 from hypothesis_mcp.report.console import render_console
-from hypothesis_mcp.report.json_report import load_report
+from hypothesis_mcp.report.json_report import load_report, render_json
 from hypothesis_mcp.report.junit import render_junit
 from hypothesis_mcp.report.markdown import render_markdown
-from hypothesis_mcp.results import Call, Report, Result
+from hypothesis_mcp.results import Call, Result
 from hypothesis_mcp.shipped import load_strategy
 from hypothesis_mcp.stateful.config import load_config
 from hypothesis_mcp.strategies import Overrides
-
-EXIT_OK, EXIT_BLOCKING, EXIT_USAGE, EXIT_SCORE, EXIT_SMOKE, EXIT_START = 0, 1, 2, 3, 4, 5
-EXIT_INTERRUPTED = 130
+from hypothesis_mcp.suggest import closest
+from hypothesis_mcp.version import __version__
+from hypothesis_mcp.waivers import parse_waiver
 
 app = typer.Typer(
     name="hypothesis-mcp",
@@ -79,7 +87,9 @@ def guarded(action: Callable[[], T]) -> T:
         return action()
     except ServerStartError as exc:
         err.print(f"[bold red]error:[/bold red] {exc}", soft_wrap=True)
-        if exc.stderr.strip():
+        if exc.remote:
+            err.print("check the URL, that the server is running and reachable, and any --header or --token.")
+        elif exc.stderr.strip():
             err.print("server stderr (last lines):", style="bold")
             err.print("\n".join(exc.stderr.strip().splitlines()[-20:]), markup=False, highlight=False)
         else:
@@ -96,12 +106,17 @@ def guarded(action: Callable[[], T]) -> T:
         raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
-def write_json(data: Any, destination: str) -> None:
-    text = json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+def write_text(text: str, destination: str) -> None:
+    """A document to a file, or to stdout for `-` (then nothing else is written there)."""
     if destination == "-":
         sys.stdout.write(text)
+        sys.stdout.flush()
     else:
         Path(destination).write_text(text, encoding="utf-8")
+
+
+def write_json(data: Any, destination: str) -> None:
+    write_text(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n", destination)
 
 
 DEFAULTS_EPILOG = ("A default shown here that differs from the built-in one comes from the tool.hypothesis-mcp "
@@ -131,65 +146,6 @@ def tools(
                 print_catalog(Console(highlight=False, width=max(120, Console().width)), catalog, conn.server)
 
     guarded(body)
-
-
-def parse_fail_under(value: str | None) -> tuple[str, float | str] | None:
-    if value is None:
-        return None
-    text = value.strip().rstrip("%").upper()
-    if text in ("A", "B", "C", "D", "F"):
-        return ("grade", text)
-    try:
-        number = float(text)
-    except ValueError:
-        raise UsageError(f"--fail-under takes a grade letter (A-F) or a percentage, not {value!r}") from None
-    if not 0 <= number <= 100:
-        raise UsageError(f"--fail-under percentage must be between 0 and 100, not {value!r}")
-    return ("score", number)
-
-
-def below(report: Report, gate: tuple[str, float | str] | None) -> bool:
-    if gate is None:
-        return False
-    kind, threshold = gate
-    if kind == "grade":
-        order = "ABCDF"
-        return order.index(report.grade) > order.index(str(threshold))
-    return report.score < float(threshold)
-
-
-def exit_code(report: Report, gate: tuple[str, float | str] | None, *, ci: bool) -> int:
-    """3 (score) wins over 4 (smoke) which wins over 1 (blocking failure under --ci)."""
-    if report.interrupted:
-        return EXIT_INTERRUPTED
-    if below(report, gate):
-        return EXIT_SCORE
-    if report.smoke.executed and report.smoke.any_failed:
-        return EXIT_SMOKE
-    if ci and blocking(report):
-        return EXIT_BLOCKING
-    return EXIT_OK
-
-
-def gate_message(code: int, report: Report, fail_under: str | None) -> str | None:
-    """The one gate that decided a failing exit code, for the CI log: only the winning gate is
-    named, as the exit code names only one."""
-    if code == EXIT_SCORE:
-        return (f"Gate failed — --fail-under {fail_under}: grade {report.grade}, score {report.score:g}% "
-                "is below it")
-    if code == EXIT_SMOKE:
-        failed = report.smoke.failed + report.smoke.surface_summary()["failed"]
-        return f"Gate failed — --smoke: {failed} smoke check(s) failed"
-    if code == EXIT_BLOCKING:
-        return f"Gate failed — --ci: {len(blocking(report))} blocking failure(s)"
-    return None
-
-
-def blocking(report: Report) -> list[Result]:
-    """High-confidence probe failures, incidents, and tools that fail valid input."""
-    return [r for r in report.results if r.status == "fail" and (
-        (r.kind == "probe" and r.confidence == "high") or r.kind == "incident"
-        or (r.kind == "scenario" and r.check == "happy"))]
 
 
 @app.command(epilog=DEFAULTS_EPILOG)
@@ -226,13 +182,19 @@ def test(
     token: TokenOpt = None,
     json_out: Annotated[str | None, typer.Option("--json", help="Write the JSON report to FILE (- for "
                                                  "stdout).")] = None,
-    junit: Annotated[Path | None, typer.Option("--junit", help="Write JUnit XML to FILE.")] = None,
-    markdown: Annotated[Path | None, typer.Option("--markdown", help="Write a Markdown summary to FILE.")] = None,
+    junit: Annotated[str | None, typer.Option("--junit", help="Write JUnit XML to FILE (- for stdout).")] = None,
+    markdown: Annotated[str | None, typer.Option("--markdown", help="Write a Markdown summary to FILE (- for "
+                                                 "stdout).")] = None,
     badge: Annotated[Path | None, typer.Option("--badge", help="Write a badge: .svg, or .json for a shields "
                                                "endpoint.")] = None,
-    ci: Annotated[bool, typer.Option("--ci", help="Grading profile; a blocking failure exits 1.")] = False,
+    ci: Annotated[bool, typer.Option("--ci", help="Grading profile; a blocking failure or a partial run exits "
+                                     "1.")] = False,
     fail_under: Annotated[str | None, typer.Option("--fail-under", help="Exit 3 below this grade letter or "
                                                    "percentage.")] = None,
+    ignore: Annotated[list[str], typer.Option("--ignore", help="RULE[:TOOL] to waive: the result is shown as "
+                                              "waived, never gates and never counts in the score.")] = [],  # noqa: B006
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the gate line: no progress, no "
+                                        "report (files are still written).")] = False,
     no_probe_grade_cap: Annotated[bool, typer.Option("--no-probe-grade-cap", help="Grade by score alone.")] = False,
     read_only: Annotated[bool, typer.Option("--read-only", help="Scenarios call read-only tools only.")] = False,
     emit_tests_dir: Annotated[Path | None, typer.Option("--emit-tests", help="Write one pytest file per failure "
@@ -240,7 +202,6 @@ def test(
     workers: Annotated[int, typer.Option("--workers", min=1, help="Run different tools' checks in parallel on "
                                          "this many separate server processes; same results as 1.")] = 1,
     sarif: SarifOpt = None,
-    quiet: QuietOpt = False,
 ) -> None:
     """Test a server: lint, happy and edge scenarios, and optionally smoke checks and effect probes."""
 
@@ -248,6 +209,11 @@ def test(
         if not quiet:
             announce_defaults(ctx, err)
         gate = parse_fail_under(fail_under)
+        to_stdout = [flag for flag, value in (("--json", json_out), ("--junit", junit), ("--markdown", markdown))
+                     if value == "-"]
+        if len(to_stdout) > 1:
+            raise UsageError(f"only one output can go to stdout (-), not {' and '.join(to_stdout)}")
+        waivers = [parse_waiver(text, "--ignore") for text in ignore]
         overrides = Overrides.parse(list(arg), str(args_file) if args_file else None)
         if probe_config and strategy:
             raise UsageError("give --probe-config or --strategy, not both (a strategy is a probe config)")
@@ -258,40 +224,42 @@ def test(
             profile=chosen, smoke=smoke, call_all=call_all, probes=probes or probe_config is not None,
             allow_writes=allow_writes, probe_config=config, overrides=overrides, read_only=read_only,
             probe_grade_cap=not no_probe_grade_cap, timeout=timeout, startup_timeout=timeout,
-            max_time=max_time, workers=workers,
+            max_time=max_time, workers=workers, waivers=waivers,
         )
         the_target = choose_target(target, client_config, server, env=env, header=header, token=token)
         if shipped and shipped.env and not the_target.is_url:
             the_target = replace(the_target, env={**shipped.env, **the_target.env})
-        if chosen.seed is not None and chosen.name != "grading":
+        if chosen.seed is not None and chosen.name != "grading" and not quiet:
             err.print(f"profile {chosen.name}, seed {chosen.seed} (repeat with --seed {chosen.seed})")
         with progress_display(err, quiet=quiet) as progress:
             report = run(the_target, options, progress)
-        console = Console(highlight=False, width=max(100, Console().width))
-        render_console(report, console)
+        # With a document on stdout, the people's report goes to stderr.
+        console = Console(highlight=False, width=max(100, Console().width), stderr=bool(to_stdout))
+        if not quiet:
+            render_console(report, console, report_path=json_out if json_out != "-" else None)
         if json_out:
-            write_json(report.to_dict(), json_out)
+            write_text(render_json(report), json_out)
         if junit:
-            junit.write_text(render_junit(report), encoding="utf-8")
+            write_text(render_junit(report), junit)
         if sarif:
             write_sarif(ctx, report, sarif, config=client_config, server=server)
         summary = render_markdown(report) if (markdown or ci) else ""
         if markdown:
-            markdown.write_text(summary, encoding="utf-8")
+            write_text(summary, markdown)
         if ci and os.environ.get("GITHUB_STEP_SUMMARY"):
             with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as handle:
                 handle.write(summary + "\n")
         if emit_tests_dir:
-            written = emit_tests(report, emit_tests_dir)
-            err.print(f"wrote {len(written)} regression test(s) to {emit_tests_dir}")
+            written = emit_tests(report.results, report.target, emit_tests_dir)
+            if not quiet:
+                err.print(f"wrote {len(written)} regression test(s) to {emit_tests_dir}")
         if badge:
             if badge.suffix == ".json":
                 write_json(render_badge_json(report), str(badge))
             else:
                 badge.write_text(render_badge_svg(report), encoding="utf-8")
         code = exit_code(report, gate, ci=ci)
-        if (message := gate_message(code, report, fail_under)) is not None:
-            console.print(message, markup=False)
+        console.print(gate_line(code, report, fail_under), markup=False, soft_wrap=True)
         return code
 
     raise typer.Exit(guarded(body))
@@ -304,11 +272,14 @@ def replay(
                                                   "failure with a reproduction).")] = None,
     target: Annotated[str | None, typer.Option("--target", help="Server to replay against (default: the "
                                                "report's target).")] = None,
+    emit_tests_dir: Annotated[Path | None, typer.Option("--emit-tests", help="Instead of replaying, write one "
+                                                        "pytest file per chosen result to DIR.")] = None,
     timeout: TimeoutOpt = 30.0,
     client_config: ConfigOpt = None,
     server: ServerOpt = None,
 ) -> None:
-    """Re-run failures' minimal reproductions on a fresh server: exit 1 if one still fails, 0 if all pass."""
+    """Re-run failures' minimal reproductions on a fresh server: exit 1 if one still fails, 0 if all pass.
+    With --emit-tests, write them as pytest files instead (a CI report becomes regression tests)."""
 
     def body() -> int:
         data = load_report(report_file)
@@ -316,10 +287,17 @@ def replay(
         if result_id is not None:
             chosen = [r for r in results if r.id == result_id]
             if not chosen:
-                raise UsageError(f"no result {result_id!r} in {report_file}; ids with reproductions: "
-                                 + ", ".join(r.id for r in results if r.reproduction) or "none")
+                ids = [r.id for r in results if r.reproduction]
+                raise UsageError(f"no result {result_id!r} in {report_file}"
+                                 + (closest(result_id, ids, noun="ids with a reproduction") if ids
+                                    else "; it has no result with a reproduction"))
         else:
             chosen = [r for r in results if r.status in ("fail", "warn") and r.reproduction]
+        if emit_tests_dir is not None:
+            written = emit_tests(chosen, target or data.get("target", ""), emit_tests_dir,
+                                 only_failures=result_id is None)
+            typer.echo(f"wrote {len(written)} regression test(s) to {emit_tests_dir}")
+            return EXIT_OK
         if not chosen:
             typer.echo("nothing to replay: the report has no failure with a reproduction")
             return EXIT_OK
@@ -332,7 +310,7 @@ def replay(
         console = Console(highlight=False)
         failing = 0
         for result in chosen:
-            console.print(f"[bold]{result.id}[/bold] {result.rule} on {result.subject}: {result.message}")
+            console.print(f"{result.id} {result.rule} on {result.subject}: {result.message}", markup=False)
 
             def show(call: Call, outcome: Outcome) -> None:
                 console.print(f"  call {call.describe()}", markup=False)

@@ -23,7 +23,6 @@ ConfigOpt = Annotated[Path | None, typer.Option(
 ServerOpt = Annotated[str | None, typer.Option(
     "--server", help="Which server of --config (needed when it names several).")]
 SarifOpt = Annotated[Path | None, typer.Option("--sarif", help="Write SARIF 2.1.0 to FILE (for code scanning).")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display on stderr.")]
 
 
 def choose_target(target: list[str], config: Path | None, server: str | None, *, env: list[str],

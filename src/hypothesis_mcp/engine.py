@@ -5,30 +5,31 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-from hypothesis_mcp import __version__
-from hypothesis_mcp.checks.hunts import Searches
+from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.lint import lint, lint_score
-from hypothesis_mcp.checks.outcomes import INCIDENT_RULES
 from hypothesis_mcp.checks.prompts import PromptChecks
 from hypothesis_mcp.checks.resources import ResourceChecks
 from hypothesis_mcp.checks.scenarios import plan, run_scenarios
+from hypothesis_mcp.checks.searches import Searches
 from hypothesis_mcp.checks.smoke import SmokeRun, smoke_entry
-from hypothesis_mcp.checks.units import plan_units, search_jobs
 from hypothesis_mcp.connection import Connection, Stats, Target
-from hypothesis_mcp.fixes import fix_for
-from hypothesis_mcp.lanes import Lanes
+from hypothesis_mcp.errors import UsageError
+from hypothesis_mcp.events import CatalogRead, Counts, Events, Planned, RunStarted, StageStarted, Step
+from hypothesis_mcp.inputs import config_problems, override_problems, waiver_problems
 from hypothesis_mcp.profiles import Profile, make_profile
-from hypothesis_mcp.results import Report, Result, RunStats, Smoke
+from hypothesis_mcp.results import Report, Result, RunStats, Smoke, assign_ids
+from hypothesis_mcp.rules.expectations import INCIDENT_RULES
+from hypothesis_mcp.rules.registry import fix_for
 from hypothesis_mcp.scorecard import score_run
+from hypothesis_mcp.search.lanes import Lanes
+from hypothesis_mcp.search.schedule import Unit, plan_units, search_jobs
+from hypothesis_mcp.shipped import suggest_for
 from hypothesis_mcp.stateful.config import ProbeConfig
-from hypothesis_mcp.stateful.laned import LanedProbeRun
+from hypothesis_mcp.stateful.probes import ProbeRun
 from hypothesis_mcp.strategies import Overrides
-
-Events = Callable[[str, dict[str, Any]], None]
-"""Progress for a front: `start` (with `counts`, a function giving the examples, calls and failures so
-far), `catalog`, `plan`, `stage` (name, total) and `step` (stage, name, phase start|done, status)."""
+from hypothesis_mcp.version import __version__
+from hypothesis_mcp.waivers import Waiver, apply_waivers
 
 
 @dataclass
@@ -47,6 +48,8 @@ class RunOptions:
     max_time: float | None = None
     workers: int = 1
     """Lanes running tools' checks in parallel, each on server processes of its own."""
+    waivers: list[Waiver] = field(default_factory=list)
+    """`--ignore RULE[:TOOL]`; a probe config's `ignore:` list is added to these."""
 
 
 class _Clock:
@@ -79,14 +82,47 @@ def _incidents(results: list[Result]) -> list[Result]:
 def _surfaces(conn: Connection, profile: Profile, stop: Callable[[], bool], on_result: Callable[[Result], None],
               emit: Events) -> list[Result]:
     """The resource and prompt checks: read-only by the protocol, so part of every smoke run."""
-    emit("stage", {"name": "resources and prompts", "total": 0})
+    emit(StageStarted("resources and prompts"))
     return [*ResourceChecks(conn, profile, stop, on_result=on_result).run(),
             *PromptChecks(conn, profile, stop, on_result=on_result).run()]
 
 
+def _check_inputs(tools: list[Tool], options: RunOptions, notes: list[str]) -> None:
+    """Every tool and parameter the user named must be in the catalog (exit 2 with the closest
+    names); a strategy shipped for several versions of a server only gets notes."""
+    problems = override_problems(tools, options.overrides or Overrides())
+    problems += waiver_problems(tools, options.waivers)
+    config = options.probe_config
+    if config is not None:
+        found = config_problems(tools, config)
+        if config.shipped:
+            notes.extend(f"strategy: {problem} (ignored)" for problem in found)
+        else:
+            problems += found
+    if problems:
+        raise UsageError("the names given do not match the server's catalog:\n  " + "\n  ".join(problems))
+
+
+def _isolation(target: Target, results: list[Result], server_name: str) -> str:
+    """The isolation line, and what state-persists means for the reproductions and the fix."""
+    if target.is_url:
+        return "shared server (URL target): records kept apart by markers"
+    persists = [r for r in results if r.rule == "state-persists"]
+    if not persists:
+        return "fresh server process per stateful example"
+    for result in results:
+        if result.reproduction is not None:
+            result.reproduction.fresh_server = False
+    strategy = suggest_for(server_name) if server_name else None
+    for result in persists:
+        result.fix = fix_for(result.rule) + (f" For this server: --strategy {strategy}." if strategy else "")
+    return ("a new server process per stateful example, but state persists across processes "
+            "(state-persists): every reproduction may depend on what earlier examples left")
+
+
 def run(target: Target, options: RunOptions, events: Events | None = None) -> Report:
     """Connect, run the requested checks, score them and return the report."""
-    emit = events or (lambda name, info: None)
+    emit = events or (lambda event: None)
     clock = _Clock(options.max_time)
     stats = Stats()
     profile = options.profile
@@ -98,7 +134,12 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
     lanes = Lanes(target, workers=options.workers, timeout=options.timeout, startup_timeout=options.startup_timeout,
                   spares=max(1, 2 // max(1, options.workers)) if options.probes and options.allow_writes else 0)
 
+    cut: list[str] = []
+
     def stop() -> bool:
+        """Checks ask before each step; a yes means the run is cut short and the report partial."""
+        if clock.over and not cut:
+            cut.append(f"--max-time {options.max_time:g}s reached: later checks did not run")
         return clock.over or lanes.aborted.is_set()
 
     results: list[Result] = []
@@ -107,28 +148,30 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
     interrupted = False
     every = [stats, *lanes.stats]
     searches: Searches | None = None
-    probe_run: LanedProbeRun | None = None
+    probe_run: ProbeRun | None = None
+    surfaces: list[Result] = []
     searching = True
     """While true, the searches' failures are not yet results of their own."""
 
-    def counts() -> dict[str, int]:
+    def counts() -> Counts:
         """Work so far; read from another thread by a live display, so only copies are iterated."""
         made = {id(r): r for r in [*results, *(probe_run.results if probe_run else ())]}.values()
-        return {
-            "examples": (searches.examples if searches else 0) + (probe_run.examples if probe_run else 0),
-            "calls": sum(s.calls for s in every),
-            "failures": sum(r.status == "fail" for r in made) + (searches.failures if searches and searching else 0),
-        }
+        return Counts(
+            examples=(searches.examples if searches else 0) + (probe_run.examples if probe_run else 0),
+            calls=sum(s.calls for s in every),
+            failures=sum(r.status == "fail" for r in made) + (searches.failures if searches and searching else 0),
+        )
 
     def step(stage: str, name: str, phase: str, status: str = "") -> None:
-        emit("step", {"stage": stage, "name": name, "phase": phase, "status": status,
-                      "elapsed": clock.elapsed, **counts()})
+        now = counts()
+        emit(Step(stage, name, phase, status, clock.elapsed, now.examples, now.calls, now.failures))
 
-    emit("start", {"counts": counts})
+    emit(RunStarted(counts))
     try:
         tools = conn.list_tools()
-        emit("catalog", {"tools": len(tools), "server": conn.server})
+        emit(CatalogRead(len(tools), conn.server))
         notes.extend(f"catalog: {problem}" for problem in conn.catalog_problems)
+        _check_inputs(tools, options, notes)
         results.extend(lint(tools))
         searches = Searches(conn, profile, overrides, stop=stop)
         config = options.probe_config or ProbeConfig()
@@ -140,66 +183,71 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
                             + " (use --read-only to call read-only tools only)")
             notes.append(announcement)
         # Before any tools/call, so a front can warn before anything is written.
-        emit("plan", {"call": [t.name for t in scenario_plan.called], "may_write": scenario_plan.may_write,
-                      "announcement": announcement})
-        probe_run = LanedProbeRun(conn, lanes.lanes[0].pool, tools, profile, options.allow_writes,
-                                  config, overrides, stop=stop, lanes=lanes)
+        emit(Planned([t.name for t in scenario_plan.called], scenario_plan.may_write, announcement))
+        probe_run = ProbeRun(conn, lanes.lanes[0].pool, tools, profile, options.allow_writes,
+                             config, overrides, stop=stop, lanes=lanes)
         smoke_run = SmokeRun(conn, tools, searches, call_all=options.call_all, excluded=excluded)
         smoke_calls = {t.name for t in tools if options.smoke and smoke_run.callable_reason(t) is None}
-        units = plan_units(tools, scenario_plan, smoke_calls)
-        jobs, more_servers = search_jobs(units, searches, conn,
-                                         lambda unit, phase: step("searches", unit.tool.name, phase))
+        units = plan_units(tools, {t.name for t in scenario_plan.called}, smoke_calls)
+
+        def run_unit(unit: Unit, lane_conn: Connection) -> None:
+            step("searches", unit.tool.name, "start")
+            searches.run_unit(unit, lane_conn)
+            step("searches", unit.tool.name, "done")
+
+        jobs, more_servers = search_jobs(units, run_unit, conn, searches.stop)
         try:
             if more_servers:
                 for lane in lanes.lanes[:len(jobs)]:
                     lane.pool.prepare()
-            emit("stage", {"name": "searches", "workers": len(lanes.lanes), "total": len(units)})
+            emit(StageStarted("searches", len(lanes.lanes)))
             lanes.run(jobs)
+            searching = False
             if options.smoke:
-                emit("stage", {"name": "smoke", "total": 1})
-                searching = False
-                smoke = smoke_run.run()
-                results.extend(smoke_run.checks)
-                step("smoke", f"{len(smoke_run.checks)} tool check(s)", "done",
-                     "fail" if smoke.failed else "pass")
+                emit(StageStarted("smoke"))
+                smoke, checks = smoke_run.run()
+                results.extend(checks)
+                step("smoke", f"{len(checks)} tool check(s)", "done", "fail" if smoke.failed else "pass")
                 surfaces = _surfaces(conn, profile, stop, lambda r: step("resources and prompts", r.subject, "done",
                                                                          r.status), emit)
                 results.extend(surfaces)
-                smoke.surfaces = [smoke_entry(r) for r in surfaces]
-            emit("stage", {"name": "scenarios", "total": 1})
-            searching = False
+            emit(StageStarted("scenarios"))
             results.extend(run_scenarios(searches, scenario_plan))
             step("scenarios", f"{len(scenario_plan.called)} tool(s)", "done")
-            if options.probes and not clock.over:
-                emit("stage", {"name": "probes", "total": 1})
+            if options.probes and not stop():
+                emit(StageStarted("probes"))
                 probe_run.run()
                 step("probes", f"{len(probe_run.results)} probe result(s)", "done",
                      "fail" if any(r.status == "fail" for r in probe_run.results) else "pass")
         except KeyboardInterrupt:
             interrupted = True
-            notes.append("interrupted: this report is partial")
+            cut.insert(0, "interrupted (Ctrl-C or SIGTERM) before every check ran")
         results.extend(probe_run.results)
         notes.extend(probe_run.notes)
-        if clock.over:
-            notes.append(f"--max-time {options.max_time:g}s reached: later checks did not run")
+        notes.extend(dict.fromkeys(cut))
         results.extend(_incidents(results))
-        for index, result in enumerate(results, 1):
-            result.id = f"r{index:03d}"
+        assign_ids(results)
+        for result in results:
             if result.status in ("fail", "warn") and not result.fix:
                 result.fix = fix_for(result.rule)
+        server = conn.server.to_dict() if conn.server else {}
+        isolation = _isolation(target, results, server.get("name", ""))
+        config_waivers = options.probe_config.ignore if options.probe_config else []
+        waivers = apply_waivers(results, smoke, [*options.waivers, *config_waivers])
+        smoke.surfaces = [smoke_entry(r) for r in surfaces]
+        notes.extend(f"waiver {w['rule']}{':' + w['tool'] if w['tool'] else ''} ({w['source']}) matched no "
+                     "failure or warning" for w in waivers if not w["matched"])
         score, grade, subscores, cap = score_run(
             results, num_tools=len(tools), lint=lint_score(tools, results), cap_enabled=options.probe_grade_cap,
         )
-        server = conn.server.to_dict() if conn.server else {}
         return Report(
             tool={"name": "hypothesis-mcp", "version": __version__},
             target=target.describe(), profile=profile.name, seed=profile.seed, server=server,
             grade=grade, score=score, subscores=subscores, grade_cap=cap, results=results, smoke=smoke,
             stats=RunStats(calls=sum(s.calls for s in every), examples=searches.examples + probe_run.examples,
                            server_starts=sum(s.server_starts for s in every), duration_s=round(clock.elapsed, 2)),
-            isolation="shared server (URL target): records kept apart by markers" if target.is_url
-            else "fresh server process per stateful example",
-            notes=notes, tools_total=len(tools), interrupted=interrupted,
+            isolation=isolation, notes=notes, tools_total=len(tools), interrupted=interrupted,
+            partial_reasons=list(dict.fromkeys(cut)), waivers=waivers,
         )
     finally:
         lanes.close()

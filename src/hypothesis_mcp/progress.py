@@ -15,12 +15,11 @@ from rich.console import Console
 from rich.progress import Progress, ProgressColumn, SpinnerColumn, Task, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-Counts = Callable[[], dict[str, int]]
+from hypothesis_mcp.events import Counts, Event, Events, Planned, RunStarted, StageStarted, Step
 
 
-def _counts_text(counts: dict[str, int]) -> str:
-    examples, calls, failures = (counts.get(key, 0) for key in ("examples", "calls", "failures"))
-    return f"{examples} examples · {calls} calls · {failures} failures"
+def _counts_text(counts: Counts | Step) -> str:
+    return f"{counts.examples} examples · {counts.calls} calls · {counts.failures} failures"
 
 
 class _CountsColumn(ProgressColumn):
@@ -28,7 +27,7 @@ class _CountsColumn(ProgressColumn):
 
     def __init__(self) -> None:
         super().__init__()
-        self.counts: Counts | None = None
+        self.counts: Callable[[], Counts] | None = None
 
     def render(self, task: Task) -> Text:
         if self.counts is None or task.finished:
@@ -48,19 +47,19 @@ class LiveDisplay:
         self.task: Any = None
         self.stage = ""
 
-    def __call__(self, name: str, info: dict[str, Any]) -> None:
-        if name == "start":
-            self.column.counts = info["counts"]
-        elif name == "plan" and info.get("announcement"):
-            self.progress.console.print(info["announcement"], soft_wrap=True, markup=False)
-        elif name == "stage":
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, RunStarted):
+            self.column.counts = event.counts
+        elif isinstance(event, Planned) and event.announcement:
+            self.progress.console.print(event.announcement, soft_wrap=True, markup=False)
+        elif isinstance(event, StageStarted):
             self._finish()
-            self.stage = str(info["name"])
+            self.stage = event.name
             self.task = self.progress.add_task(self.stage, total=None)
-        elif name == "step" and self.task is not None:
-            label = f"{self.stage}: {info['name']}"
-            if info.get("phase") == "done" and info.get("status"):
-                label += f" ({info['status']})"
+        elif isinstance(event, Step) and self.task is not None:
+            label = f"{self.stage}: {event.name}"
+            if event.phase == "done" and event.status:
+                label += f" ({event.status})"
             self.progress.update(self.task, description=label)
 
     def _finish(self) -> None:
@@ -83,21 +82,21 @@ class LineDisplay:
     def __init__(self, console: Console) -> None:
         self.console = console
 
-    def __call__(self, name: str, info: dict[str, Any]) -> None:
-        if name == "plan" and info.get("announcement"):
-            self.console.print(info["announcement"], soft_wrap=True, markup=False, highlight=False)
-        elif name == "step" and info.get("phase") == "done":
-            status = f" {info['status']}" if info.get("status") else ""
-            self.console.print(f"[{info['stage']}] {info['name']}{status}: {_counts_text(info)}, "
-                               f"{info.get('elapsed', 0.0):.1f}s", soft_wrap=True, markup=False, highlight=False)
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, Planned) and event.announcement:
+            self.console.print(event.announcement, soft_wrap=True, markup=False, highlight=False)
+        elif isinstance(event, Step) and event.phase == "done":
+            status = f" {event.status}" if event.status else ""
+            self.console.print(f"[{event.stage}] {event.name}{status}: {_counts_text(event)}, "
+                               f"{event.elapsed:.1f}s", soft_wrap=True, markup=False, highlight=False)
 
 
-def _quiet(name: str, info: dict[str, Any]) -> None:
+def _quiet(event: Event) -> None:
     """--quiet: nothing while the run goes on."""
 
 
 @contextmanager
-def progress_display(console: Console, *, quiet: bool = False) -> Iterator[Callable[[str, dict[str, Any]], None]]:
+def progress_display(console: Console, *, quiet: bool = False) -> Iterator[Events]:
     """The engine's event callback for this console: live on a terminal, lines elsewhere."""
     if quiet:
         yield _quiet

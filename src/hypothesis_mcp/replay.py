@@ -1,4 +1,8 @@
-"""Re-running a result's reproduction against a fresh server and judging it again."""
+"""Re-running a result's reproduction against a fresh server and judging it again.
+
+The last answer is judged by the rule's own expectation (`rules.expectation_for`), the same
+judgement the check that found the failure made.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis_mcp.checks.outcomes import output_violation
-from hypothesis_mcp.checks.prompts import judge_get
-from hypothesis_mcp.checks.resources import judge_read
 from hypothesis_mcp.connection import Connection, Outcome, Target
-from hypothesis_mcp.results import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Result
-from hypothesis_mcp.stateful.judge import holds
+from hypothesis_mcp.results import TOOLS_CALL, Call, Result
+from hypothesis_mcp.rules.expectations import ConformsTo, Expectation, Refused
+from hypothesis_mcp.rules.registry import expectation_for
+from hypothesis_mcp.rules.surfaces import SurfaceAnswer
 
 
 @dataclass
@@ -25,36 +28,24 @@ class Replay:
 def judge_last(result: Result, outcome: Outcome, output_schema: dict[str, Any] | None,
                previous: Outcome | None = None) -> tuple[bool, str]:
     """(still fails, why) for the last call of a reproduction, by the rule that failed."""
-    rule = result.rule
-    last = result.reproduction.calls[-1] if result.reproduction and result.reproduction.calls else None
-    if last is not None and last.method == RESOURCES_READ:
-        return judge_read(rule, outcome, last.tool, result.details.get("mime_type"))
-    if last is not None and last.method == PROMPTS_GET:
-        return judge_get(rule, outcome)
-    if rule in ("server-crashed", "call-timeout", "protocol-violation"):
-        broke = outcome.kind in ("closed", "timeout", "protocol")
-        return broke, outcome.summary()
-    if result.kind == "probe":
-        expect = result.details.get("expect") or {}
-        broke = outcome.ok and not holds(expect, outcome, previous)
-        return broke, "the effect property is still violated" if broke else "the effect property now holds"
-    if rule in ("smoke_invalid_arguments", "edge-accepted-invalid-input"):
-        return outcome.ok, "still accepted the invalid arguments" if outcome.ok else "now rejected"
-    if rule == "edge-internal-error":
-        broke = outcome.kind == "error" and not outcome.rejected
-        return broke, outcome.summary()
-    if rule == "smoke_unknown_tool":
-        broke = not (outcome.kind == "error" and outcome.rejected)
-        return broke, outcome.summary()
-    if rule == "happy-rejected-valid-input":
-        broke = outcome.kind == "error"
-        return broke, outcome.summary()
-    if rule in ("smoke_structured_content", "happy-output-schema") and output_schema is not None:
+    expect = expectation_for(result, output_schema)
+    broke = not expect.holds(outcome, previous)
+    return broke, _why(expect, outcome, broke, result.kind == "probe")
+
+
+def _why(expect: Expectation, outcome: Outcome, broke: bool, probe: bool) -> str:
+    if isinstance(expect, SurfaceAnswer):
+        return expect.why(outcome)
+    if probe:
+        return "the effect property is still violated" if broke else "the effect property now holds"
+    if isinstance(expect, Refused):
+        return "still accepted the invalid arguments" if broke else "now rejected"
+    if isinstance(expect, ConformsTo):
         if not outcome.ok:
-            return False, f"the call no longer succeeds: {outcome.summary()}"
-        finding = output_violation(output_schema, outcome)
-        return finding is not None, finding.message if finding else "structuredContent now conforms"
-    return not outcome.ok, outcome.summary()
+            return f"the call no longer succeeds: {outcome.summary()}"
+        finding = expect.breach(outcome)
+        return finding.message if finding else "structuredContent now conforms"
+    return outcome.summary()
 
 
 def replay(result: Result, target: Target, *, timeout: float = 30.0,

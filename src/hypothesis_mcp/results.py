@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
-Status = Literal["pass", "fail", "warn", "skip", "inconclusive"]
+Status = Literal["pass", "fail", "warn", "skip", "inconclusive", "waived"]
 Kind = Literal["scenario", "smoke", "probe", "lint", "incident"]
 Confidence = Literal["high", "medium", "low"]
 CONFIDENCE_ORDER = {"high": 0, "medium": 1, "low": 2}
 
 
-TOOLS_CALL = "tools/call"
-RESOURCES_READ = "resources/read"
-PROMPTS_GET = "prompts/get"
+TOOLS_CALL: Final = "tools/call"
+RESOURCES_READ: Final = "resources/read"
+PROMPTS_GET: Final = "prompts/get"
 Method = Literal["tools/call", "resources/read", "prompts/get"]
 
 
@@ -88,6 +88,8 @@ class Result:
     reproduction: Reproduction | None = None
     details: dict[str, Any] = field(default_factory=dict)
     id: str = ""
+    waiver: dict[str, Any] | None = None
+    """For a waived result: the waiver (rule, tool, where it was given) and the status it had."""
 
     @property
     def subject(self) -> str:
@@ -108,7 +110,23 @@ class Result:
             confidence=data.get("confidence", "high"), basis=data.get("basis", ""),
             fix=data.get("fix", ""), reproduction=Reproduction.from_dict(repro) if repro else None,
             details=dict(data.get("details") or {}), id=data.get("id", ""),
+            waiver=data.get("waiver"),
         )
+
+
+def result_key(result: Result) -> str:
+    """A readable id from what a result is about (kind, check, rule, tool), never from the order
+    or the options of a run, so a waiver or a link to it can be written down."""
+    return "/".join((result.kind, result.check, result.rule, result.tool or "server"))
+
+
+def assign_ids(results: list[Result]) -> None:
+    """Stable ids; results that share a key get `#2`, `#3`… in the order their check made them."""
+    seen: dict[str, int] = {}
+    for result in results:
+        key = result_key(result)
+        seen[key] = seen.get(key, 0) + 1
+        result.id = key if seen[key] == 1 else f"{key}#{seen[key]}"
 
 
 @dataclass
@@ -147,7 +165,7 @@ class Smoke:
                 "warned": verdicts.count("warn"), "skipped": verdicts.count("skip")}
 
     def to_dict(self) -> dict[str, Any]:
-        data = {
+        data: dict[str, Any] = {
             "executed": self.executed,
             "reason": self.reason,
             "call_all": self.call_all,
@@ -188,6 +206,18 @@ class Report:
     notes: list[str] = field(default_factory=list)
     tools_total: int = 0
     interrupted: bool = False
+    partial_reasons: list[str] = field(default_factory=list)
+    """Why the run is incomplete (time ran out, interrupted, checks that could not run); empty
+    for a complete run. A partial run never passes `--ci`."""
+    waivers: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.partial_reasons)
+
+    @property
+    def partial_reason(self) -> str | None:
+        return "; ".join(self.partial_reasons) or None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -206,11 +236,14 @@ class Report:
             "stats": asdict(self.stats),
             "isolation": self.isolation,
             "notes": self.notes,
+            "partial": self.partial,
+            "partial_reason": self.partial_reason,
             "interrupted": self.interrupted,
+            "waivers": self.waivers,
         }
 
-    def failures(self, *, blocking_only: bool = False) -> list[Result]:
-        found = [r for r in self.results if r.status == "fail"]
-        if blocking_only:
-            found = [r for r in found if r.confidence == "high"]
-        return found
+    def waived(self) -> list[Result]:
+        return [r for r in self.results if r.status == "waived"]
+
+    def failures(self) -> list[Result]:
+        return [r for r in self.results if r.status == "fail"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from hypothesis_mcp.gates import capping
 from hypothesis_mcp.results import GradeCap, Result
 
 WEIGHTS = {"happy": 0.6, "edge": 0.2, "lint": 0.2}
@@ -40,10 +41,6 @@ def effect_subscore(results: Iterable[Result]) -> float | None:
     return round(100.0 * sum(r.status == "pass" for r in judged) / len(judged), 1)
 
 
-def blocking_probe_failures(results: Iterable[Result]) -> list[Result]:
-    return [r for r in results if r.kind == "probe" and r.status == "fail" and r.confidence == "high"]
-
-
 def score_run(
     results: list[Result], *, num_tools: int, lint: float | None, cap_enabled: bool = True,
 ) -> tuple[float, str, dict[str, float | None], GradeCap]:
@@ -55,7 +52,7 @@ def score_run(
     present = {k: v for k, v in subscores.items() if v is not None}
     weight = sum(WEIGHTS[k] for k in present)
     score = sum(WEIGHTS[k] * v for k, v in present.items()) / weight if weight else 0.0
-    probe_failures = blocking_probe_failures(results)
+    probe_failures = capping(results)
     failing_tools = {r.tool for r in probe_failures}
     score = max(0.0, score - 100.0 * PROBE_PENALTY * len(failing_tools) / max(num_tools, 1))
     score = round(score, 1)

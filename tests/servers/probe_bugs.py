@@ -19,17 +19,16 @@ Invalid arguments get an isError result; an unknown tool gets JSON-RPC error -32
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
+import serving
 from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
-from serving import serve
 
 BUGS = ("evict-after-3", "noop-some-values", "bound-over-5", "tail-off-by-one", "ghost-writes")
 
@@ -244,13 +243,8 @@ def build_server(bug: str | None = None) -> Server[Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bug", choices=BUGS, help="switch on one effect bug (default: the correct twin)")
-    parser.add_argument(
-        "--http", type=int, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT/mcp"
-    )
-    args = parser.parse_args(argv)
-    serve(build_server(args.bug), args.http)
+    serving.main(build_server, BUGS, __doc__ or "", argv,
+                 bug_help="switch on one effect bug (default: the correct twin)")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import anyio
@@ -30,3 +32,13 @@ def serve(server: Server[Any], http_port: int | None) -> None:
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(run_stdio)
+
+
+def main(build: Callable[[str | None], Server[Any]], bugs: Sequence[str], doc: str,
+         argv: list[str] | None = None, *, bug_help: str = "switch on one bug (default: the correct twin)") -> None:
+    """The command line every bug server shares: `[--bug NAME] [--http PORT]`."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--bug", choices=list(bugs), help=bug_help)
+    parser.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT/mcp")
+    args = parser.parse_args(argv)
+    serve(build(args.bug), args.http)

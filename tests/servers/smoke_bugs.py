@@ -21,17 +21,16 @@ An unknown tool gets JSON-RPC error -32602.
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
+import serving
 from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
-from serving import serve
 
 BUGS = ("long-list", "big-number", "picky-big-number", "range-unchecked", "enum-unchecked", "extra-props")
 
@@ -199,13 +198,7 @@ def build_server(bug: str | None = None) -> Server[Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bug", choices=BUGS, help="switch on one bug (default: the correct twin)")
-    parser.add_argument(
-        "--http", type=int, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT/mcp"
-    )
-    args = parser.parse_args(argv)
-    serve(build_server(args.bug), args.http)
+    serving.main(build_server, BUGS, __doc__ or "", argv)
 
 
 if __name__ == "__main__":

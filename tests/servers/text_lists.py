@@ -12,13 +12,12 @@ judged on either (their lines may be items or prose), and the result says why.
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
+import serving
 from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
-from serving import serve
 
 ITEMS = ["apple", "banana", "cherry", "damson", "elderberry"]
 _READ = types.ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -60,11 +59,7 @@ def build_server(bug: str | None) -> Server[Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bug", choices=["limit-ignored"], help="list_items ignores its limit")
-    parser.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT/mcp")
-    args = parser.parse_args(argv)
-    serve(build_server(args.bug), args.http)
+    serving.main(build_server, ["limit-ignored"], __doc__ or "", argv, bug_help="list_items ignores its limit")
 
 
 if __name__ == "__main__":

@@ -8,16 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import mcp_types as types
 from hypothesis import strategies as st
-from pydantic import ValidationError
 
-from hypothesis_mcp.checks.hunt import Finding, hunt
-from hypothesis_mcp.checks.outcomes import incident
 from hypothesis_mcp.checks.surfaces import (
     description_problem,
     list_entries,
-    refused,
     smoke_result,
     text_problem,
     unknown_name,
@@ -26,6 +21,10 @@ from hypothesis_mcp.checks.uritemplate import UNRESERVED
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import PROMPTS_GET, Call, Result
+from hypothesis_mcp.rules.expectations import Finding
+from hypothesis_mcp.rules.surfaces import MISSING_ACCEPTED, incident, messages_problem, refused
+from hypothesis_mcp.rules.surfaces import PROMPT_UNKNOWN_ACCEPTED as UNKNOWN_ACCEPTED
+from hypothesis_mcp.search.driver import hunt
 
 METADATA = "smoke_prompt_metadata"
 GET = "smoke_prompt_get"
@@ -35,39 +34,12 @@ INVALID_ENTRY = "prompt-invalid-entry"
 DUPLICATE = "prompt-duplicate-name"
 NO_DESCRIPTION = "prompt-missing-description"
 UNDOCUMENTED = "prompt-undocumented-argument"
-BAD_MESSAGES = "prompt-messages-invalid"
-MISSING_ACCEPTED = "prompt-missing-argument-accepted"
-UNKNOWN_ACCEPTED = "prompt-unknown-accepted"
 BASIS = {
     METADATA: "MCP Prompts §Data Types: a prompt has a name; its arguments have names and a required flag",
     GET: "MCP Prompts §Getting a Prompt: the result is a list of messages, each a role and a content block",
     MISSING: "MCP Prompts §Error Handling: missing required arguments SHOULD be a JSON-RPC error (-32602)",
     UNKNOWN: "MCP Prompts §Error Handling: an invalid prompt name SHOULD be a JSON-RPC error (-32602)",
 }
-
-
-def messages_problem(outcome: Outcome) -> Finding | None:
-    """What breaks the GetPromptResult shape in a successful prompts/get, if anything."""
-    try:
-        types.GetPromptResult.model_validate(outcome.answer or {})
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        where = ".".join(str(p) for p in error["loc"])
-        return Finding(BAD_MESSAGES, f"the answer is not a valid prompt result: {error['msg']} (at {where})",
-                       {"returned": outcome.summary()})
-    return None
-
-
-def judge_get(rule: str, outcome: Outcome) -> tuple[bool, str]:
-    """For replay: (still fails, why) for a prompts/get reproduction of `rule`."""
-    if rule in (MISSING_ACCEPTED, UNKNOWN_ACCEPTED):
-        return not refused(outcome), outcome.summary()
-    if (found := incident(outcome)) is not None:
-        return True, found.message
-    if not outcome.ok:
-        return False, f"the request is now refused: {outcome.summary()}"
-    finding = messages_problem(outcome)
-    return finding is not None, finding.message if finding else "the messages are now valid"
 
 
 def _arguments(prompt: dict[str, Any]) -> list[dict[str, Any]]:

@@ -7,21 +7,16 @@ What a read must answer: a `contents` list whose entries each carry a `uri` and 
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis_mcp.checks.hunt import Finding, hunt
-from hypothesis_mcp.checks.outcomes import incident
 from hypothesis_mcp.checks.surfaces import (
     MEDIA_TYPE,
     URI,
     Listing,
     description_problem,
     list_entries,
-    refused,
     smoke_result,
     text_problem,
     unknown_name,
@@ -29,7 +24,17 @@ from hypothesis_mcp.checks.surfaces import (
 from hypothesis_mcp.checks.uritemplate import TemplateError, UriTemplate, parse, values
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.profiles import Profile
-from hypothesis_mcp.results import RESOURCES_READ, Call, Result
+from hypothesis_mcp.results import RESOURCES_READ, Call, Result, Status
+from hypothesis_mcp.rules.expectations import Finding
+from hypothesis_mcp.rules.surfaces import (
+    MIME_MISMATCH,
+    READ_FAILED,
+    contents_problem,
+    incident,
+    refused,
+)
+from hypothesis_mcp.rules.surfaces import RESOURCE_UNKNOWN_ACCEPTED as UNKNOWN_ACCEPTED
+from hypothesis_mcp.search.driver import hunt
 
 METADATA = "smoke_resource_metadata"
 READ = "smoke_resource_read"
@@ -38,11 +43,6 @@ UNKNOWN = "smoke_unknown_resource"
 INVALID_ENTRY = "resource-invalid-entry"
 DUPLICATE = "resource-duplicate-uri"
 NO_DESCRIPTION = "resource-missing-description"
-READ_FAILED = "resource-read-failed"
-BAD_CONTENTS = "resource-contents-invalid"
-URI_MISMATCH = "resource-uri-mismatch"
-MIME_MISMATCH = "resource-mime-mismatch"
-UNKNOWN_ACCEPTED = "resource-unknown-accepted"
 WARNINGS = frozenset({NO_DESCRIPTION, MIME_MISMATCH})
 BASIS = {
     METADATA: "MCP Resources §Data Types: a resource has a uri and a name, a template a uriTemplate "
@@ -51,53 +51,6 @@ BASIS = {
     TEMPLATE: "MCP Resources §Resource Templates: URIs expanded from a template are read like resources",
     UNKNOWN: "MCP Resources §Error Handling: an unknown resource is a JSON-RPC error (-32002)",
 }
-
-
-def contents_problem(outcome: Outcome, uri: str, mime_type: Any) -> Finding | None:
-    """What is wrong with a successful read of `uri`, if anything (`mime_type` from the listing)."""
-    returned = {"returned": outcome.summary()}
-    contents = (outcome.answer or {}).get("contents")
-    if not isinstance(contents, list) or not contents:
-        return Finding(BAD_CONTENTS, "the read answered without a non-empty contents list", returned)
-    for index, entry in enumerate(outcome.content):
-        where = f"contents[{index}]"
-        if not isinstance(entry.get("uri"), str):
-            return Finding(BAD_CONTENTS, f"{where} has no uri", returned)
-        has_text, has_blob = isinstance(entry.get("text"), str), isinstance(entry.get("blob"), str)
-        if has_text == has_blob:
-            carried = "both text and blob" if has_text else "neither text nor blob"
-            return Finding(BAD_CONTENTS, f"{where} carries {carried}", returned)
-        if has_blob:
-            try:
-                base64.b64decode(entry["blob"], validate=True)
-            except (binascii.Error, ValueError):
-                return Finding(BAD_CONTENTS, f"{where}.blob is not base64", returned)
-    mine = [entry for entry in outcome.content if entry.get("uri") == uri]
-    if not mine:
-        given = sorted({str(entry.get("uri")) for entry in outcome.content})[:3]
-        return Finding(URI_MISMATCH, f"no contents entry carries the URI read ({uri}); they carry {', '.join(given)}",
-                       {**returned, "uri": uri, "contents_uris": given})
-    answered = mine[0].get("mimeType")
-    if isinstance(mime_type, str) and isinstance(answered, str) and _media(answered) != _media(mime_type):
-        return Finding(MIME_MISMATCH, f"the listing declares mimeType {mime_type} but the read answers {answered}",
-                       {**returned, "declared": mime_type, "answered": answered})
-    return None
-
-
-def _media(mime_type: str) -> str:
-    return mime_type.split(";")[0].strip().lower()
-
-
-def judge_read(rule: str, outcome: Outcome, uri: str, mime_type: Any) -> tuple[bool, str]:
-    """For replay: (still fails, why) for a resources/read reproduction of `rule`."""
-    if rule == UNKNOWN_ACCEPTED:
-        return not refused(outcome), outcome.summary()
-    if (found := incident(outcome)) is not None:
-        return True, found.message
-    if not outcome.ok:
-        return rule == READ_FAILED, outcome.summary()
-    finding = contents_problem(outcome, uri, mime_type)
-    return finding is not None and finding.rule == rule, finding.message if finding else "the contents now match"
 
 
 @dataclass
@@ -229,7 +182,7 @@ class ResourceChecks:
                     cost=lambda: self.conn.stats.calls, stop=self.stop)
         if done.finding is not None and done.value is not None:
             uri = template.expand(done.value)
-            status = "warn" if done.finding.rule in WARNINGS else "fail"
+            status: Status = "warn" if done.finding.rule in WARNINGS else "fail"
             self.add(smoke_result(
                 TEMPLATE, subject, status, f"{uri}: {done.finding.message}", rule=done.finding.rule,
                 basis=BASIS[TEMPLATE], call=Call(uri, {}, RESOURCES_READ),

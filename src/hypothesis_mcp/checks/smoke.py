@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.checks.hunt import Finding
-from hypothesis_mcp.checks.hunts import REJECTED_VALID, Search, Searches, rejection_kind
-from hypothesis_mcp.checks.outcomes import schema_problem
 from hypothesis_mcp.checks.scenarios import EXCLUDED, NEVER_CALLED
+from hypothesis_mcp.checks.searches import REJECTED_VALID, Search, Searches, rejection_kind
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.results import Call, Reproduction, Result, Smoke
+from hypothesis_mcp.rules.expectations import Finding, UnknownToolRefused
+from hypothesis_mcp.strategies.dialect import schema_problem
 
 STRUCTURED = "smoke_structured_content"
 INVALID = "smoke_invalid_arguments"
@@ -38,7 +38,6 @@ class SmokeRun:
     call_all: bool = False
     excluded: frozenset[str] = frozenset()
     called: set[str] = field(default_factory=set)
-    checks: list[Result] = field(default_factory=list)
 
     def callable_reason(self, tool: Tool) -> str | None:
         if tool.is_destructive:
@@ -49,33 +48,30 @@ class SmokeRun:
             return NOT_READ_ONLY
         return None
 
-    def add(self, check: str, tool: str | None, status: str, message: str, *,
-            finding: Finding | None = None, args: dict[str, Any] | None = None,
-            details: dict[str, Any] | None = None) -> None:
+    def result(self, check: str, tool: str | None, status: str, message: str, *,
+               finding: Finding | None = None, args: dict[str, Any] | None = None,
+               details: dict[str, Any] | None = None) -> Result:
         extra = dict(details or {})
         extra.setdefault("called", tool in self.called if tool else True)
         repro = None
         if args is not None and tool is not None and status == "fail":
             repro = Reproduction([Call(tool, args)], fresh_server=False)
-        self.checks.append(Result(
+        return Result(
             kind="smoke", check=check, tool=tool, status=status,  # type: ignore[arg-type]
             rule=finding.rule if finding and finding.rule != check else check, message=message,
             confidence="high", basis=BASIS[check], reproduction=repro,
             details={**extra, **(finding.details if finding else {})},
-        ))
+        )
 
     # smoke_structured_content -----------------------------------------------------------
-    def structured(self, tool: Tool) -> None:
+    def structured(self, tool: Tool) -> Result:
         if (reason := self.callable_reason(tool)) is not None:
-            self.add(STRUCTURED, tool.name, "skip", reason, details={"called": False})
-            return
+            return self.result(STRUCTURED, tool.name, "skip", reason, details={"called": False})
         if tool.output_schema is None:
-            self.add(STRUCTURED, tool.name, "skip", "no outputSchema declared: not called for this check; "
-                     "declare an outputSchema to have its results verified", details={"called": False})
-            return
+            return self.result(STRUCTURED, tool.name, "skip", "no outputSchema declared: not called for this check; "
+                               "declare an outputSchema to have its results verified", details={"called": False})
         if (problem := schema_problem(tool.output_schema)) is not None:
-            self.add(STRUCTURED, tool.name, "skip", f"outputSchema is not a valid JSON Schema ({problem})")
-            return
+            return self.result(STRUCTURED, tool.name, "skip", f"outputSchema is not a valid JSON Schema ({problem})")
         search = self.searches.valid(tool)
         self._note_called(tool, search)
         finding = search.finding
@@ -86,86 +82,81 @@ class SmokeRun:
             search = self.searches.valid(tool, outputs_only=True)
             finding = search.finding
             if finding is None and not search.successes:
-                self.add(STRUCTURED, tool.name, "skip", f"{rejected.message}; only behaviour the server owns "
-                         "fails this check", details={"returned": rejected.details.get("returned")})
-                return
+                return self.result(STRUCTURED, tool.name, "skip", f"{rejected.message}; only behaviour the server owns "
+                                   "fails this check", details={"returned": rejected.details.get("returned")})
         if finding is not None:
-            self.add(STRUCTURED, tool.name, "fail", finding.message, finding=finding, args=search.arguments,
-                     details={"arguments": search.arguments})
-        elif search.skipped is not None:
-            self.add(STRUCTURED, tool.name, "skip", search.skipped)
-        elif not search.successes:
-            self.add(STRUCTURED, tool.name, "skip",
-                     f"returned an error result for all {len(search.answered)} valid argument set(s): it may "
-                     "need real values (--arg) or a service behind it is down; only behaviour the server owns "
-                     "fails this check",
-                     details={"returned": search.refused[-1].summary()} if search.refused else {})
-        else:
-            self.add(STRUCTURED, tool.name, "pass", "structuredContent conforms to the declared outputSchema "
-                     f"({len(search.successes)} successful call(s))",
-                     details={"returned": search.successes[0].summary()})
+            return self.result(STRUCTURED, tool.name, "fail", finding.message, finding=finding, args=search.arguments,
+                               details={"arguments": search.arguments})
+        if search.skipped is not None:
+            return self.result(STRUCTURED, tool.name, "skip", search.skipped)
+        if not search.successes:
+            return self.result(STRUCTURED, tool.name, "skip",
+                               f"returned an error result for all {len(search.answered)} valid argument set(s): it "
+                               "may need real values (--arg) or a service behind it is down; only behaviour the server "
+                               "owns fails this check",
+                               details={"returned": search.refused[-1].summary()} if search.refused else {})
+        return self.result(STRUCTURED, tool.name, "pass", "structuredContent conforms to the declared outputSchema "
+                           f"({len(search.successes)} successful call(s))",
+                           details={"returned": search.successes[0].summary()})
 
     # smoke_invalid_arguments ------------------------------------------------------------
-    def invalid(self, tool: Tool) -> None:
+    def invalid(self, tool: Tool) -> Result:
         if (reason := self.callable_reason(tool)) is not None:
-            self.add(INVALID, tool.name, "skip", reason, details={"called": False})
-            return
+            return self.result(INVALID, tool.name, "skip", reason, details={"called": False})
         search = self.searches.invalid(tool)
         self._note_called(tool, search)
         if search.finding is not None:
-            self.add(INVALID, tool.name, "fail", search.finding.message, finding=search.finding,
-                     args=search.arguments, details={"arguments": search.arguments})
-        elif search.skipped is not None:
-            self.add(INVALID, tool.name, "skip", search.skipped, details={"called": False})
-        else:
-            how = sorted({rejection_kind(o) for o in search.refused})
-            self.add(INVALID, tool.name, "pass",
-                     f"rejected all {len(search.refused)} invalid argument set(s) with {' or '.join(how)}",
-                     details={"returned": search.refused[-1].summary()} if search.refused else {})
+            return self.result(INVALID, tool.name, "fail", search.finding.message, finding=search.finding,
+                               args=search.arguments, details={"arguments": search.arguments})
+        if search.skipped is not None:
+            return self.result(INVALID, tool.name, "skip", search.skipped, details={"called": False})
+        how = sorted({rejection_kind(o) for o in search.refused})
+        return self.result(INVALID, tool.name, "pass",
+                           f"rejected all {len(search.refused)} invalid argument set(s) with {' or '.join(how)}",
+                           details={"returned": search.refused[-1].summary()} if search.refused else {})
 
     def _note_called(self, tool: Tool, search: Search) -> None:
         if search.answered:
             self.called.add(tool.name)
 
     # smoke_unknown_tool -----------------------------------------------------------------
-    def unknown(self) -> None:
+    def unknown(self) -> Result:
         names = {t.name for t in self.tools}
         if not names:
-            self.add(UNKNOWN, None, "skip", "the catalog is empty: no name to derive an unknown tool from")
-            return
+            return self.result(UNKNOWN, None, "skip", "the catalog is empty: no name to derive an unknown tool from")
         name = unknown_name(names)
         outcome = self.conn.call(name, {})
         details = {"tool_name_called": name, "returned": outcome.summary()}
-        if outcome.kind == "error" and outcome.rejected:
-            self.add(UNKNOWN, None, "pass", f"rejected with JSON-RPC error {outcome.code}", details=details)
-        elif outcome.kind == "result" and outcome.is_error:
-            self.add(UNKNOWN, None, "fail",
-                     "reported a tool execution error (isError) for a nonexistent tool; an unknown tool is a "
-                     "JSON-RPC protocol error, and an isError result claims the tool exists and ran",
-                     args={}, details=details)
+        if UnknownToolRefused().holds(outcome):
+            return self.result(UNKNOWN, None, "pass", f"rejected with JSON-RPC error {outcome.code}", details=details)
+        if outcome.kind == "result" and outcome.is_error:
+            result = self.result(UNKNOWN, None, "fail",
+                                 "reported a tool execution error (isError) for a nonexistent tool; an unknown tool is "
+                                 "a JSON-RPC protocol error, and an isError result claims the tool exists and ran",
+                                 args={}, details=details)
         elif outcome.kind == "result":
-            self.add(UNKNOWN, None, "fail", "returned a success result for a nonexistent tool", details=details)
+            result = self.result(UNKNOWN, None, "fail", "returned a success result for a nonexistent tool",
+                                 details=details)
         else:
-            self.add(UNKNOWN, None, "fail", f"did not reject the unknown tool cleanly: {outcome.summary()}",
-                     details=details)
-        if self.checks[-1].status == "fail":
-            self.checks[-1].reproduction = Reproduction([Call(name, {})], fresh_server=False)
+            result = self.result(UNKNOWN, None, "fail", f"did not reject the unknown tool cleanly: {outcome.summary()}",
+                                 details=details)
+        result.reproduction = Reproduction([Call(name, {})], fresh_server=False)
+        return result
 
-    def run(self) -> Smoke:
-        for tool in self.tools:
-            self.structured(tool)
-        for tool in self.tools:
-            self.invalid(tool)
-        self.unknown()
+    def run(self) -> tuple[Smoke, list[Result]]:
+        """The smoke section of the report, and every check's result in order."""
+        checks = [self.structured(tool) for tool in self.tools]
+        checks += [self.invalid(tool) for tool in self.tools]
+        checks.append(self.unknown())
         return Smoke(
             executed=True, reason=None, call_all=self.call_all,
-            passed=sum(r.status == "pass" for r in self.checks),
-            failed=sum(r.status == "fail" for r in self.checks),
-            skipped=sum(r.status == "skip" for r in self.checks),
+            passed=sum(r.status == "pass" for r in checks),
+            failed=sum(r.status == "fail" for r in checks),
+            skipped=sum(r.status == "skip" for r in checks),
             tools_called=len(self.called & {t.name for t in self.tools}),
             tools_total=len(self.tools),
-            checks=[smoke_entry(r) for r in self.checks],
-        )
+            checks=[smoke_entry(r) for r in checks],
+        ), checks
 
 
 def smoke_entry(result: Result) -> dict[str, Any]:
@@ -182,9 +173,3 @@ def unknown_name(names: set[str]) -> str:
         name += "_x"
     return name
 
-
-def run_smoke(conn: Connection, tools: list[Tool], searches: Searches, *,
-              call_all: bool = False) -> tuple[Smoke, list[Result]]:
-    run = SmokeRun(conn, tools, searches, call_all=call_all)
-    smoke = run.run()
-    return smoke, run.checks

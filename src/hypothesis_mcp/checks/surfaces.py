@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.connection import Connection, Outcome
-from hypothesis_mcp.fixes import fix_for
 from hypothesis_mcp.results import Call, Confidence, Reproduction, Result, Status
+from hypothesis_mcp.rules.registry import fix_for
 
 METHOD_NOT_FOUND = -32601
 MIN_DESCRIPTION_CHARS = 20
@@ -81,8 +81,3 @@ def unknown_name(names: set[str], prefix: str) -> str:
     while name in names:
         name += "_x"
     return name
-
-
-def refused(outcome: Outcome) -> bool:
-    """A JSON-RPC error answer: the way the protocol refuses a read or a prompt request."""
-    return outcome.kind == "error"

@@ -19,7 +19,6 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import TypeAdapter, ValidationError
 
-from hypothesis_mcp import __version__
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection.http import CheckedStreams, HttpLimits, LimitedTransport
 from hypothesis_mcp.connection.outcome import CLOSED_CODE, TIMEOUT_CODE, Outcome
@@ -27,6 +26,7 @@ from hypothesis_mcp.connection.stdio import MALFORMED_CODE, MAX_MESSAGE_BYTES, O
 from hypothesis_mcp.connection.target import Target, parse_target
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError
 from hypothesis_mcp.results import PROMPTS_GET, RESOURCES_READ, Call
+from hypothesis_mcp.version import __version__
 
 _RAW = TypeAdapter(dict[str, Any])
 _MALFORMED = "malformed result"
@@ -182,7 +182,7 @@ class Connection:
             self._close_runner()
             raise ServerStartError(
                 f"{self.target.describe()}: the server did not finish the MCP handshake within "
-                f"{self.startup_timeout:g}s", stderr=stderr,
+                f"{self.startup_timeout:g}s", stderr=stderr, remote=self.target.is_url,
             )
         if self._error is not None:
             error = self._error
@@ -307,14 +307,11 @@ class Connection:
             reason = f"could not connect: {_describe(error)}"
         if self.target.is_url and self._http_limits.last_error:
             reason += f" ({self._http_limits.last_error})"
-        return ServerStartError(f"{self.target.describe()}: {reason}", stderr=stderr, exit_code=code)
+        return ServerStartError(f"{self.target.describe()}: {reason}", stderr=stderr, exit_code=code,
+                                remote=self.target.is_url)
 
     def stderr(self) -> str:
         return self._transport.state.stderr_text() if self._transport else ""
-
-    @property
-    def process_state(self) -> Any:
-        return self._transport.state if self._transport else None
 
     # catalog ---------------------------------------------------------------------------------
     @property
@@ -545,7 +542,8 @@ async def _within(coro: Any, seconds: float) -> Any:
 
 
 async def _send(client: Client, request: Any, timeout: float) -> dict[str, Any]:
-    return await client.session.send_request(request, _RAW, request_read_timeout_seconds=timeout)
+    # The SDK types send_request for its own result models; a TypeAdapter reads the raw result.
+    return await client.session.send_request(request, _RAW, request_read_timeout_seconds=timeout)  # type: ignore[type-var]
 
 
 async def _send_unchecked(client: Client, request: Any, timeout: float) -> dict[str, Any]:

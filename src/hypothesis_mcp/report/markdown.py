@@ -5,7 +5,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hypothesis_mcp.report.shared import cap_line, fix_of, format_call, reproduction_origin, top_issues
+from hypothesis_mcp.report.issues import (
+    cap_line,
+    era_label,
+    fix_of,
+    format_call,
+    partial_line,
+    percent,
+    reproduction_origin,
+    top_issues,
+    waived_line,
+)
 from hypothesis_mcp.results import Report, Smoke
 
 SUBSCORES = ("happy", "edge", "lint", "effect")
@@ -17,15 +27,19 @@ def render_markdown(report: Report) -> str:
     """Grade line, failures table, smoke summary and the top issue's reproduction."""
     server = report.server
     title = " ".join(p for p in (server.get("name") or "unnamed server", server.get("version", "")) if p)
-    subscores = " · ".join(f"{k} {_percent(report.subscores.get(k))}" for k in SUBSCORES)
-    lines = [f"## MCP Scorecard: {_inline(title)}", "", f"**Grade {report.grade}** · Score "
-             f"{_percent(report.score)} · {subscores}", ""]
+    subscores = " · ".join(f"{k} {percent(report.subscores.get(k))}" for k in SUBSCORES)
+    partial = " (PARTIAL)" if report.partial else ""
+    lines = [f"## MCP Scorecard: {_inline(title)}{partial}", "", f"**Grade {report.grade}** · Score "
+             f"{percent(report.score)} · {subscores}", ""]
+    if warning := partial_line(report):
+        lines += [f"> **{_inline(warning)}**", ""]
     if capped := cap_line(report.grade_cap):
         lines += [f"> {_inline(capped)}", ""]
-    lines += [f"MCP {server.get('protocol_version') or '?'} ({server.get('era') or 'unknown era'}) · profile "
-              f"`{report.profile}` · seed `{report.seed}` · {report.stats.calls} calls in "
-              f"{report.stats.duration_s:.1f} s", ""]
+    seed = f" · seed `{report.seed}`" if report.seed is not None else ""
+    lines += [f"MCP {server.get('protocol_version') or '?'} ({era_label(server.get('era'))}) · profile "
+              f"`{report.profile}`{seed} · {report.stats.calls} calls in {report.stats.duration_s:.1f} s", ""]
     lines += _failures(report)
+    lines += _waived(report)
     lines += _smoke(report.smoke)
     lines += _top_reproduction(report)
     return "\n".join(lines).rstrip() + "\n"
@@ -46,6 +60,14 @@ def _failures(report: Report) -> list[str]:
     if len(ordered) > MAX_ROWS:
         lines.append(f"\n…and {len(ordered) - MAX_ROWS} more in the JSON report.")
     return [*lines, ""]
+
+
+def _waived(report: Report) -> list[str]:
+    waived = report.waived()
+    if not waived:
+        return []
+    return [f"### Waived ({len(waived)})", "", "Shown, never gating, not scored.", "",
+            *(f"- {_inline(waived_line(r))}" for r in waived), ""]
 
 
 def _smoke(smoke: Smoke) -> list[str]:
@@ -82,14 +104,10 @@ def _top_reproduction(report: Report) -> list[str]:
     fence = "````" if any("```" in c for c in calls) else "```"
     return [
         "### Reproduction of the top issue", "",
-        f"`{issue.tool or 'server'}`: {_inline(issue.message)} (`{issue.rule}`) — "
+        f"`{issue.tool or 'server'}`: {_inline(issue.message)} (`{issue.rule}`, id `{issue.id}`) — "
         f"{reproduction_origin(issue.reproduction.fresh_server)}", "",
         f"{fence}text", *calls, fence, "",
     ]
-
-
-def _percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.0f}%"
 
 
 def _inline(text: str) -> str:

@@ -14,7 +14,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from hypothesis_mcp.report.shared import fix_of, format_call, reproduction_origin
+from hypothesis_mcp.report.issues import fix_of, format_call, reproduction_origin
 from hypothesis_mcp.results import Report, Result
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from hypothesis.stateful import RuleBasedStateMachine
 
 from hypothesis_mcp.connection import Connection, Target, parse_target
+from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.config import ProbeConfig, load_config, parse_config
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
-from hypothesis_mcp.stateful.pool import ServerPool
 from hypothesis_mcp.stateful.probes import base_arguments
 from hypothesis_mcp.stateful.readers import choose_readers
 

@@ -12,13 +12,14 @@ from typing import Any
 from hypothesis import strategies as st
 
 from hypothesis_mcp.catalog import Bound, Tool
-from hypothesis_mcp.checks.hunt import Finding, hunt
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import Call
+from hypothesis_mcp.rules.answers import count_items, items_of, lines
+from hypothesis_mcp.rules.expectations import AtMost, Exactly, Expectation, Finding, Lines
+from hypothesis_mcp.search.driver import hunt
 from hypothesis_mcp.stateful.config import BoundRelation
 from hypothesis_mcp.stateful.judge import ProbeFinding
-from hypothesis_mcp.stateful.readers import count_items, items_of, lines
 
 
 @dataclass
@@ -77,29 +78,32 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
             return None
         judged[0] += 1
         if rel.expect in ("prefix", "suffix"):
-            got = lines(limited)
             want = full_lines[:n] if rel.expect == "prefix" else (full_lines[-n:] if n else [])
-            if len(got) > len(want):
-                return Finding("probe-bound-exceeded", f"{rel.param}: {n} returned {len(got)} lines "
-                               f"(at most {len(want)} expected)", {"n": n, "lines": want})
-            if len(got) < len(want):
-                return Finding("probe-bound-short", f"{rel.param}: {n} returned {len(got)} lines; "
-                               f"{len(want)} expected", {"n": n, "lines": want})
-            if got != want:
-                return Finding("probe-slice-mismatch", f"{rel.param}: {n} returned lines that are not the "
-                               f"{'start' if rel.expect == 'prefix' else 'end'} of the full content",
-                               {"n": n, "lines": want})
-            return None
+            expect: Expectation = Lines(tuple(want))
+            if expect.holds(limited):
+                return None
+            shown = lines(limited)
+            if len(shown) > len(want):
+                return Finding("probe-bound-exceeded", f"{rel.param}: {n} returned {len(shown)} lines "
+                               f"(at most {len(want)} expected)", {"n": n, "expect": expect})
+            if len(shown) < len(want):
+                return Finding("probe-bound-short", f"{rel.param}: {n} returned {len(shown)} lines; "
+                               f"{len(want)} expected", {"n": n, "expect": expect})
+            return Finding("probe-slice-mismatch", f"{rel.param}: {n} returned lines that are not the "
+                           f"{'start' if rel.expect == 'prefix' else 'end'} of the full content",
+                           {"n": n, "expect": expect})
         unit = "auto" if rel.unit == "auto" else rel.unit
         everything, counted = count_items(full, unit)
         got, _ = count_items(limited, unit)
-        if got > n:
+        expect = AtMost(n, counted)
+        if not expect.holds(limited):
             return Finding("probe-bound-exceeded", f"{rel.param}={n} returned {got} {counted} (at most {n})",
-                           {"n": n, "max_items": n, "unit": counted})
-        if rel.expect == "exact" and got < min(n, everything):
+                           {"n": n, "expect": expect})
+        expect = Exactly(min(n, everything), counted)
+        if rel.expect == "exact" and not expect.holds(limited):
             return Finding("probe-bound-short", f"{rel.param}={n} returned {got} {counted}; "
                            f"{min(n, everything)} expected (min({n}, {everything}))",
-                           {"n": n, "exact_items": min(n, everything), "unit": counted})
+                           {"n": n, "expect": expect})
         return None
 
     lo = min(rel.values)
@@ -109,14 +113,8 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
     if found.finding is None:
         return None, judged[0], f"no answer of {rel.tool} with {rel.param} had a list of items to count"
     n = found.value
-    details = found.finding.details
-    if "lines" in details:
-        expect: dict[str, Any] = {"lines": details["lines"]}
-    elif "max_items" in details:
-        expect = {"max_items": details["max_items"], "unit": details["unit"]}
-    else:
-        expect = {"exact_items": details["exact_items"], "unit": details["unit"]}
     return ProbeFinding(
         rule=found.finding.rule, tool=rel.tool, message=found.finding.message, confidence=check.confidence,
-        basis=check.basis, calls=[Call(rel.tool, {**base, rel.param: n})], expect=expect, check="bound",
+        basis=check.basis, calls=[Call(rel.tool, {**base, rel.param: n})], expect=found.finding.details["expect"],
+        check="bound",
     ), judged[0], ""

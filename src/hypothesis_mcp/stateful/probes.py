@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import seed as hypothesis_seed
@@ -12,17 +12,19 @@ from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.stateful import run_state_machine_as_test
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.checks.saved import SavedFailures, digest
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Reproduction, Result
+from hypothesis_mcp.rules.expectations import Agree, SameAnswer, item_keys
+from hypothesis_mcp.search.lanes import Job, Lane, Lanes
+from hypothesis_mcp.search.pool import ServerPool
+from hypothesis_mcp.search.saved import SavedFailures, digest
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
-from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, agrees, item_keys, reproduces, same_answer
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
-from hypothesis_mcp.stateful.pool import ServerPool
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
-from hypothesis_mcp.stateful.reduce import smaller
+from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.strategies.boundary import zero_value
 
@@ -51,6 +53,8 @@ class ProbeRun:
     results: list[Result] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     examples: int = 0
+    lanes: Lanes | None = None
+    """Round trips and bounds run on these lanes, each with servers of its own."""
 
     def base(self, tool: Tool) -> dict[str, Any]:
         return base_arguments(tool, self.overrides, self.config)
@@ -61,37 +65,90 @@ class ProbeRun:
                 and (t.name in self.config.writes or (t.is_write and not t.is_sending))]
 
     def run(self) -> list[Result]:
+        """Every probe in order; round trips and bounds on the lanes, the declared calls on the run's
+        connection. Results are collected here, in the order a sequential run makes them, so the
+        choice of the surest, shortest failure sees the same history whatever the number of lanes."""
+        batch: list[Work] = []
+        for step in self.plan():
+            if step.work is None and batch:  # keeps its place after the work before it
+                batch.append(known(step.records))
+            elif step.work is None:
+                self.collect(step.records)
+            elif step.main:
+                for records in self.on_lanes(batch):
+                    self.collect(records)
+                batch = []
+                self.collect(step.work(self))
+            else:
+                batch.append(step.work)
+        for records in self.on_lanes(batch):
+            self.collect(records)
+        return self.results
+
+    def plan(self) -> Iterator[Step]:
+        """The probes in order. Asked for one step at a time while the lanes' work is gathered, so
+        --max-time is looked at before any round trip runs."""
         writes = self.write_tools()
         if writes and not self.allow_writes:
             names = ", ".join(t.name for t in writes)
             self.notes.append(f"{len(writes)} probe(s) skipped because they write ({names}); add --allow-writes "
                               "to run them against a disposable server.")
-            for tool in writes:
-                self.add(tool.name, "round-trip", "skip", "probe-write-not-observable",
-                         "skipped: it writes; add --allow-writes to run it against a disposable server")
+            yield Step(records=tuple(
+                self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
+                            "skipped: it writes; add --allow-writes to run it against a disposable server")
+                for tool in writes))
         elif writes:
             for tool in writes:
                 if self.stop():
-                    self.add(tool.name, "round-trip", "skip", "probe-write-not-observable",
-                             "not run: --max-time was reached")
+                    yield Step(records=(self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
+                                                    "not run: --max-time was reached"),))
                     continue
-                self.round_trip(tool)
-        self.bounds()
-        self.agreements()
-        self.idempotent()
-        return self.results
+                yield Step(round_trip_of(tool))
+        yield Step(ProbeRun.bounds)
+        yield Step(ProbeRun.agreements, main=True)
+        yield Step(ProbeRun.idempotent, main=True)
 
-    def add(self, tool: str, check: str, status: str, rule: str, message: str, *, confidence: str = "high",
-            basis: str = "", finding: ProbeFinding | None = None) -> None:
+    def on_lanes(self, works: list[Work]) -> list[list[Record]]:
+        """Run each work on a lane, on a copy of this run with the lane's servers and a new warm
+        server (one work's leftovers must not steer another's shrinking); records in work order."""
+        if self.lanes is None:
+            return [list(work(self)) for work in works]
+        outputs: list[list[Record]] = [[] for _ in works]
+        copies: list[ProbeRun | None] = [None for _ in works]
+
+        def job(index: int, work: Work) -> Job:
+            def run_on(lane: Lane) -> None:
+                lane.pool.retire_warm()
+                copy = copies[index] = replace(self, pool=lane.pool, results=[], notes=[], examples=0, lanes=None)
+                outputs[index] = list(work(copy))
+            return run_on
+
+        if works:
+            self.lanes.run([job(index, work) for index, work in enumerate(works)])
+        for copy in copies:
+            if copy is not None:
+                self.examples += copy.examples
+                self.notes.extend(copy.notes)
+        return outputs
+
+    def collect(self, records: Iterable[Record]) -> None:
+        for record in records:
+            if isinstance(record, ProbeFinding):
+                self.add_finding(record)
+            else:
+                self.results.append(record)
+
+    def result(self, tool: str, check: str, status: str, rule: str, message: str, *, confidence: str = "high",
+               basis: str = "", finding: ProbeFinding | None = None) -> Result:
         repro = None
         details: dict[str, Any] = {}
         if finding is not None:
             repro = Reproduction(list(finding.calls), fresh_server=finding.fresh and not self.pool.shared)
-            details = {"expect": finding.expect}
-        self.results.append(Result(
+            details = {"expect": finding.expectation.to_dict()}
+        return Result(
             kind="probe", check=check, tool=tool, status=status, rule=rule, message=message,  # type: ignore[arg-type]
             confidence=confidence, basis=basis, reproduction=repro, details=details,  # type: ignore[arg-type]
-        ))
+        )
 
     def add_finding(self, finding: ProbeFinding) -> None:
         """One result per tool and rule: the surest finding, then the shortest reproduction."""
@@ -104,15 +161,16 @@ class ProbeRun:
                 del self.results[i]
                 break
         status = "fail" if finding.confidence == "high" else "warn"
-        self.add(finding.tool, finding.check, status, finding.rule, finding.message,
-                 confidence=finding.confidence, basis=finding.basis, finding=finding)
+        self.results.append(self.result(finding.tool, finding.check, status, finding.rule, finding.message,
+                                        confidence=finding.confidence, basis=finding.basis, finding=finding))
 
-    def round_trip(self, tool: Tool) -> None:
+    def round_trip(self, tool: Tool) -> Iterator[Record]:
         pair = self.config.pair_for(tool.name)
         readers = choose_readers(tool, self.tools, pair, set(self.config.exclude))
         if not readers:
-            self.add(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
-                     "no read tool to observe its writes; declare one in a probe config (pairs)", confidence="low")
+            yield self.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
+                              "no read tool to observe its writes; declare one in a probe config (pairs)",
+                              confidence="low")
             return
         # A key field the user fixed (a repository path, a project) is the same for every record:
         # another key field tells records apart, if there is one.
@@ -122,46 +180,61 @@ class ProbeRun:
         scope = self.scope(tool, readers, given)
         kept = self.kept(scope, {tool.name, *(r.tool.name for r in readers)})
         if kept is not None and self.reproduces(kept):
-            self.add_finding(kept)  # the failure this probe shrank to last time, replayed first
+            yield kept  # the failure this probe shrank to last time, replayed first
             return
         ctx, error = self.explore(tool, readers, pair, key_fields[0] if key_fields else None, self.config.builtins)
         verified = self.verified(ctx)
         if verified is not None and verified.tool != tool.name:
             # A bound of a reader broke first; judge the round trip itself without bounded reads.
-            self.add_finding(verified)
+            yield verified
             ctx, error = self.explore(tool, readers, pair, ctx.key_path, bounds=False)
             verified = self.verified(ctx)
+        yield from self.isolation(tool, ctx)
         if not ctx.out_of_time and error is None:
             self.keep(scope, verified)
         if verified is not None:
-            self.add_finding(verified)
+            yield verified
         elif ctx.out_of_time:
-            self.add(tool.name, "round-trip", "skip", "probe-write-not-observable",
-                     f"not run to the end: --max-time was reached after {ctx.runs} example(s)")
+            yield self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
+                              f"not run to the end: --max-time was reached after {ctx.runs} example(s)")
         elif error is not None:
-            self.add(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
-                     f"the probe could not run: {error}", confidence="low")
+            yield self.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
+                              f"the probe could not run: {error}", confidence="low")
         elif ctx.writes_ok == 0:
             reason = ctx.writes_refused[-1].summary() if ctx.writes_refused else "no write was attempted"
-            self.add(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
-                     f"the write failed with generated values ({len(ctx.writes_refused)} tries, last: {reason}); "
-                     "supply values with --arg",
-                     confidence="low")
+            yield self.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
+                              f"the write failed with generated values ({len(ctx.writes_refused)} tries, last: "
+                              f"{reason}); supply values with --arg", confidence="low")
         elif ctx.writes_unmarked == ctx.writes_ok:
-            self.add(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
-                     "no value of the write can carry a marker (it takes no text, or every text was given), "
-                     "so no read can show it", confidence="low")
+            yield self.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
+                              "no value of the write can carry a marker (it takes no text, or every text was given), "
+                              "so no read can show it", confidence="low")
         elif ctx.confirmed == 0:
-            self.add(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
-                     "no read tool answered for its writes; declare the reader in a probe config",
-                     confidence="low")
+            yield self.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
+                              "no read tool answered for its writes; declare the reader in a probe config",
+                              confidence="low")
         else:
             best = min(readers, key=lambda r: CONFIDENCE_ORDER[r.confidence])
             judged = f"{ctx.writes_ok} write(s), {ctx.overwrites_judged} same-key overwrite(s) judged"
-            self.add(tool.name, "round-trip", "pass", "round-trip",
-                     f"writes were visible and kept ({judged}, {ctx.runs} fresh-server example(s))",
-                     confidence="high" if ctx.overwrites_judged or ctx.confirmed else best.confidence,
-                     basis=best.basis)
+            where = "shared-server (URL target)" if self.pool.shared else "fresh-process"
+            yield self.result(tool.name, "round-trip", "pass", "round-trip",
+                              f"writes were visible and kept ({judged}, {ctx.runs} {where} example(s))",
+                              confidence="high" if ctx.overwrites_judged or ctx.confirmed else best.confidence,
+                              basis=best.basis)
+
+    def isolation(self, tool: Tool, ctx: ProbeContext) -> Iterator[Result]:
+        """Records that outlived their server process: a warning, once per write tool."""
+        if not ctx.persisted:
+            return
+        reader, markers = ctx.persisted[0]
+        shown = ", ".join(markers[:3]) + (", …" if len(markers) > 3 else "")
+        yield self.result(tool.name, "isolation", "warn", "state-persists",
+                          f"a new server process already held records written by earlier examples: {reader} "
+                          f"showed {len(markers)} earlier marker(s) ({shown}) in {len(ctx.persisted)} "
+                          f"fresh-process example(s) of {ctx.runs}; the server keeps its data outside the "
+                          "process, so examples are not isolated and a reproduction may depend on earlier state",
+                          basis=f"markers written through {tool.name} in earlier examples, read back by {reader} "
+                          "on a new process before this example wrote them")
 
     def scope(self, tool: Tool, readers: list[Reader], given: dict[str, Any]) -> str:
         """Where this probe's failure is kept: the tool, and a digest of what its calls depend on
@@ -176,7 +249,7 @@ class ProbeRun:
         its readers of this run."""
         if not self.profile.database_dir or self.pool.shared:
             return None
-        data = SavedFailures(self.profile.database_dir).load(scope)
+        data: Any = SavedFailures(self.profile.database_dir).load(scope)
         try:
             calls = [Call(c["tool"], c["arguments"]) for c in data.pop("calls")]
             finding = ProbeFinding(**data, calls=calls)
@@ -186,7 +259,7 @@ class ProbeRun:
 
     def keep(self, scope: str, finding: ProbeFinding | None) -> None:
         if self.profile.database_dir and not self.pool.shared:
-            SavedFailures(self.profile.database_dir).keep(scope, asdict(finding) if finding else None)
+            SavedFailures(self.profile.database_dir).keep(scope, finding.to_dict() if finding else None)
 
     def explore(self, tool: Tool, readers: list[Reader], pair: Pair | None, key_path: str | None,
                 bounds: bool) -> tuple[ProbeContext, str | None]:
@@ -240,17 +313,21 @@ class ProbeRun:
         finally:
             self.pool.release(conn)
 
-    def bound_checks(self) -> list[BoundCheck]:
+    def bound_checks(self) -> tuple[list[BoundCheck], list[Result]]:
+        """The bounds to judge, and the declared relations that may not run."""
         checks: list[BoundCheck] = []
+        skipped: list[Result] = []
         by_name = {t.name: t for t in self.tools}
         declared = set()
         for rel in self.config.relations:
             tool = by_name.get(rel.tool)
             if tool is None:
-                self.add(rel.tool, "bound", "skip", "probe-bound-exceeded", "declared relation names an unknown tool")
+                skipped.append(self.result(rel.tool, "bound", "skip", "probe-bound-exceeded",
+                                           "declared relation names an unknown tool"))
                 continue
             if (refusal := self.refusal(rel.tool)) is not None:
-                self.add(rel.tool, "bound", "skip", "probe-bound-exceeded", f"declared relation: {refusal}")
+                skipped.append(self.result(rel.tool, "bound", "skip", "probe-bound-exceeded",
+                                           f"declared relation: {refusal}"))
                 continue
             declared.add((rel.tool, rel.param))
             rel.args = {**self.base(tool), **rel.args}
@@ -261,37 +338,38 @@ class ProbeRun:
                 if tool.is_read and tool.name not in self.config.exclude:
                     checks.extend(c for c in builtin_relations(tool, self.base(tool))
                                   if (tool.name, c.relation.param) not in declared)
-        return checks
+        return checks, skipped
 
-    def bounds(self) -> None:
+    def bounds(self) -> Iterator[Record]:
         """Read-only bounds run on a server of their own in its initial state (the scenarios may
         have written to the main one), so their one-call reproductions replay from a fresh start."""
-        checks = self.bound_checks()
+        checks, skipped = self.bound_checks()
+        yield from skipped
         if not checks:
             return
         conn = self.pool.acquire()
         try:
-            self._bounds(conn, checks)
+            yield from self._bounds(conn, checks)
         finally:
             self.pool.release(conn)
 
-    def _bounds(self, conn: Connection, checks: list[BoundCheck]) -> None:
+    def _bounds(self, conn: Connection, checks: list[BoundCheck]) -> Iterator[Record]:
         for check in checks:
             if self.stop():
-                self.add(check.tool.name, "bound", "skip", "probe-bound-exceeded", "not run: --max-time was reached",
-                         basis=check.basis)
+                yield self.result(check.tool.name, "bound", "skip", "probe-bound-exceeded",
+                                  "not run: --max-time was reached", basis=check.basis)
                 continue
             finding, judged, why_not = run_bound(conn, check, self.profile)
             self.examples += judged
             if finding is not None:
-                self.add_finding(finding)
+                yield finding
             elif judged == 0:
-                self.add(check.tool.name, "bound", "inconclusive", "probe-bound-exceeded", why_not,
-                         confidence="low", basis=check.basis)
+                yield self.result(check.tool.name, "bound", "inconclusive", "probe-bound-exceeded", why_not,
+                                  confidence="low", basis=check.basis)
             else:
-                self.add(check.tool.name, "bound", "pass", "bound",
-                         f"{check.relation.param} bounded the result for {judged} value(s)",
-                         confidence=check.confidence, basis=check.basis)
+                yield self.result(check.tool.name, "bound", "pass", "bound",
+                                  f"{check.relation.param} bounded the result for {judged} value(s)",
+                                  confidence=check.confidence, basis=check.basis)
 
     def refusal(self, name: str) -> str | None:
         """Why a declared call may not be made: a config cannot turn writes on, and a tool that
@@ -307,49 +385,72 @@ class ProbeRun:
             return "the tool is not read-only: add --allow-writes"
         return None
 
-    def agreements(self) -> None:
+    def agreements(self) -> Iterator[Record]:
         for agreement in self.config.agreements:
             refusal = self.refusal(agreement.left.tool) or self.refusal(agreement.right.tool)
             if refusal is not None:
-                self.add(agreement.left.tool, "agreement", "skip", "probe-paths-disagree",
-                         f"{agreement.id}: {refusal}")
+                yield self.result(agreement.left.tool, "agreement", "skip", "probe-paths-disagree",
+                                  f"{agreement.id}: {refusal}")
                 continue
             left = self.conn.call(agreement.left.tool, agreement.left.args)
             right = self.conn.call(agreement.right.tool, agreement.right.args)
             tool = agreement.left.tool
             if not (left.ok and right.ok):
-                self.add(tool, "agreement", "inconclusive", "probe-paths-disagree",
-                         f"{agreement.id}: a declared call did not succeed", confidence="high")
+                yield self.result(tool, "agreement", "inconclusive", "probe-paths-disagree",
+                                  f"{agreement.id}: a declared call did not succeed", confidence="high")
                 continue
-            lhs = item_keys(left, agreement.left.field)
-            rhs = item_keys(right, agreement.right.field or agreement.left.field)
-            if agrees(agreement.expect, lhs, rhs):
-                self.add(tool, "agreement", "pass", "agreement", f"{agreement.id}: {agreement.expect} holds",
-                         basis=f"declared agreement {agreement.id}")
+            expect = Agree(agreement.expect, agreement.left.field, agreement.right.field or agreement.left.field)
+            lhs = item_keys(left, expect.left_field)
+            rhs = item_keys(right, expect.right_field)
+            if expect.holds(right, left):
+                yield self.result(tool, "agreement", "pass", "agreement", f"{agreement.id}: {agreement.expect} holds",
+                                  basis=f"declared agreement {agreement.id}")
             else:
                 missing = sorted(lhs - rhs)[:3] or sorted(rhs - lhs)[:3]
-                self.add_finding(ProbeFinding(
+                yield ProbeFinding(
                     "probe-paths-disagree", tool, f"{agreement.id}: {agreement.left.tool} and "
                     f"{agreement.right.tool} disagree (e.g. {missing})", "high", f"declared agreement {agreement.id}",
                     calls=[Call(agreement.left.tool, agreement.left.args),
                            Call(agreement.right.tool, agreement.right.args)],
-                    expect={"agree": agreement.expect, "left_field": agreement.left.field,
-                            "right_field": agreement.right.field or agreement.left.field},
-                    check="agreement", fresh=False))
+                    expect=expect,
+                    check="agreement", fresh=False)
 
-    def idempotent(self) -> None:
+    def idempotent(self) -> Iterator[Record]:
         for spec in self.config.idempotent:
             if (refusal := self.refusal(spec.tool)) is not None:
-                self.add(spec.tool, "idempotent", "skip", "probe-not-idempotent", f"declared call: {refusal}")
+                yield self.result(spec.tool, "idempotent", "skip", "probe-not-idempotent", f"declared call: {refusal}")
                 continue
             first = self.conn.call(spec.tool, spec.args)
             second = self.conn.call(spec.tool, spec.args)
-            if same_answer(first, second):
-                self.add(spec.tool, "idempotent", "pass", "idempotent", "the same read returned the same result",
-                         basis="declared idempotent call")
+            if SameAnswer().holds(second, first):
+                yield self.result(spec.tool, "idempotent", "pass", "idempotent",
+                                  "the same read returned the same result", basis="declared idempotent call")
             else:
-                self.add_finding(ProbeFinding("probe-not-idempotent", spec.tool,
-                                              "the same declared read returned different results", "high",
-                                              "declared idempotent call",
-                                              calls=[Call(spec.tool, spec.args), Call(spec.tool, spec.args)],
-                                              expect={"same_as_previous": True}, check="idempotent", fresh=False))
+                yield ProbeFinding("probe-not-idempotent", spec.tool,
+                                   "the same declared read returned different results", "high",
+                                   "declared idempotent call",
+                                   calls=[Call(spec.tool, spec.args), Call(spec.tool, spec.args)],
+                                   expect=SameAnswer(), check="idempotent", fresh=False)
+
+
+Record = Result | ProbeFinding
+"""What a probe produces: a result, or a finding that `add_finding` merges with those seen."""
+Work = Callable[[ProbeRun], Iterable[Record]]
+
+
+def known(records: Iterable[Record]) -> Work:
+    return lambda run: records
+
+
+def round_trip_of(tool: Tool) -> Work:
+    return lambda run: run.round_trip(tool)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One piece of a probe run: `work` for a lane (with `main`, for the run's own connection once
+    the lanes' work before it is done), or `records` already known."""
+
+    work: Work | None = None
+    records: tuple[Record, ...] = ()
+    main: bool = False

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from hypothesis_mcp.results import Call
+from hypothesis_mcp.rules.expectations import ContainsAny
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.readers import field_texts
 
@@ -69,7 +70,8 @@ def smaller(finding: ProbeFinding, write: str, replays: Replays, budget: int = 1
     bound = finding.check == "bound"
     judged = finding.calls[-2:] if bound else finding.calls[-1:]
     head = finding.calls[:-len(judged)]
-    evidence = [str(t) for t in finding.expect.get("contains_any", [])]
+    expect = finding.expectation
+    evidence = [str(t) for t in expect.tokens] if isinstance(expect, ContainsAny) else []
     last = judged[-1]
     # The first read that showed what was later lost: the same call as the judged one, made earlier.
     witness = next((c for c in head if finding.rule in SHOWN_FIRST and c == last), None)

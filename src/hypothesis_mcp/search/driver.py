@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from hypothesis import example, given
@@ -18,19 +18,12 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.strategies import SearchStrategy
 
-from hypothesis_mcp.checks.saved import SavedFailures, decode_value, encode_value
 from hypothesis_mcp.profiles import Profile
+from hypothesis_mcp.rules.expectations import Finding
+from hypothesis_mcp.search import drawn  # noqa: F401  (loaded for its literals: see search/drawn.py)
+from hypothesis_mcp.search.saved import SavedFailures, decode_value, encode_value
 
 V = TypeVar("V")
-
-
-@dataclass
-class Finding:
-    """Why one value broke the property: the rule, a message, and anything worth showing."""
-
-    rule: str
-    message: str
-    details: dict[str, Any] = field(default_factory=dict)
 
 
 class _Found(AssertionError):
@@ -51,8 +44,6 @@ class Hunt(Generic[V]):
     finding: Finding | None = None
     value: V | None = None
     examples: int = 0
-    calls: int = 0
-    flaky: bool = False
     error: str | None = None
 
 
@@ -127,7 +118,6 @@ def hunt(
     except _OutOfTime:
         finished = False
     except Flaky:
-        result.flaky = True
         finished = False
     except HypothesisException as exc:
         result.error = f"{type(exc).__name__}: {exc}"

@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.checks.hunt import Finding, hunt
-from hypothesis_mcp.checks.outcomes import incident, output_violation, schema_problem
-from hypothesis_mcp.checks.saved import digest
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.profiles import Profile
+from hypothesis_mcp.rules.expectations import ConformsTo, Finding, NoIncident, Refused, RefusedCleanly, Served
+from hypothesis_mcp.search.driver import hunt
+from hypothesis_mcp.search.saved import digest
+from hypothesis_mcp.search.schedule import Unit
 from hypothesis_mcp.strategies import (
     NoInvalidValues,
     Overrides,
@@ -25,7 +26,12 @@ from hypothesis_mcp.strategies import (
     invalid_arguments,
 )
 from hypothesis_mcp.strategies.boundary import boundary_arguments
+from hypothesis_mcp.strategies.dialect import schema_problem
 
+NO_INCIDENT = NoIncident()
+SERVED = Served()
+REFUSED = Refused()
+REFUSED_CLEANLY = RefusedCleanly()
 REJECTED_VALID = "happy-rejected-valid-input"
 ACCEPTED_INVALID = "edge-accepted-invalid-input"
 INTERNAL_ON_INVALID = "edge-internal-error"
@@ -42,6 +48,8 @@ class Search:
     refused: list[Outcome] = field(default_factory=list)
     skipped: str | None = None
     examples: int = 0
+    output_unchecked: str | None = None
+    """Why the outputSchema was not judged, when the tool declares one that cannot be used."""
 
     @property
     def successes(self) -> list[Outcome]:
@@ -70,6 +78,13 @@ class Searches:
         """Every search so far; a copy, as lanes may add to the caches meanwhile."""
         return [*tuple(self._valid.values()), *tuple(self._outputs.values()), *tuple(self._invalid.values())]
 
+    def run_unit(self, unit: Unit, conn: Connection) -> None:
+        """Run a scheduled unit's searches on `conn`, keeping their outcomes for the checks."""
+        if unit.valid:
+            self.valid(unit.tool, conn)
+        if unit.invalid:
+            self.invalid(unit.tool, conn)
+
     def valid(self, tool: Tool, conn: Connection | None = None, *, outputs_only: bool = False) -> Search:
         """Schema-valid arguments: the server must not crash, hang, call them invalid, or break
         its outputSchema. Error results are kept apart: they may mean made-up values. `conn`
@@ -85,8 +100,10 @@ class Searches:
             search.skipped = OUT_OF_TIME
             return search
         schema = tool.output_schema
-        if schema is not None and schema_problem(schema) is not None:
-            schema = None
+        problem = schema_problem(schema) if schema is not None else None
+        output = ConformsTo(schema) if schema is not None and problem is None else None
+        if problem is not None:
+            search.output_unchecked = f"outputSchema not checked: it is not a valid JSON Schema ({problem})"
         fixed = self.overrides.for_tool(tool) if self.overrides else {}
         try:
             strategy = arguments(tool, fixed or None)
@@ -97,19 +114,15 @@ class Searches:
 
         def prop(args: dict[str, Any]) -> Finding | None:
             outcome = server.call(tool.name, args)
-            if (found := incident(outcome)) is not None:
+            if (found := NO_INCIDENT.breach(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
-            if outcome.kind == "error" and not outcome.rejected and not outputs_only:
-                return Finding(REJECTED_VALID, f"internal error {outcome.code} for schema-valid arguments",
-                               {"returned": outcome.summary()})
-            if outcome.kind == "error" and outcome.code == -32602 and not outputs_only:
-                return Finding(REJECTED_VALID, "rejected schema-valid arguments as invalid params (-32602): "
-                               f"{outcome.message[:200]}", {"returned": outcome.summary()})
+            if not outputs_only and (why := SERVED.breach(outcome)) is not None:
+                return Finding(REJECTED_VALID, why, {"returned": outcome.summary()})
             if not outcome.ok:
                 search.refused.append(search.answered[-1])
                 return None
-            return output_violation(schema, outcome) if schema is not None else None
+            return output.breach(outcome) if output is not None else None
 
         self._run(search, strategy, prop, self.profile.examples, server,
                   scope=f"{'outputs' if outputs_only else 'valid'}:{tool.name}:{digest([tool.input_schema, fixed])}")
@@ -148,15 +161,15 @@ class Searches:
 
         def prop(invalid: Any) -> Finding | None:
             outcome = server.call(tool.name, invalid.value)
-            if (found := incident(outcome)) is not None:
+            if (found := NO_INCIDENT.breach(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
             details = {"returned": outcome.summary(), "keyword": invalid.keyword,
                        "violation": invalid.description}
-            if outcome.kind == "error" and not outcome.rejected:
+            if not REFUSED_CLEANLY.holds(outcome):
                 return Finding(INTERNAL_ON_INVALID,
                                f"answered schema-invalid arguments with internal error {outcome.code}", details)
-            if outcome.rejected:
+            if REFUSED.holds(outcome):
                 search.refused.append(search.answered[-1])
                 return None
             return Finding(ACCEPTED_INVALID,

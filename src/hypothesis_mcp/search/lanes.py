@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hypothesis_mcp.connection import Connection, Stats, Target
-from hypothesis_mcp.stateful.pool import ServerPool
+from hypothesis_mcp.search.pool import ServerPool
 
 
 @dataclass

@@ -12,15 +12,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.checks.hunts import Searches
-from hypothesis_mcp.checks.outcomes import schema_problem
-from hypothesis_mcp.checks.scenarios import ScenarioPlan
 from hypothesis_mcp.connection import Connection
-from hypothesis_mcp.lanes import Job, Lane
+from hypothesis_mcp.search.lanes import Job, Lane
+from hypothesis_mcp.strategies.dialect import schema_problem
 
 
 @dataclass(frozen=True)
 class Unit:
+    """One tool's searches: with valid arguments, with invalid ones, or both."""
+
     tool: Tool
     valid: bool
     invalid: bool
@@ -29,17 +29,13 @@ class Unit:
     def writes(self) -> bool:
         return self.tool.is_write or not self.tool.is_read
 
-    def run(self, searches: Searches, conn: Connection) -> None:
-        if self.valid:
-            searches.valid(self.tool, conn)
-        if self.invalid:
-            searches.invalid(self.tool, conn)
+
+RunUnit = Callable[[Unit, Connection], None]
 
 
-def plan_units(tools: list[Tool], scenario_plan: ScenarioPlan, smoke_calls: set[str]) -> list[Unit]:
+def plan_units(tools: list[Tool], scenario: set[str], smoke_calls: set[str]) -> list[Unit]:
     """The searches the scenarios and the smoke checks will read, per tool, in catalog order.
-    `smoke_calls` are the tools the smoke checks may call."""
-    scenario = {t.name for t in scenario_plan.called}
+    `scenario` are the tools the scenarios call, `smoke_calls` those the smoke checks may call."""
     units = []
     for tool in tools:
         smoke = tool.name in smoke_calls
@@ -51,25 +47,19 @@ def plan_units(tools: list[Tool], scenario_plan: ScenarioPlan, smoke_calls: set[
     return units
 
 
-def search_jobs(units: list[Unit], searches: Searches, main: Connection,
-                progress: Callable[[Unit, str], None] = lambda unit, phase: None) -> tuple[list[Job], bool]:
-    """The jobs for lanes, and whether any of them needs a server besides `main`. `progress` is
-    told when each unit starts and is done."""
+def search_jobs(units: list[Unit], run_unit: RunUnit, main: Connection,
+                stop: Callable[[], bool]) -> tuple[list[Job], bool]:
+    """The jobs for lanes, and whether any of them needs a server besides `main`."""
     first_write = next((i for i, unit in enumerate(units) if unit.writes), len(units))
     head, rest = units[:first_write + 1], units[first_write + 1:]
 
-    def run(unit: Unit, conn: Connection) -> None:
-        progress(unit, "start")
-        unit.run(searches, conn)
-        progress(unit, "done")
-
     def on_main(lane: Lane) -> None:
         for unit in head:
-            run(unit, main)
+            run_unit(unit, main)
 
     def on_lane(unit: Unit) -> Job:
         # Past --max-time every search is skipped without a call: no server needs starting for it.
-        return lambda lane: run(unit, main if searches.stop() else lane.clean_server(unit.writes))
+        return lambda lane: run_unit(unit, main if stop() else lane.clean_server(unit.writes))
 
     jobs: list[Job] = [on_main] if head else []
     jobs.extend(on_lane(unit) for unit in rest)

@@ -1,0 +1,92 @@
+"""The gates a run is held to: which failures block, which cap the grade, and the exit code.
+
+One place for the policy the CLI's exit code, the scorecard's grade cap and the reports share.
+3 (score below --fail-under) wins over 4 (a smoke check failed), which wins over 1 (--ci: a
+blocking failure, or a partial run). Waived results never gate; a partial run never passes --ci.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from hypothesis_mcp.errors import UsageError
+from hypothesis_mcp.results import Report, Result
+
+EXIT_OK, EXIT_BLOCKING, EXIT_USAGE, EXIT_SCORE, EXIT_SMOKE, EXIT_START = 0, 1, 2, 3, 4, 5
+EXIT_INTERRUPTED = 130
+INCOMPLETE = "incomplete run"
+Gate = tuple[str, float | str]
+
+
+def parse_fail_under(value: str | None) -> Gate | None:
+    if value is None:
+        return None
+    text = value.strip().rstrip("%").upper()
+    if text in ("A", "B", "C", "D", "F"):
+        return ("grade", text)
+    try:
+        number = float(text)
+    except ValueError:
+        raise UsageError(f"--fail-under takes a grade letter (A-F) or a percentage, not {value!r}") from None
+    if not 0 <= number <= 100:
+        raise UsageError(f"--fail-under percentage must be between 0 and 100, not {value!r}")
+    return ("score", number)
+
+
+def below(report: Report, gate: Gate | None) -> bool:
+    if gate is None:
+        return False
+    kind, threshold = gate
+    if kind == "grade":
+        order = "ABCDF"
+        return order.index(report.grade) > order.index(str(threshold))
+    return report.score < float(threshold)
+
+
+def exit_code(report: Report, gate: Gate | None, *, ci: bool) -> int:
+    if report.interrupted:
+        return EXIT_INTERRUPTED
+    if below(report, gate):
+        return EXIT_SCORE
+    if report.smoke.executed and report.smoke.any_failed:
+        return EXIT_SMOKE
+    if ci and (report.partial or blocking(report)):
+        return EXIT_BLOCKING
+    return EXIT_OK
+
+
+def gate_line(code: int, report: Report, fail_under: str | None) -> str:
+    """The gate that decided the exit code, for the CI log (only the winning gate is named, as the
+    exit code names only one), or that every gate passed."""
+    if code == EXIT_INTERRUPTED:
+        return f"Interrupted — {INCOMPLETE}: {report.partial_reason or 'stopped before the end'}"
+    if code == EXIT_SCORE:
+        return (f"Gate failed — --fail-under {fail_under}: grade {report.grade}, score {report.score:g}% "
+                "is below it")
+    if code == EXIT_SMOKE:
+        failed = report.smoke.failed + report.smoke.surface_summary()["failed"]
+        return f"Gate failed — --smoke: {failed} smoke check(s) failed"
+    if code == EXIT_BLOCKING:
+        parts = []
+        if report.partial:
+            parts.append(f"{INCOMPLETE} ({report.partial_reason})")
+        if found := blocking(report):
+            parts.append(f"{len(found)} blocking failure(s)")
+        return f"Gate failed — --ci: {'; '.join(parts)}"
+    waived = len(report.waived())
+    extra = f", {waived} waived result(s)" if waived else ""
+    partial = f"; {INCOMPLETE}: {report.partial_reason}" if report.partial else ""
+    return f"Gates passed — grade {report.grade}, score {report.score:g}%{extra}{partial}"
+
+
+def blocking(report: Report) -> list[Result]:
+    """Failures that fail a `--ci` run: high-confidence probe failures, incidents, and tools that
+    fail valid input (a waived result is no failure)."""
+    return [r for r in report.results if r.status == "fail" and (
+        (r.kind == "probe" and r.confidence == "high") or r.kind == "incident"
+        or (r.kind == "scenario" and r.check == "happy"))]
+
+
+def capping(results: Iterable[Result]) -> list[Result]:
+    """Failures that cap the grade: high-confidence probe failures."""
+    return [r for r in results if r.kind == "probe" and r.status == "fail" and r.confidence == "high"]

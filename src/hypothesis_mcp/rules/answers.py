@@ -1,0 +1,66 @@
+"""Reading an answer: its text, its list of items, its lines. Every judgement reads answers the same way."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis_mcp.connection import Outcome
+
+
+def shown(outcome: Outcome) -> str:
+    """Everything a read returned, as one searchable text."""
+    parts = [outcome.text]
+    if outcome.has_structured:
+        parts.append(json.dumps(outcome.structured, ensure_ascii=False))
+    return "\n".join(parts)
+
+
+def count_items(outcome: Outcome, unit: str = "auto") -> tuple[int, str]:
+    """Items from structuredContent (a list, or an object with one list field), then from a JSON
+    result of that shape, otherwise text lines."""
+    if unit in ("auto", "items"):
+        for value in (outcome.structured if outcome.has_structured else None, _json(outcome.text)):
+            items = _items(value)
+            if items is not None:
+                return len(items), "items"
+    return len(lines(outcome)), "lines"
+
+
+def items_of(outcome: Outcome) -> list[Any] | None:
+    for value in (outcome.structured if outcome.has_structured else None, _json(outcome.text)):
+        items = _items(value)
+        if items is not None:
+            return items
+    return None
+
+
+def lines(outcome: Outcome) -> list[str]:
+    """The lines a read returned: a list of strings in structuredContent when there is one (text
+    loses trailing empty lines), else the text split into lines."""
+    items = _items(outcome.structured) if outcome.has_structured else None
+    if items is not None and all(isinstance(i, str) for i in items):
+        return list(items)
+    text = outcome.text
+    if outcome.has_structured and isinstance(outcome.structured, dict):
+        strings = [v for v in outcome.structured.values() if isinstance(v, str)]
+        if len(strings) == 1 and not text:
+            text = strings[0]
+    return text.splitlines() if text else []
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _items(value: Any) -> list[Any] | None:
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict):
+        lists = [v for v in value.values() if isinstance(v, list)]
+        if len(lists) == 1:
+            return lists[0]
+    return None

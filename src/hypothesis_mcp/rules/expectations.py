@@ -1,0 +1,312 @@
+"""What a correct server's answer satisfies, one class per kind of expectation.
+
+Every check that finds a failure and every replay of it judge through the same `holds`, so a
+replay judges exactly what failed. An expectation about a read (the effect probes) is written
+into the report as the dict `to_dict` makes, and read back by `from_dict`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from jsonschema import exceptions as jsonschema_exceptions
+
+from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.rules.answers import count_items, items_of, lines, shown
+from hypothesis_mcp.strategies.dialect import value_validator
+
+INCIDENT_RULES = {"closed": "server-crashed", "timeout": "call-timeout", "protocol": "protocol-violation"}
+INVALID_PARAMS = -32602
+
+
+@dataclass
+class Finding:
+    """Why one answer broke a rule: the rule, a message, and anything worth showing."""
+
+    rule: str
+    message: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+class Expectation:
+    """A property of one answer (and, for a read judged against a full read, the answer before it)."""
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report's form of the expectation (effect probes write it under `details.expect`)."""
+        return {}
+
+
+# Expectations about a single call --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NoIncident(Expectation):
+    """The server answers: it neither exits, nor hangs, nor breaks the protocol."""
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return answer.kind not in INCIDENT_RULES
+
+    def breach(self, answer: Outcome) -> Finding | None:
+        rule = INCIDENT_RULES.get(answer.kind)
+        if rule is None:
+            return None
+        return Finding(rule, answer.summary(), {"returned": answer.summary()})
+
+
+@dataclass(frozen=True)
+class Served(Expectation):
+    """Schema-valid arguments are served: no internal error, and no 'invalid params' (-32602).
+    An isError result is not a breach: it may refuse a made-up value."""
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return self.breach(answer) is None
+
+    def breach(self, answer: Outcome) -> str | None:
+        if answer.kind == "error" and not answer.rejected:
+            return f"internal error {answer.code} for schema-valid arguments"
+        if answer.kind == "error" and answer.code == INVALID_PARAMS:
+            return f"rejected schema-valid arguments as invalid params (-32602): {answer.message[:200]}"
+        return None
+
+
+@dataclass(frozen=True)
+class Refused(Expectation):
+    """Schema-invalid arguments are not served with a success result."""
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return not answer.ok
+
+
+@dataclass(frozen=True)
+class RefusedCleanly(Expectation):
+    """Schema-invalid arguments are refused as bad input, not with an internal error."""
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return not (answer.kind == "error" and not answer.rejected)
+
+
+@dataclass(frozen=True)
+class UnknownToolRefused(Expectation):
+    """A call to a tool that does not exist is a JSON-RPC error that refuses it."""
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return answer.kind == "error" and answer.rejected
+
+
+@dataclass(frozen=True)
+class Succeeds(Expectation):
+    """The call is served with a success result."""
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return answer.ok
+
+
+@dataclass(frozen=True)
+class ConformsTo(Expectation):
+    """A success result carries structuredContent that validates against the outputSchema.
+    Only a success is judged: an error result says nothing about the output schema."""
+
+    schema: dict[str, Any]
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return self.breach(answer) is None
+
+    def breach(self, answer: Outcome) -> Finding | None:
+        if not answer.ok:
+            return None
+        if not answer.has_structured:
+            return Finding(
+                "smoke_structured_content",
+                "declared outputSchema is not honored: the result carries no structuredContent",
+                {"returned": answer.summary()},
+            )
+        error = jsonschema_exceptions.best_match(value_validator(self.schema).iter_errors(answer.structured))
+        if error is None:
+            return None
+        path = "/" + "/".join(str(p) for p in error.absolute_path)
+        return Finding(
+            "smoke_structured_content",
+            f"declared outputSchema is not honored: {error.message} (at {path})",
+            {"returned": answer.summary(), "path": path, "keyword": error.validator},
+        )
+
+
+# Expectations about a read (effect probes) --------------------------------------------------
+# A read that is not a success shows nothing to judge, so it holds.
+
+
+@dataclass(frozen=True)
+class ContainsAny(Expectation):
+    """The read shows at least one of the tokens a write stored."""
+
+    tokens: tuple[str, ...]
+    key: ClassVar[str] = "contains_any"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        text = shown(answer)
+        return not answer.ok or any(token in text for token in self.tokens)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: list(self.tokens)}
+
+
+@dataclass(frozen=True)
+class AtMost(Expectation):
+    """A bounded read returns at most `n` items (or lines)."""
+
+    n: int
+    unit: str
+    key: ClassVar[str] = "max_items"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return not answer.ok or count_items(answer, self.unit)[0] <= self.n
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.n, "unit": self.unit}
+
+
+@dataclass(frozen=True)
+class Exactly(Expectation):
+    """A bounded read returns no fewer than min(N, available) items: `n` is that minimum. A
+    read may return more (up to its bound) when the read without the bound is itself paged."""
+
+    n: int
+    unit: str
+    key: ClassVar[str] = "exact_items"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return not answer.ok or count_items(answer, self.unit)[0] >= self.n
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.n, "unit": self.unit}
+
+
+@dataclass(frozen=True)
+class ExactlyOf(Expectation):
+    """A read bounded by `n` returns no fewer than min(n, what the full read before it returned)."""
+
+    n: int
+    unit: str
+    key: ClassVar[str] = "exact_of"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if before is None or not (before.ok and answer.ok):
+            return True
+        return count_items(answer, self.unit)[0] >= min(self.n, count_items(before, self.unit)[0])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.n, "unit": self.unit}
+
+
+@dataclass(frozen=True)
+class Lines(Expectation):
+    """A read returns exactly these lines."""
+
+    lines: tuple[str, ...]
+    key: ClassVar[str] = "lines"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return not answer.ok or lines(answer) == list(self.lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: list(self.lines)}
+
+
+@dataclass(frozen=True)
+class Slice(Expectation):
+    """A head/tail read returns the first/last `n` lines of the full read before it."""
+
+    end: str
+    n: int
+    key: ClassVar[str] = "slice"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if before is None or not (before.ok and answer.ok):
+            return True
+        whole = lines(before)
+        want = whole[:self.n] if self.end == "head" else (whole[-self.n:] if self.n else [])
+        return lines(answer) == want
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.end, "n": self.n}
+
+
+@dataclass(frozen=True)
+class Agree(Expectation):
+    """Two declared reads list the same items (`equal`) or the first's are among the second's."""
+
+    relation: str
+    left_field: str | None
+    right_field: str | None
+    key: ClassVar[str] = "agree"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if before is None or not (before.ok and answer.ok):
+            return True
+        return self.agrees(item_keys(before, self.left_field), item_keys(answer, self.right_field))
+
+    def agrees(self, left: set[str], right: set[str]) -> bool:
+        return left <= right if self.relation == "subset" else left == right
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.relation, "left_field": self.left_field, "right_field": self.right_field}
+
+
+@dataclass(frozen=True)
+class SameAnswer(Expectation):
+    """A repeated read answers the same as the one before it, however long each took (an error
+    after a success is another answer too)."""
+
+    key: ClassVar[str] = "same_as_previous"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return before is None or same_answer(before, answer)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: True}
+
+
+@dataclass(frozen=True)
+class Unjudged(Expectation):
+    """What a report from another version recorded in a form this one does not know: it holds."""
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return True
+
+
+def from_dict(data: dict[str, Any]) -> Expectation:
+    """The expectation a report's `details.expect` describes."""
+    unit = data.get("unit", "auto")
+    if Agree.key in data:
+        return Agree(data[Agree.key], data.get("left_field"), data.get("right_field"))
+    if data.get(SameAnswer.key):
+        return SameAnswer()
+    if Slice.key in data:
+        return Slice(data[Slice.key], data["n"])
+    if ExactlyOf.key in data:
+        return ExactlyOf(data[ExactlyOf.key], unit)
+    if ContainsAny.key in data:
+        return ContainsAny(tuple(data[ContainsAny.key]))
+    if AtMost.key in data:
+        return AtMost(data[AtMost.key], unit)
+    if Exactly.key in data:
+        return Exactly(data[Exactly.key], unit)
+    if Lines.key in data:
+        return Lines(tuple(data[Lines.key]))
+    return Unjudged()
+
+
+def item_keys(outcome: Outcome, fld: str | None) -> set[str]:
+    """The items a call returned, each by its `fld` value when given, as comparable text."""
+    return {json.dumps(i.get(fld) if fld and isinstance(i, dict) else i, sort_keys=True)
+            for i in items_of(outcome) or []}
+
+
+def same_answer(first: Outcome, second: Outcome) -> bool:
+    """Two answers to the same call are the same, however long each took."""
+    return first.to_dict() | {"elapsed_s": 0} == second.to_dict() | {"elapsed_s": 0}

@@ -1,0 +1,10 @@
+"""The installed version, read once from the package metadata."""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("hypothesis-mcp")
+except PackageNotFoundError:  # a source tree on sys.path without an install
+    __version__ = "0.1.0"

@@ -1,0 +1,115 @@
+"""A replay judges exactly what the check judged: for every rule, the verdict of a replayed
+reproduction equals the verdict of the check that found it.
+
+Each case runs the engine on a real server with one bug, replays every failure it reports on a new
+process of that server (it still fails), and replays the failures the bug causes on the correct
+twin (they pass there), so the judgement is not true of any answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from helpers import PYTHON, ROOT, engine, grading, probe_bugs, problems, sample, seeded, smoke_bugs, summary
+from hypothesis_mcp.connection import Outcome, parse_target
+from hypothesis_mcp.profiles import Profile
+from hypothesis_mcp.replay import judge_last, replay
+from hypothesis_mcp.results import Call, Reproduction, Result
+from hypothesis_mcp.rules.registry import RULES
+
+
+def verdict_bugs(bug: str | None = None) -> list[str]:
+    return [PYTHON, str(ROOT / "tests/servers/verdict_bugs.py"), *(["--bug", bug] if bug else [])]
+
+
+def raw_server(*modes: str) -> list[str]:
+    return [PYTHON, str(ROOT / "tests/servers/raw_server.py"), *modes]
+
+
+@dataclass
+class Case:
+    name: str
+    buggy: list[str]
+    twin: list[str] | None
+    rules: set[str]
+    options: dict[str, Any] = field(default_factory=dict)
+    profile: Profile | None = None
+
+
+SMOKE = {"smoke": True, "call_all": True}
+PROBES = {"smoke": True, "probes": True, "allow_writes": True}
+CASES = [
+    Case("sample-silent-skip", sample("silent-skip"), sample(), {"probe-silent-noop"}, PROBES),
+    Case("sample-lose-on-write", sample("lose-on-write"), sample(), {"probe-data-lost"}, PROBES),
+    Case("sample-limit-ignored", sample("limit-ignored"), sample(), {"probe-bound-exceeded"}, PROBES),
+    # A tail read judged against the full read before it (the machine's Slice expectation); the
+    # seed and budget of test_probes.py, which finds it.
+    Case("probe-tail-off-by-one", probe_bugs("tail-off-by-one"), probe_bugs(), {"probe-bound-exceeded"},
+         {"probes": True, "allow_writes": True}, seeded(1, max_examples=6, shrink_calls=30)),
+    Case("smoke-long-list", smoke_bugs("long-list"), smoke_bugs(), {"smoke_structured_content"}, SMOKE),
+    Case("smoke-range-unchecked", smoke_bugs("range-unchecked"), smoke_bugs(),
+         {"smoke_invalid_arguments", "edge-accepted-invalid-input"}, SMOKE),
+    Case("verdict-params-on-valid", verdict_bugs("params-on-valid"), verdict_bugs(),
+         {"happy-rejected-valid-input"}, SMOKE),
+    Case("verdict-internal-on-invalid", verdict_bugs("internal-on-invalid"), verdict_bugs(),
+         {"edge-internal-error"}, SMOKE),
+    Case("verdict-unknown-as-result", verdict_bugs("unknown-as-result"), verdict_bugs(),
+         {"smoke_unknown_tool"}, SMOKE),
+    Case("raw-incidents", raw_server("crashy", "hangy", "rpc-faults"), None,
+         {"server-crashed", "call-timeout", "protocol-violation"}, {**SMOKE, "timeout": 2.0}),
+]
+NOT_COVERED = {
+    "probe-write-not-observable": "an inconclusive probe, or a write no read shows: judged by the machine's own "
+    "reads, covered in test_probes.py",
+    "probe-bound-short": "judged by the same expectations as probe-bound-exceeded; no test server has it",
+    "probe-slice-mismatch": "judged by the same expectations as probe-bound-exceeded; no test server has it",
+    "probe-paths-disagree": "needs a declared agreement; replayed in test_probes.py",
+    "probe-not-idempotent": "needs a declared idempotent call; replayed in test_probes.py",
+    "happy-output-schema": "the sample server's html export, replayed by every sample case here",
+    "scenario-failed": "not reported by any check: a fix hint for older reports",
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_a_replayed_failure_fails_and_passes_on_the_twin(case: Case) -> None:
+    timeout = case.options.get("timeout", 30.0)
+    report = engine(case.buggy, case.profile or grading(), **case.options)
+    replayed = [r for r in problems(report) if r.reproduction is not None and r.reproduction.calls]
+    # A smoke check's failure carries the rule its search broke; the check's id names it too.
+    found = {r.rule for r in replayed} | {r.check for r in replayed if r.kind == "smoke"}
+    assert case.rules <= found, summary(report)
+    for result in replayed:
+        done = replay(result, parse_target(case.buggy), timeout=timeout)
+        assert done.still_fails, f"{result.rule} on {result.tool}: {done.verdict}"
+        if case.twin is not None and {result.rule, result.check} & case.rules:
+            fixed = replay(result, parse_target(case.twin), timeout=timeout)
+            assert not fixed.still_fails, f"{result.rule} on {result.tool} fails the twin too: {fixed.verdict}"
+
+
+def test_every_rule_with_a_reproduction_is_replayed_here_or_named() -> None:
+    covered = set().union(*(c.rules for c in CASES))
+    rules = {rule.id for rule in RULES.values() if rule.kind != "lint"}
+    assert rules - covered == set(NOT_COVERED)
+
+
+def _outcome(**data: Any) -> Outcome:
+    return Outcome(**{"kind": "result", "elapsed": 0.01, **data})
+
+
+VALID_SEARCH = Result(kind="scenario", check="happy", tool="fetch_page", status="fail",
+                      rule="happy-rejected-valid-input", message="",
+                      reproduction=Reproduction([Call("fetch_page", {"number": 21})]))
+
+
+def test_an_error_result_for_valid_arguments_is_no_failure_in_a_replay_either() -> None:
+    """The valid-arguments search fails only an internal error or 'invalid params': an isError
+    result may refuse a made-up value, and another JSON-RPC error is not called a failure there."""
+    refused = _outcome(content=[{"type": "text", "text": "no page 21"}], is_error=True)
+    assert judge_last(VALID_SEARCH, refused, None)[0] is False
+    other = _outcome(kind="error", code=-32001, message="busy")
+    assert judge_last(VALID_SEARCH, other, None)[0] is False
+    assert judge_last(VALID_SEARCH, _outcome(kind="error", code=-32602, message="out of range"), None)[0]
+    assert judge_last(VALID_SEARCH, _outcome(kind="error", code=-32603, message="boom"), None)[0]
