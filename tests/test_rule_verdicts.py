@@ -70,6 +70,22 @@ NOT_COVERED = {
     "probe-not-idempotent": "needs a declared idempotent call; replayed in test_probes.py",
     "happy-output-schema": "the sample server's html export, replayed by every sample case here",
     "scenario-failed": "not reported by any check: a fix hint for older reports",
+    "state-persists": "a warning about isolation with no reproduction: nothing to replay",
+    "resource-invalid-entry": "a listing's metadata: no request to replay",
+    "resource-duplicate-uri": "a listing's metadata: no request to replay",
+    "resource-missing-description": "a listing's metadata: no request to replay",
+    "prompt-invalid-entry": "a listing's metadata: no request to replay",
+    "prompt-duplicate-name": "a listing's metadata: no request to replay",
+    "prompt-missing-description": "a listing's metadata: no request to replay",
+    "prompt-undocumented-argument": "a listing's metadata: no request to replay",
+    "resource-read-failed": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "resource-contents-invalid": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "resource-uri-mismatch": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "resource-mime-mismatch": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "resource-unknown-accepted": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "prompt-messages-invalid": "prompts/get replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "prompt-missing-argument-accepted": "prompts/get replays in test_resources_prompts.py (the sample server's bug)",
+    "prompt-unknown-accepted": "prompts/get replays in test_resources_prompts.py (surface_bugs.py and its twin)",
 }
 
 
