@@ -141,7 +141,7 @@ def test_console_tables() -> None:
 
 def test_console_smoke_section() -> None:
     text = console_text(sample_report())
-    assert ("Smoke checks (tools/call): 2 passed, 1 failed, 1 skipped — only readOnlyHint: true tools called "
+    assert ("Smoke checks: 2 passed, 1 failed, 1 skipped — only readOnlyHint: true tools called "
             "(see --call-all). Never counted in the score.") in flat(text)
     assert "Tools called: 2 of 3 (a tool counts as called once the server answered a tools/call for it)" in flat(text)
     assert "pass smoke_structured_content [search_notes]: structuredContent conforms" in text
@@ -155,7 +155,7 @@ def test_console_smoke_call_all_and_not_run() -> None:
     call_all = sample_report(smoke=dataclasses.replace(sample_report().smoke, call_all=True))
     assert "— every tool called (--call-all)." in flat(console_text(call_all))
     not_run = sample_report(smoke=Smoke(executed=False, reason="no session to call tools on"))
-    assert "Smoke checks (tools/call): not run — no session to call tools on" in console_text(not_run)
+    assert "Smoke checks: not run — no session to call tools on" in console_text(not_run)
     assert "Smoke checks" not in console_text(sample_report(smoke=Smoke()))
 
 

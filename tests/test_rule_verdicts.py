@@ -72,6 +72,21 @@ NOT_COVERED = {
     "happy-tool-not-exercised": "an inconclusive result without a reproduction (no generated valid call "
     "succeeded); covered in test_crashes.py",
     "state-persists": "a warning about isolation with no reproduction: nothing to replay",
+    "resource-invalid-entry": "a listing's metadata: no request to replay",
+    "resource-duplicate-uri": "a listing's metadata: no request to replay",
+    "resource-missing-description": "a listing's metadata: no request to replay",
+    "prompt-invalid-entry": "a listing's metadata: no request to replay",
+    "prompt-duplicate-name": "a listing's metadata: no request to replay",
+    "prompt-missing-description": "a listing's metadata: no request to replay",
+    "prompt-undocumented-argument": "a listing's metadata: no request to replay",
+    "resource-read-failed": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "resource-contents-invalid": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "resource-uri-mismatch": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "resource-mime-mismatch": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "resource-unknown-accepted": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "prompt-messages-invalid": "prompts/get replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "prompt-missing-argument-accepted": "prompts/get replays in test_resources_prompts.py (the sample server's bug)",
+    "prompt-unknown-accepted": "prompts/get replays in test_resources_prompts.py (surface_bugs.py and its twin)",
 }
 
 

@@ -14,12 +14,19 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from hypothesis_mcp.connection import CatalogError, Connection, Outcome, Target, parse_target
-from hypothesis_mcp.connection.target import parse_pairs
+from hypothesis_mcp.cli_targets import (
+    ConfigOpt,
+    SarifOpt,
+    ServerOpt,
+    announce_defaults,
+    apply_project_defaults,
+    choose_target,
+    write_sarif,
+)
+from hypothesis_mcp.connection import CatalogError, Connection, Outcome
 from hypothesis_mcp.emit import emit_tests
 from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError, UsageError
-from hypothesis_mcp.events import Event, Planned, StageStarted
 from hypothesis_mcp.gates import (
     EXIT_BLOCKING,
     EXIT_INTERRUPTED,
@@ -31,6 +38,7 @@ from hypothesis_mcp.gates import (
     parse_fail_under,
 )
 from hypothesis_mcp.profiles import make_profile
+from hypothesis_mcp.progress import progress_display
 from hypothesis_mcp.replay import replay as run_replay
 from hypothesis_mcp.report.badge import render_badge_json, render_badge_svg
 from hypothesis_mcp.report.catalog import catalog_json, print_catalog
@@ -61,7 +69,7 @@ TargetArg = Annotated[
     list[str],
     typer.Argument(
         help="The server: a command (one string is split like a shell would; or put it after --) "
-        "or an http(s):// URL for streamable HTTP.",
+        "or an http(s):// URL for streamable HTTP. Or leave it out and give --config.",
         show_default=False,
     ),
 ]
@@ -71,12 +79,6 @@ TokenOpt = Annotated[
     str | None, typer.Option("--token", envvar="HYPOTHESIS_MCP_TOKEN", help="Bearer token (never printed).")
 ]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds each call may take.")]
-
-
-def build_target(target: list[str], env: list[str], header: list[str], token: str | None) -> Target:
-    return parse_target(
-        target, env=parse_pairs(env, "=", "--env"), headers=parse_pairs(header, ":", "--header"), token=token,
-    )
 
 
 def guarded(action: Callable[[], T]) -> T:
@@ -117,10 +119,16 @@ def write_json(data: Any, destination: str) -> None:
     write_text(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n", destination)
 
 
-@app.command()
+DEFAULTS_EPILOG = ("A default shown here that differs from the built-in one comes from the tool.hypothesis-mcp "
+                   "table of pyproject.toml or from hypothesis-mcp.toml (docs/config.md); a flag wins over it.")
+
+
+@app.command(epilog=DEFAULTS_EPILOG)
 def tools(
-    target: TargetArg,
+    target: TargetArg = [],  # noqa: B006
     as_json: Annotated[bool, typer.Option("--json", help="Print the catalog as JSON.")] = False,
+    client_config: ConfigOpt = None,
+    server: ServerOpt = None,
     env: EnvOpt = [],  # noqa: B006
     header: HeaderOpt = [],  # noqa: B006
     token: TokenOpt = None,
@@ -129,8 +137,8 @@ def tools(
     """List the server's tools with their roles, key fields, bound parameters and annotations."""
 
     def body() -> None:
-        with Connection(build_target(target, env, header, token), timeout=timeout,
-                        startup_timeout=timeout) as conn:
+        the_target = choose_target(target, client_config, server, env=env, header=header, token=token)
+        with Connection(the_target, timeout=timeout, startup_timeout=timeout) as conn:
             catalog = conn.list_tools()
             if as_json:
                 write_json(catalog_json(catalog, conn.server), "-")
@@ -140,9 +148,12 @@ def tools(
     guarded(body)
 
 
-@app.command()
+@app.command(epilog=DEFAULTS_EPILOG)
 def test(
-    target: TargetArg,
+    ctx: typer.Context,
+    target: TargetArg = [],  # noqa: B006
+    client_config: ConfigOpt = None,
+    server: ServerOpt = None,
     smoke: Annotated[bool, typer.Option("--smoke", help="Also run the smoke checks (tools/call).")] = False,
     call_all: Annotated[bool, typer.Option("--call-all", help="Smoke: call every tool, not only "
                                            "readOnlyHint: true ones.")] = False,
@@ -182,18 +193,21 @@ def test(
                                                    "percentage.")] = None,
     ignore: Annotated[list[str], typer.Option("--ignore", help="RULE[:TOOL] to waive: the result is shown as "
                                               "waived, never gates and never counts in the score.")] = [],  # noqa: B006
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the gate line (files are still "
-                                        "written).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the gate line: no progress, no "
+                                        "report (files are still written).")] = False,
     no_probe_grade_cap: Annotated[bool, typer.Option("--no-probe-grade-cap", help="Grade by score alone.")] = False,
     read_only: Annotated[bool, typer.Option("--read-only", help="Scenarios call read-only tools only.")] = False,
     emit_tests_dir: Annotated[Path | None, typer.Option("--emit-tests", help="Write one pytest file per failure "
                                                         "that replays its reproduction.")] = None,
     workers: Annotated[int, typer.Option("--workers", min=1, help="Run different tools' checks in parallel on "
                                          "this many separate server processes; same results as 1.")] = 1,
+    sarif: SarifOpt = None,
 ) -> None:
     """Test a server: lint, happy and edge scenarios, and optionally smoke checks and effect probes."""
 
     def body() -> int:
+        if not quiet:
+            announce_defaults(ctx, err)
         gate = parse_fail_under(fail_under)
         to_stdout = [flag for flag, value in (("--json", json_out), ("--junit", junit), ("--markdown", markdown))
                      if value == "-"]
@@ -212,17 +226,12 @@ def test(
             probe_grade_cap=not no_probe_grade_cap, timeout=timeout, startup_timeout=timeout,
             max_time=max_time, workers=workers, waivers=waivers,
         )
-        the_target = build_target(target, env, header, token)
+        the_target = choose_target(target, client_config, server, env=env, header=header, token=token)
         if shipped and shipped.env and not the_target.is_url:
             the_target = replace(the_target, env={**shipped.env, **the_target.env})
         if chosen.seed is not None and chosen.name != "grading" and not quiet:
             err.print(f"profile {chosen.name}, seed {chosen.seed} (repeat with --seed {chosen.seed})")
-        with err.status("testing the server...") as status:
-            def progress(event: Event) -> None:
-                if isinstance(event, StageStarted):
-                    status.update(f"running {event.name}...")
-                elif isinstance(event, Planned) and event.announcement and not quiet:
-                    err.print(event.announcement, soft_wrap=True)
+        with progress_display(err, quiet=quiet) as progress:
             report = run(the_target, options, progress)
         # With a document on stdout, the people's report goes to stderr.
         console = Console(highlight=False, width=max(100, Console().width), stderr=bool(to_stdout))
@@ -232,6 +241,8 @@ def test(
             write_text(render_json(report), json_out)
         if junit:
             write_text(render_junit(report), junit)
+        if sarif:
+            write_sarif(ctx, report, sarif, config=client_config, server=server)
         summary = render_markdown(report) if (markdown or ci) else ""
         if markdown:
             write_text(summary, markdown)
@@ -254,7 +265,7 @@ def test(
     raise typer.Exit(guarded(body))
 
 
-@app.command()
+@app.command(epilog=DEFAULTS_EPILOG)
 def replay(
     report_file: Annotated[Path, typer.Argument(help="A JSON report written with --json.", metavar="REPORT.json")],
     result_id: Annotated[str | None, typer.Option("--result", help="The result id to replay (default: every "
@@ -264,6 +275,8 @@ def replay(
     emit_tests_dir: Annotated[Path | None, typer.Option("--emit-tests", help="Instead of replaying, write one "
                                                         "pytest file per chosen result to DIR.")] = None,
     timeout: TimeoutOpt = 30.0,
+    client_config: ConfigOpt = None,
+    server: ServerOpt = None,
 ) -> None:
     """Re-run failures' minimal reproductions on a fresh server: exit 1 if one still fails, 0 if all pass.
     With --emit-tests, write them as pytest files instead (a CI report becomes regression tests)."""
@@ -289,15 +302,19 @@ def replay(
         if not chosen:
             typer.echo("nothing to replay: the report has no failure with a reproduction")
             return EXIT_OK
-        the_target = parse_target(target or data.get("target", ""))
+        if client_config is not None:
+            the_target = choose_target([target] if target else [], client_config, server, env=[], header=[],
+                                       token=None)
+        else:
+            the_target = choose_target([target or data.get("target", "")], None, server, env=[], header=[],
+                                       token=None)
         console = Console(highlight=False)
         failing = 0
         for result in chosen:
-            console.print(f"{result.id} {result.rule} on {result.tool or 'server'}: {result.message}", markup=False)
+            console.print(f"{result.id} {result.rule} on {result.subject}: {result.message}", markup=False)
 
             def show(call: Call, outcome: Outcome) -> None:
-                args = json.dumps(call.arguments, ensure_ascii=False)
-                console.print(f"  call {call.tool}({args})", markup=False)
+                console.print(f"  call {call.describe()}", markup=False)
                 console.print(f"    -> {outcome.summary()}", markup=False)
 
             done = run_replay(result, the_target, timeout=timeout, on_step=show)
@@ -317,11 +334,14 @@ def version_callback(value: bool) -> None:
 
 @app.callback()
 def root(
+    ctx: typer.Context,
     version: Annotated[
         bool, typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version.")
     ] = False,
 ) -> None:
-    """Property-based testing for MCP servers."""
+    """Property-based testing for MCP servers. Defaults for every option can live in
+    [tool.hypothesis-mcp] of pyproject.toml (or hypothesis-mcp.toml); flags win."""
+    guarded(lambda: apply_project_defaults(ctx))
 
 
 def _terminate(signum: int, frame: object) -> None:

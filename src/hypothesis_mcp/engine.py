@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.lint import lint, lint_score
+from hypothesis_mcp.checks.prompts import PromptChecks
+from hypothesis_mcp.checks.resources import ResourceChecks
 from hypothesis_mcp.checks.scenarios import plan, run_scenarios
 from hypothesis_mcp.checks.searches import Searches
-from hypothesis_mcp.checks.smoke import SmokeRun
+from hypothesis_mcp.checks.smoke import SmokeRun, smoke_entry
 from hypothesis_mcp.connection import Connection, Stats, Target
 from hypothesis_mcp.errors import UsageError
-from hypothesis_mcp.events import CatalogRead, Events, Planned, StageStarted
+from hypothesis_mcp.events import CatalogRead, Counts, Events, Planned, RunStarted, StageStarted, Step
 from hypothesis_mcp.inputs import config_problems, override_problems, waiver_problems
 from hypothesis_mcp.profiles import Profile, make_profile
 from hypothesis_mcp.results import Report, Result, RunStats, Smoke, assign_ids
@@ -21,7 +24,7 @@ from hypothesis_mcp.rules.expectations import INCIDENT_RULES
 from hypothesis_mcp.rules.registry import fix_for
 from hypothesis_mcp.scorecard import score_run
 from hypothesis_mcp.search.lanes import Lanes
-from hypothesis_mcp.search.schedule import plan_units, search_jobs
+from hypothesis_mcp.search.schedule import Unit, plan_units, search_jobs
 from hypothesis_mcp.shipped import suggest_for
 from hypothesis_mcp.stateful.config import ProbeConfig
 from hypothesis_mcp.stateful.probes import ProbeRun
@@ -97,6 +100,14 @@ def _link(incidents: list[tuple[Result, list[Result]]], smoke: Smoke) -> None:
                     check["details"]["incident"] = incident.id
 
 
+def _surfaces(conn: Connection, profile: Profile, stop: Callable[[], bool], on_result: Callable[[Result], None],
+              emit: Events) -> list[Result]:
+    """The resource and prompt checks: read-only by the protocol, so part of every smoke run."""
+    emit(StageStarted("resources and prompts"))
+    return [*ResourceChecks(conn, profile, stop, on_result=on_result).run(),
+            *PromptChecks(conn, profile, stop, on_result=on_result).run()]
+
+
 def _check_inputs(tools: list[Tool], options: RunOptions, notes: list[str]) -> None:
     """Every tool and parameter the user named must be in the catalog (exit 2 with the closest
     names); a strategy shipped for several versions of a server only gets notes."""
@@ -156,6 +167,27 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
     notes: list[str] = []
     smoke = Smoke()
     interrupted = False
+    every = [stats, *lanes.stats]
+    searches: Searches | None = None
+    probe_run: ProbeRun | None = None
+    surfaces: list[Result] = []
+    searching = True
+    """While true, the searches' failures are not yet results of their own."""
+
+    def counts() -> Counts:
+        """Work so far; read from another thread by a live display, so only copies are iterated."""
+        made = {id(r): r for r in [*results, *(probe_run.results if probe_run else ())]}.values()
+        return Counts(
+            examples=(searches.examples if searches else 0) + (probe_run.examples if probe_run else 0),
+            calls=sum(s.calls for s in every),
+            failures=sum(r.status == "fail" for r in made) + (searches.failures if searches and searching else 0),
+        )
+
+    def step(stage: str, name: str, phase: str, status: str = "") -> None:
+        now = counts()
+        emit(Step(stage, name, phase, status, clock.elapsed, now.examples, now.calls, now.failures))
+
+    emit(RunStarted(counts))
     try:
         tools = conn.list_tools()
         emit(CatalogRead(len(tools), conn.server))
@@ -178,22 +210,36 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
         smoke_run = SmokeRun(conn, tools, searches, call_all=options.call_all, excluded=excluded)
         smoke_calls = {t.name for t in tools if options.smoke and smoke_run.callable_reason(t) is None}
         units = plan_units(tools, {t.name for t in scenario_plan.called}, smoke_calls)
-        jobs, more_servers = search_jobs(units, searches.run_unit, conn, searches.stop)
+
+        def run_unit(unit: Unit, lane_conn: Connection) -> None:
+            step("searches", unit.tool.name, "start")
+            searches.run_unit(unit, lane_conn)
+            step("searches", unit.tool.name, "done")
+
+        jobs, more_servers = search_jobs(units, run_unit, conn, searches.stop)
         try:
             if more_servers:
                 for lane in lanes.lanes[:len(jobs)]:
                     lane.pool.prepare()
             emit(StageStarted("searches", len(lanes.lanes)))
             lanes.run(jobs)
+            searching = False
             if options.smoke:
                 emit(StageStarted("smoke"))
                 smoke, checks = smoke_run.run()
                 results.extend(checks)
+                step("smoke", f"{len(checks)} tool check(s)", "done", "fail" if smoke.failed else "pass")
+                surfaces = _surfaces(conn, profile, stop, lambda r: step("resources and prompts", r.subject, "done",
+                                                                         r.status), emit)
+                results.extend(surfaces)
             emit(StageStarted("scenarios"))
             results.extend(run_scenarios(searches, scenario_plan))
+            step("scenarios", f"{len(scenario_plan.called)} tool(s)", "done")
             if options.probes and not stop():
                 emit(StageStarted("probes"))
                 probe_run.run()
+                step("probes", f"{len(probe_run.results)} probe result(s)", "done",
+                     "fail" if any(r.status == "fail" for r in probe_run.results) else "pass")
         except KeyboardInterrupt:
             interrupted = True
             cut.insert(0, "interrupted (Ctrl-C or SIGTERM) before every check ran")
@@ -213,12 +259,12 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
         isolation = _isolation(target, results, server.get("name", ""))
         config_waivers = options.probe_config.ignore if options.probe_config else []
         waivers = apply_waivers(results, smoke, [*options.waivers, *config_waivers])
+        smoke.surfaces = [smoke_entry(r) for r in surfaces]
         notes.extend(f"waiver {w['rule']}{':' + w['tool'] if w['tool'] else ''} ({w['source']}) matched no "
                      "failure or warning" for w in waivers if not w["matched"])
         score, grade, subscores, cap = score_run(
             results, num_tools=len(tools), lint=lint_score(tools, results), cap_enabled=options.probe_grade_cap,
         )
-        every = [stats, *lanes.stats]
         return Report(
             tool={"name": "hypothesis-mcp", "version": __version__},
             target=target.describe(), profile=profile.name, seed=profile.seed, server=server,

@@ -48,7 +48,7 @@ def exit_code(report: Report, gate: Gate | None, *, ci: bool) -> int:
         return EXIT_INTERRUPTED
     if below(report, gate):
         return EXIT_SCORE
-    if report.smoke.executed and report.smoke.failed:
+    if report.smoke.executed and report.smoke.any_failed:
         return EXIT_SMOKE
     if ci and (report.partial or blocking(report)):
         return EXIT_BLOCKING
@@ -64,7 +64,8 @@ def gate_line(code: int, report: Report, fail_under: str | None) -> str:
         return (f"Gate failed — --fail-under {fail_under}: grade {report.grade}, score {report.score:g}% "
                 "is below it")
     if code == EXIT_SMOKE:
-        return f"Gate failed — --smoke: {report.smoke.failed} smoke check(s) failed"
+        failed = report.smoke.failed + report.smoke.surface_summary()["failed"]
+        return f"Gate failed — --smoke: {failed} smoke check(s) failed"
     if code == EXIT_BLOCKING:
         parts = []
         if report.partial:

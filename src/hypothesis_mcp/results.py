@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 Status = Literal["pass", "fail", "warn", "skip", "inconclusive", "waived"]
 Kind = Literal["scenario", "smoke", "probe", "lint", "incident"]
@@ -11,13 +12,46 @@ Confidence = Literal["high", "medium", "low"]
 CONFIDENCE_ORDER = {"high": 0, "medium": 1, "low": 2}
 
 
+TOOLS_CALL: Final = "tools/call"
+RESOURCES_READ: Final = "resources/read"
+PROMPTS_GET: Final = "prompts/get"
+Method = Literal["tools/call", "resources/read", "prompts/get"]
+
+
 @dataclass(frozen=True)
 class Call:
+    """One request of a reproduction. `tool` names what the request addresses: the tool for
+    tools/call, the prompt for prompts/get, the resource URI for resources/read."""
+
     tool: str
     arguments: dict[str, Any]
+    method: Method = "tools/call"
 
     def to_dict(self) -> dict[str, Any]:
+        if self.method == RESOURCES_READ:
+            return {"method": self.method, "uri": self.tool}
+        if self.method == PROMPTS_GET:
+            return {"method": self.method, "prompt": self.tool, "arguments": self.arguments}
         return {"tool": self.tool, "arguments": self.arguments}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Call:
+        """Reads every form `to_dict` writes; a call without `method` is a tools/call."""
+        method = data.get("method", TOOLS_CALL)
+        if method == RESOURCES_READ:
+            return cls(str(data["uri"]), {}, RESOURCES_READ)
+        if method == PROMPTS_GET:
+            return cls(str(data["prompt"]), dict(data.get("arguments") or {}), PROMPTS_GET)
+        return cls(data["tool"], dict(data.get("arguments") or {}))
+
+    def describe(self) -> str:
+        """The call as one line: `tool({...})`, `resources/read <uri>` or `prompts/get name({...})`."""
+        args = json.dumps(self.arguments, ensure_ascii=False)
+        if self.method == RESOURCES_READ:
+            return f"resources/read {self.tool}"
+        if self.method == PROMPTS_GET:
+            return f"prompts/get {self.tool}({args})"
+        return f"{self.tool}({args})"
 
 
 @dataclass
@@ -33,7 +67,7 @@ class Reproduction:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Reproduction:
         return cls(
-            calls=[Call(c["tool"], dict(c.get("arguments") or {})) for c in data.get("calls", [])],
+            calls=[Call.from_dict(c) for c in data.get("calls", [])],
             fresh_server=bool(data.get("fresh_server", True)),
         )
 EXERCISED = "valid_calls_succeeded"
@@ -64,6 +98,11 @@ class Result:
         """The id of the incident that reports this failure's cause, when one does."""
         found = self.details.get("incident") if self.kind != "incident" and self.status == "fail" else None
         return found if isinstance(found, str) else None
+
+    @property
+    def subject(self) -> str:
+        """What the result is about, for people: the tool, a resource or prompt, or the server."""
+        return self.tool or str(self.details.get("subject") or "server")
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -121,9 +160,20 @@ class Smoke:
     tools_called: int = 0
     tools_total: int = 0
     checks: list[dict[str, Any]] = field(default_factory=list)
+    surfaces: list[dict[str, Any]] = field(default_factory=list)
+    """The resource and prompt checks, kept apart so the tool counts above keep their meaning."""
+
+    @property
+    def any_failed(self) -> bool:
+        return self.failed > 0 or any(c.get("verdict") == "fail" for c in self.surfaces)
+
+    def surface_summary(self) -> dict[str, int]:
+        verdicts = [c.get("verdict") for c in self.surfaces]
+        return {"passed": verdicts.count("pass"), "failed": verdicts.count("fail"),
+                "warned": verdicts.count("warn"), "skipped": verdicts.count("skip")}
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "executed": self.executed,
             "reason": self.reason,
             "call_all": self.call_all,
@@ -131,6 +181,9 @@ class Smoke:
             "coverage": {"tools_called": self.tools_called, "tools_total": self.tools_total},
             "checks": self.checks,
         }
+        if self.executed:
+            data["resources_prompts"] = {"summary": self.surface_summary(), "checks": self.surfaces}
+        return data
 
 
 @dataclass

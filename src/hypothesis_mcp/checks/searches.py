@@ -77,7 +77,15 @@ class Searches:
 
     @property
     def examples(self) -> int:
-        return sum(s.examples for s in [*self._valid.values(), *self._outputs.values(), *self._invalid.values()])
+        return sum(s.examples for s in self._all())
+
+    @property
+    def failures(self) -> int:
+        return sum(s.finding is not None for s in self._all())
+
+    def _all(self) -> list[Search]:
+        """Every search so far; a copy, as lanes may add to the caches meanwhile."""
+        return [*tuple(self._valid.values()), *tuple(self._outputs.values()), *tuple(self._invalid.values())]
 
     def run_unit(self, unit: Unit, conn: Connection) -> None:
         """Run a scheduled unit's searches on `conn`, keeping their outcomes for the checks."""

@@ -25,6 +25,7 @@ from hypothesis_mcp.connection.outcome import CLOSED_CODE, TIMEOUT_CODE, Outcome
 from hypothesis_mcp.connection.stdio import MALFORMED_CODE, MAX_MESSAGE_BYTES, OVERSIZED_CODE, StdioTransport
 from hypothesis_mcp.connection.target import Target, parse_target
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError
+from hypothesis_mcp.results import PROMPTS_GET, RESOURCES_READ, Call
 from hypothesis_mcp.version import __version__
 
 _RAW = TypeAdapter(dict[str, Any])
@@ -32,6 +33,11 @@ _MALFORMED = "malformed result"
 _SSE_TOO_LARGE = "byte limit"  # in the SDK's error for a server-sent event over max_sse_event_size
 _UNPARSED_HTTP = "Failed to parse JSON response"  # the SDK's error for a JSON body that is no JSON-RPC message
 MAX_PAGES = 1000
+_LISTINGS: dict[str, tuple[Any, str]] = {
+    "resources/list": (types.ListResourcesRequest, "resources"),
+    "resources/templates/list": (types.ListResourceTemplatesRequest, "resourceTemplates"),
+    "prompts/list": (types.ListPromptsRequest, "prompts"),
+}
 
 
 class CatalogError(HypothesisMCPError):
@@ -358,10 +364,36 @@ class Connection:
             seen.add(cursor)
         raise CatalogError(f"tools/list did not end after {MAX_PAGES} pages")
 
+    def list_all(self, method: str) -> list[dict[str, Any]] | Outcome:
+        """Every page of resources/list, resources/templates/list or prompts/list, unvalidated (the
+        checks judge each entry), or the Outcome that ended the listing."""
+        if (closed := self._ready_for_call()) is not None:
+            return closed
+        request_type, key = _LISTINGS[method]
+        entries: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        cursor: str | None = None
+        for page_number in range(1, MAX_PAGES + 1):
+            request = request_type(
+                params=types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None)
+            page = self._request(request, method, {"cursor": cursor} if cursor is not None else {}, unchecked=True)
+            if isinstance(page, Outcome):
+                return page
+            listed = page.get(key)
+            if not isinstance(listed, list):
+                return Outcome(kind="protocol", message=f"{method} page {page_number} has no {key!r} list")
+            entries.extend(e if isinstance(e, dict) else {"_not_an_object": e} for e in listed)
+            cursor = page.get("nextCursor")
+            if cursor is None:
+                return entries
+            if not isinstance(cursor, str) or cursor in seen:
+                return Outcome(kind="protocol", message=f"{method}: bad or repeated nextCursor {cursor!r}")
+            seen.add(cursor)
+        return Outcome(kind="protocol", message=f"{method} did not end after {MAX_PAGES} pages")
+
     # calls -----------------------------------------------------------------------------------
-    def call(self, name: str, arguments: Mapping[str, Any] | None = None, *,
-             timeout: float | None = None) -> Outcome:
-        """Call a tool; whatever happens comes back as an Outcome."""
+    def _ready_for_call(self) -> Outcome | None:
+        """Start the server again if it exited; the Outcome to return instead when that fails."""
         self._pump()
         if self._hung and self.restart:
             self._recover()
@@ -376,6 +408,45 @@ class Connection:
                 self.stats.calls += 1
                 return Outcome(kind="closed", exit_code=exc.exit_code, stderr=exc.stderr,
                                message=f"the server could not be restarted: {exc}")
+        return None
+
+    def read_resource(self, uri: str, *, timeout: float | None = None) -> Outcome:
+        """resources/read; the answer's `contents` come back as the Outcome's content, unvalidated."""
+        if (closed := self._ready_for_call()) is not None:
+            return closed
+        request = types.ReadResourceRequest(params=types.ReadResourceRequestParams(uri=uri))
+        return self._answer(self._request(request, "resources/read", {"uri": uri}, timeout, unchecked=True),
+                            "contents")
+
+    def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None, *,
+                   timeout: float | None = None) -> Outcome:
+        """prompts/get; the answer's `messages` come back as the Outcome's content, unvalidated."""
+        if (closed := self._ready_for_call()) is not None:
+            return closed
+        args = dict(arguments or {})
+        request = types.GetPromptRequest(params=types.GetPromptRequestParams(name=name, arguments=args))
+        return self._answer(self._request(request, "prompts/get", {"name": name, "arguments": args}, timeout,
+                                          unchecked=True), "messages")
+
+    def perform(self, call: Call, *, timeout: float | None = None) -> Outcome:
+        """One reproduction step, whichever request it is."""
+        if call.method == RESOURCES_READ:
+            return self.read_resource(call.tool, timeout=timeout)
+        if call.method == PROMPTS_GET:
+            return self.get_prompt(call.tool, call.arguments, timeout=timeout)
+        return self.call(call.tool, call.arguments, timeout=timeout)
+
+    def _answer(self, answer: dict[str, Any] | Outcome, key: str) -> Outcome:
+        self.stats.calls += 1
+        if isinstance(answer, Outcome):
+            return answer
+        return Outcome.from_answer(answer, key, self.transcript[-1].elapsed if self.transcript else 0.0)
+
+    def call(self, name: str, arguments: Mapping[str, Any] | None = None, *,
+             timeout: float | None = None) -> Outcome:
+        """Call a tool; whatever happens comes back as an Outcome."""
+        if (closed := self._ready_for_call()) is not None:
+            return closed
         args = dict(arguments or {})
         params = {"name": name, "arguments": args}
         request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=args))

@@ -51,6 +51,8 @@ def render_console(report: Report, console: Console, *, report_path: str | None 
             console.print(table)
     if report.smoke.executed or report.smoke.reason != Smoke().reason:
         console.print(_smoke_section(report.smoke))
+    if report.smoke.surfaces:
+        console.print(_surface_section(report.smoke))
     if waived := report.waived():
         console.print(Group(_text(f"Waived ({len(waived)}): shown, never gating, not scored", style="bold"),
                             *(_indent(_text(waived_line(r)), 2) for r in waived)))
@@ -167,7 +169,7 @@ def _incident_table(report: Report) -> Table | None:
 
 def _smoke_section(smoke: Smoke) -> RenderableType:
     if not smoke.executed:
-        return _text(f"Smoke checks (tools/call): not run — {smoke.reason}")
+        return _text(f"Smoke checks: not run — {smoke.reason}")
     scope = "every tool called (--call-all)." if smoke.call_all else \
         "only readOnlyHint: true tools called (see --call-all)."
     checks = Table.grid(padding=(0, 1))
@@ -175,7 +177,7 @@ def _smoke_section(smoke: Smoke) -> RenderableType:
     checks.add_column()
     for check in smoke.checks:
         verdict = str(check.get("verdict", ""))
-        tool = check.get("tool_name")
+        tool = check.get("tool_name") or (check.get("details") or {}).get("subject")
         where = f" [{tool}]" if tool else ""
         details = check.get("details")
         incident = details.get("incident") if isinstance(details, dict) else None
@@ -188,10 +190,29 @@ def _smoke_section(smoke: Smoke) -> RenderableType:
         if isinstance(returned, str) and returned:
             checks.add_row("", _text(returned, style="dim"))
     return Group(
-        _text(f"Smoke checks (tools/call): {smoke.passed} passed, {smoke.failed} failed, "
+        _text(f"Smoke checks: {smoke.passed} passed, {smoke.failed} failed, "
              f"{smoke.skipped} skipped — {scope} Never counted in the score."),
         _indent(_text(f"Tools called: {smoke.tools_called} of {smoke.tools_total} (a tool counts as called "
                       "once the server answered a tools/call for it)"), 2),
+        _indent(checks, 2),
+    )
+
+
+def _surface_section(smoke: Smoke) -> RenderableType:
+    """Resource and prompt checks: their own lines, so the tool counts above keep their meaning."""
+    counts = smoke.surface_summary()
+    checks = Table.grid(padding=(0, 1))
+    checks.add_column(no_wrap=True, min_width=4)
+    checks.add_column()
+    for check in smoke.surfaces:
+        verdict = str(check.get("verdict", ""))
+        subject = (check.get("details") or {}).get("subject")
+        where = f" [{subject}]" if subject else ""
+        checks.add_row(_text("FAIL" if verdict == "fail" else verdict, style=STATUS_STYLES.get(verdict, "")),
+                       _text(f"{check.get('check_id', '')}{where}: {check.get('message', '')}"))
+    return Group(
+        _text(f"Resources and prompts (resources/read, prompts/get): {counts['passed']} passed, {counts['failed']} "
+              f"failed, {counts['warned']} warned, {counts['skipped']} skipped — never counted in the score."),
         _indent(checks, 2),
     )
 
@@ -222,7 +243,7 @@ def _top_issues(report: Report, report_path: str | None = None) -> RenderableTyp
     grid.add_column()
     for number, result in enumerate(issues, 1):
         parts: list[RenderableType] = [
-            _text(f"{result.tool or 'server'}  {result.message} ({result.rule})  [{result.id}]"),
+            _text(f"{result.subject}  {result.message} ({result.rule})  [{result.id}]"),
             _text(f"-> {fix_of(result)}", style="cyan"),
         ]
         if result.reproduction and result.reproduction.calls:

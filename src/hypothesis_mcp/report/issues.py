@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, GradeCap, Report, Result
+from hypothesis_mcp.results import CONFIDENCE_ORDER, PROMPTS_GET, RESOURCES_READ, Call, GradeCap, Report, Result
 from hypothesis_mcp.rules.registry import fix_for
 
 # Crashes first: nothing else is trustworthy while the server falls over; lint is style last.
@@ -35,8 +35,13 @@ def cap_line(cap: GradeCap) -> str | None:
 
 
 def format_call(index: int, call: Call) -> str:
-    """One reproduction step as `call N: tool({...})` with compact JSON arguments."""
+    """One reproduction step as `call N: tool({...})` with compact JSON arguments; a resource read
+    or prompt request says which it is."""
     arguments = json.dumps(call.arguments, separators=(",", ":"), ensure_ascii=False)
+    if call.method == RESOURCES_READ:
+        return f"call {index}: resources/read {call.tool}"
+    if call.method == PROMPTS_GET:
+        return f"call {index}: prompts/get {call.tool}({arguments})"
     return f"call {index}: {call.tool}({arguments})"
 
 

@@ -55,7 +55,7 @@ def _suite(report: Report, kind: str) -> ET.Element:
 def _case(result: Result) -> ET.Element:
     case = ET.Element(
         "testcase", classname=f"{result.kind}.{result.check}",
-        name=_clean(f"{result.tool or 'server'} {result.rule}"), time="0", id=_clean(result.id),
+        name=_clean(f"{result.subject} {result.rule}"), time="0", id=_clean(result.id),
     )
     if result.covered_by is not None:
         ET.SubElement(case, "skipped", message=_clean(f"failed by {result.rule}, reported once as incident "

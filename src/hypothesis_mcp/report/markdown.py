@@ -54,7 +54,7 @@ def _failures(report: Report) -> list[str]:
     ordered = top_issues(report, limit=len(failures))
     for result in ordered[:MAX_ROWS]:
         lines.append(
-            f"| {result.kind} | {_cell(result.tool or 'server')} | `{result.rule}` | {result.confidence} "
+            f"| {result.kind} | {_cell(result.subject)} | `{result.rule}` | {result.confidence} "
             f"| {_cell(result.message)} | {_cell(fix_of(result))} |"
         )
     if len(ordered) > MAX_ROWS:
@@ -79,7 +79,14 @@ def _smoke(smoke: Smoke) -> list[str]:
              f"{smoke.passed} passed, {smoke.failed} failed, {smoke.skipped} skipped · tools called "
              f"{smoke.tools_called} of {smoke.tools_total} · {scope}", ""]
     failed = [_smoke_line(c) for c in smoke.checks if c.get("verdict") == "fail" and not _covered(c)]
-    return [*lines, *failed, ""] if failed else lines
+    lines = [*lines, *failed, ""] if failed else lines
+    if smoke.surfaces:
+        counts = smoke.surface_summary()
+        lines += [f"Resources and prompts: {counts['passed']} passed, {counts['failed']} failed, "
+                  f"{counts['warned']} warned, {counts['skipped']} skipped", ""]
+        shown = [_smoke_line(c) for c in smoke.surfaces if c.get("verdict") in ("fail", "warn")]
+        lines += [*shown, ""] if shown else []
+    return lines
 
 
 def _covered(check: dict[str, Any]) -> bool:
@@ -88,9 +95,10 @@ def _covered(check: dict[str, Any]) -> bool:
 
 
 def _smoke_line(check: dict[str, Any]) -> str:
-    tool = check.get("tool_name")
+    tool = check.get("tool_name") or (check.get("details") or {}).get("subject")
     where = f" [{_inline(str(tool))}]" if tool else ""
-    return f"- **FAIL** `{check.get('check_id')}`{where}: {_inline(str(check.get('message', '')))}"
+    verdict = str(check.get("verdict", "fail")).upper()
+    return f"- **{verdict}** `{check.get('check_id')}`{where}: {_inline(str(check.get('message', '')))}"
 
 
 def _top_reproduction(report: Report) -> list[str]:
