@@ -4,13 +4,13 @@ argument left out, and an unknown prompt name; the last two must be refused with
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import strategies as st
 
 from hypothesis_mcp.checks.surfaces import (
+    SurfaceChecks,
     description_problem,
     list_entries,
     smoke_result,
@@ -18,8 +18,7 @@ from hypothesis_mcp.checks.surfaces import (
     unknown_name,
 )
 from hypothesis_mcp.checks.uritemplate import UNRESERVED
-from hypothesis_mcp.connection import Connection, Outcome
-from hypothesis_mcp.profiles import Profile
+from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.results import PROMPTS_GET, Call, Result
 from hypothesis_mcp.rules.expectations import Finding
 from hypothesis_mcp.rules.surfaces import MISSING_ACCEPTED, incident, messages_problem, refused
@@ -59,17 +58,8 @@ def argument_values(prompt: dict[str, Any]) -> st.SearchStrategy[dict[str, str]]
 
 
 @dataclass
-class PromptChecks:
-    conn: Connection
-    profile: Profile
-    stop: Callable[[], bool] = lambda: False
-    results: list[Result] = field(default_factory=list)
-    on_result: Callable[[Result], None] = lambda result: None
-    """Told of each result as it is made, for a progress display."""
-
-    def add(self, result: Result) -> None:
-        self.results.append(result)
-        self.on_result(result)
+class PromptChecks(SurfaceChecks):
+    """Prompts: their metadata, answers to generated arguments, and refusals of what is missing or unknown."""
 
     def run(self) -> list[Result]:
         listing = list_entries(self.conn, "prompts/list")

@@ -7,14 +7,14 @@ What a read must answer: a `contents` list whose entries each carry a `uri` and 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from hypothesis_mcp.checks.surfaces import (
     MEDIA_TYPE,
     URI,
     Listing,
+    SurfaceChecks,
     description_problem,
     list_entries,
     smoke_result,
@@ -22,8 +22,7 @@ from hypothesis_mcp.checks.surfaces import (
     unknown_name,
 )
 from hypothesis_mcp.checks.uritemplate import TemplateError, UriTemplate, parse, values
-from hypothesis_mcp.connection import Connection, Outcome
-from hypothesis_mcp.profiles import Profile
+from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.results import RESOURCES_READ, Call, Result, Status
 from hypothesis_mcp.rules.expectations import Finding
 from hypothesis_mcp.rules.surfaces import (
@@ -54,17 +53,8 @@ BASIS = {
 
 
 @dataclass
-class ResourceChecks:
-    conn: Connection
-    profile: Profile
-    stop: Callable[[], bool] = lambda: False
-    results: list[Result] = field(default_factory=list)
-    on_result: Callable[[Result], None] = lambda result: None
-    """Told of each result as it is made, for a progress display."""
-
-    def add(self, result: Result) -> None:
-        self.results.append(result)
-        self.on_result(result)
+class ResourceChecks(SurfaceChecks):
+    """Resources and templates: their metadata, every read against its listing, unknown URIs refused."""
 
     def run(self) -> list[Result]:
         resources = list_entries(self.conn, "resources/list")

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import Call, Confidence, Reproduction, Result, Status
 from hypothesis_mcp.rules.registry import fix_for
 
@@ -30,6 +32,22 @@ class Listing:
     absent: str | None = None
     """Set when the server does not offer this listing at all (method not found)."""
     broken: Outcome | None = None
+
+
+@dataclass
+class SurfaceChecks:
+    """The state a resource or prompt check run keeps: where it calls, its results so far."""
+
+    conn: Connection
+    profile: Profile
+    stop: Callable[[], bool] = lambda: False
+    results: list[Result] = field(default_factory=list)
+    on_result: Callable[[Result], None] = lambda result: None
+    """Told of each result as it is made, for a progress display."""
+
+    def add(self, result: Result) -> None:
+        self.results.append(result)
+        self.on_result(result)
 
 
 def list_entries(conn: Connection, method: str) -> Listing:
