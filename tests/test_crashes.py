@@ -73,8 +73,10 @@ def test_a_hang_is_the_one_call_that_hangs_and_never_cascades(bug: str, tool: st
     assert incident.reproduction is not None and len(incident.reproduction.calls) == 1
     assert list(incident.reproduction.calls[0].arguments.values()) == [-1]
     assert not results(report, kind="smoke", status="fail"), summary(report)
+    # The other tools' scenarios never inherit the hang (a tool whose draws never meet a stored id
+    # is "not exercised", which is no failure).
     others = [r for r in report.results if r.kind == "scenario" and r.tool != tool]
-    assert others and all(r.status == "pass" for r in others if r.check == "happy"), summary(report)
+    assert others and all(r.status != "fail" for r in others), summary(report)
 
 
 def test_the_hang_servers_twin_draws_no_incident() -> None:
@@ -111,7 +113,7 @@ def test_a_server_no_tool_of_which_was_exercised_is_not_graded_a() -> None:
     assert exercised(report) == [0, 0]
     happy = one(report, kind="scenario", check="happy", tool="fetch_invoice")
     assert happy.status == "inconclusive" and happy.message.startswith("not exercised")
-    assert "not found" in happy.message and "--arg fetch_invoice:invoice_id=" in happy.message
+    assert "isError: true" in happy.message and "--arg fetch_invoice:invoice_id=" in happy.message
     given = Overrides.from_mapping({"fetch_invoice": {"invoice_id": "INV-1001"}, "*": {"account": "acme"}},
                                    "test")
     report = engine(server("locked_tools.py"), overrides=given)

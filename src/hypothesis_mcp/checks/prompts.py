@@ -62,6 +62,8 @@ class PromptChecks(SurfaceChecks):
     """Prompts: their metadata, answers to generated arguments, and refusals of what is missing or unknown."""
 
     def run(self) -> list[Result]:
+        if self.unreachable(METADATA, BASIS[METADATA]):
+            return self.results
         listing = list_entries(self.conn, "prompts/list")
         if listing.absent:
             self.add(smoke_result(METADATA, None, "skip", "the server offers no prompts",

@@ -57,6 +57,8 @@ class ResourceChecks(SurfaceChecks):
     """Resources and templates: their metadata, every read against its listing, unknown URIs refused."""
 
     def run(self) -> list[Result]:
+        if self.unreachable(METADATA, BASIS[METADATA]):
+            return self.results
         resources = list_entries(self.conn, "resources/list")
         templates = list_entries(self.conn, "resources/templates/list")
         if resources.absent and templates.absent:

@@ -45,9 +45,22 @@ class SurfaceChecks:
     on_result: Callable[[Result], None] = lambda result: None
     """Told of each result as it is made, for a progress display."""
 
+    def __post_init__(self) -> None:
+        # A server that stopped answering after a hang gets no more requests: they would only come
+        # back unsent and read as failures of their own.
+        outer = self.stop
+        self.stop = lambda: outer() or self.conn.unavailable is not None
+
     def add(self, result: Result) -> None:
         self.results.append(result)
         self.on_result(result)
+
+    def unreachable(self, check: str, basis: str) -> bool:
+        """Say once, as a skip, that the server no longer answers; True when it does not."""
+        if self.conn.unavailable is None:
+            return False
+        self.add(smoke_result(check, None, "skip", f"not checked: {self.conn.unavailable}", basis=basis))
+        return True
 
 
 def list_entries(conn: Connection, method: str) -> Listing:
