@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.checks.error_shapes import error_as_success
 from hypothesis_mcp.checks.lint import lint, lint_score
 from hypothesis_mcp.checks.prompts import PromptChecks
 from hypothesis_mcp.checks.resources import ResourceChecks
@@ -234,6 +235,7 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
                 results.extend(surfaces)
             emit(StageStarted("scenarios"))
             results.extend(run_scenarios(searches, scenario_plan))
+            results.extend(error_as_success(searches, tools))
             step("scenarios", f"{len(scenario_plan.called)} tool(s)", "done")
             if options.probes and not stop():
                 emit(StageStarted("probes"))

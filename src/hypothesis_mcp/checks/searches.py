@@ -57,6 +57,9 @@ class Search:
     examples: int = 0
     output_unchecked: str | None = None
     """Why the outputSchema was not judged, when the tool declares one that cannot be used."""
+    error_shaped: list[tuple[Any, Outcome]] = field(default_factory=list)
+    """Calls answered with a success whose content says it failed, with their arguments: refusals
+    to every check, and the evidence of `error-as-success`."""
 
     @property
     def successes(self) -> list[Outcome]:
@@ -128,6 +131,8 @@ class Searches:
             if (found := NO_INCIDENT.breach(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
+            if outcome.error_shaped:
+                search.error_shaped.append((args, search.answered[-1]))
             if not outputs_only and (why := SERVED.breach(outcome)) is not None:
                 return Finding(REJECTED_VALID, why, {"returned": outcome.summary()})
             if not outcome.ok:
@@ -184,6 +189,8 @@ class Searches:
             if (found := NO_INCIDENT.breach(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
+            if outcome.error_shaped:
+                search.error_shaped.append((invalid.value, search.answered[-1]))
             details = {"returned": outcome.summary(), "keyword": invalid.keyword,
                        "violation": invalid.description}
             if not REFUSED_CLEANLY.holds(outcome):
@@ -212,6 +219,12 @@ class Searches:
                   admits=lambda args: not check.is_valid(args),
                   scope=f"invalid:{tool.name}:{digest([tool.input_schema, {}])}")
         return search
+
+    def searched(self, tool: Tool) -> tuple[list[Search], list[Search]]:
+        """The valid-argument searches (and the output one) and the invalid one this run made for
+        `tool`, without starting any."""
+        valid = [cache[tool.name] for cache in (self._valid, self._outputs) if tool.name in cache]
+        return valid, [self._invalid[tool.name]] if tool.name in self._invalid else []
 
     def _stopped(self, conn: Connection) -> bool:
         return self.stop() or conn.unavailable is not None
@@ -292,5 +305,8 @@ def pointer(path: Any) -> str:
 
 
 def rejection_kind(outcome: Outcome) -> str:
-    return f"JSON-RPC error {outcome.code}" if outcome.kind == "error" else "an isError tool result"
+    if outcome.kind == "error":
+        return f"JSON-RPC error {outcome.code}"
+    return "a success result that says it failed (error-as-success)" if outcome.error_shaped else \
+        "an isError tool result"
 

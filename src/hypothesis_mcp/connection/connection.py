@@ -455,7 +455,7 @@ class Connection:
         if isinstance(answer, Outcome):
             self._hung = answer.kind == "timeout"
             return answer
-        return Outcome.from_result(answer, self.transcript[-1].elapsed if self.transcript else 0.0)
+        return Outcome.from_result(answer, self.transcript[-1].elapsed if self.transcript else 0.0, args)
 
     def _recover(self) -> None:
         """Start over after a call hung: a wedged server would leave every later call hanging."""

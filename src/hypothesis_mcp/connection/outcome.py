@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
+
+from hypothesis_mcp.connection.failure import failure_claim
 
 OutcomeKind = Literal["result", "error", "timeout", "closed", "protocol", "unavailable"]
 
@@ -18,7 +21,9 @@ _MISSING = object()
 class Outcome:
     """A result (content, structuredContent, isError), a JSON-RPC error, a timeout, a closed
     connection (with the exit code and stderr tail), a protocol violation, or no call at all
-    because the server stopped answering after an earlier call hung (`unavailable`)."""
+    because the server stopped answering after an earlier call hung (`unavailable`). A tool
+    result whose content says it failed though isError is not set carries why in `failure`: it is
+    a refusal to every judgement, and the `error-as-success` rule reports it."""
 
     kind: OutcomeKind
     content: list[dict[str, Any]] = field(default_factory=list)
@@ -33,6 +38,8 @@ class Outcome:
     elapsed: float = 0.0
     answer: dict[str, Any] | None = None
     """The whole result of a resources/read or prompts/get, whose `content` holds its list."""
+    failure: str | None = None
+    """Why a tool result without isError reads as an error (connection.failure), else None."""
 
     @classmethod
     def from_answer(cls, raw: dict[str, Any], key: str, elapsed: float) -> Outcome:
@@ -44,16 +51,19 @@ class Outcome:
                    elapsed=elapsed, answer=raw)
 
     @classmethod
-    def from_result(cls, raw: dict[str, Any], elapsed: float) -> Outcome:
+    def from_result(cls, raw: dict[str, Any], elapsed: float, arguments: Mapping[str, Any] | None = None) -> Outcome:
+        """A tools/call result; `arguments` are the call's, so an answer that shows them back is
+        not read as the tool's own error."""
         structured = raw.get("structuredContent", _MISSING)
-        content = raw.get("content")
+        listed = raw.get("content")
+        content = [c for c in listed if isinstance(c, dict)] if isinstance(listed, list) else []
+        is_error = raw.get("isError") is True
+        has_structured = structured is not _MISSING
+        structured = None if structured is _MISSING else structured
         return cls(
-            kind="result",
-            content=[c for c in content if isinstance(c, dict)] if isinstance(content, list) else [],
-            structured=None if structured is _MISSING else structured,
-            has_structured=structured is not _MISSING,
-            is_error=raw.get("isError") is True,
-            elapsed=elapsed,
+            kind="result", content=content, structured=structured, has_structured=has_structured,
+            is_error=is_error, elapsed=elapsed,
+            failure=None if is_error else failure_claim(content, structured, has_structured, arguments),
         )
 
     def slim(self) -> Outcome:
@@ -63,14 +73,20 @@ class Outcome:
 
     @property
     def ok(self) -> bool:
-        """A result the tool reported as a success."""
-        return self.kind == "result" and not self.is_error
+        """A result the tool reported as a success, whose content does not say it failed."""
+        return self.kind == "result" and not self.is_error and self.failure is None
+
+    @property
+    def error_shaped(self) -> bool:
+        """A success result whose content says the call failed: an error reported as success."""
+        return self.kind == "result" and not self.is_error and self.failure is not None
 
     @property
     def rejected(self) -> bool:
-        """The server refused the call itself: an isError result or a JSON-RPC error it owns."""
+        """The server refused the call itself: an isError result (or one whose content says it
+        failed) or a JSON-RPC error it owns."""
         if self.kind == "result":
-            return self.is_error
+            return self.is_error or self.failure is not None
         return self.kind == "error" and self.code != INTERNAL_ERROR
 
     @property
@@ -103,6 +119,8 @@ class Outcome:
                 parts.append("structuredContent present")
             if self.is_error:
                 parts.append("isError: true")
+            elif self.failure is not None:
+                parts.append("isError not set, but the content says it failed")
             text = self.text
             if text:
                 shown = text[:width]

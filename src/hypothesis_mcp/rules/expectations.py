@@ -99,6 +99,14 @@ class UnknownToolRefused(Expectation):
 
 
 @dataclass(frozen=True)
+class FailsAsError(Expectation):
+    """A failure is answered as one: no success result whose content says the call failed."""
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return not answer.error_shaped
+
+
+@dataclass(frozen=True)
 class Succeeds(Expectation):
     """The call is served with a success result."""
 

@@ -13,6 +13,7 @@ from hypothesis_mcp.results import PROMPTS_GET, RESOURCES_READ, Kind, Result, St
 from hypothesis_mcp.rules.expectations import (
     ConformsTo,
     Expectation,
+    FailsAsError,
     NoIncident,
     Refused,
     RefusedCleanly,
@@ -28,6 +29,7 @@ GENERIC_FIX = (
 )
 OUTPUT_RULES = frozenset({"smoke_structured_content", "happy-output-schema"})
 NOT_EXERCISED = "happy-tool-not-exercised"
+ERROR_AS_SUCCESS = "error-as-success"
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,10 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Pass values the tool can serve (an id or path that exists) with --arg TOOL:NAME=VALUE or "
         "--args-file, so a valid call succeeds and the tool is tested; until then it is not exercised."
     ), severity="inconclusive"),
+    Rule(ERROR_AS_SUCCESS, "scenario", (
+        "Report a failed call as a tool error: set isError: true on the result (raise in the handler, or "
+        "return CallToolResult(isError=True)), and keep success results for calls that succeeded."
+    ), severity="warn", expects=FailsAsError()),
     Rule("scenario-failed", "scenario", GENERIC_FIX),
     # Incidents
     Rule("server-crashed", "incident", (

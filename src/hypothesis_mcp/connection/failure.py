@@ -1,0 +1,139 @@
+"""Whether a success result's content says the call failed: an error reported as success.
+
+The one place that reads an answer's own framing (a JSON object made of an error and its
+explanation, or a text that opens with an error word). `Outcome` asks it once per tool result, so
+every judgement (scenarios, smoke, probes, replay) sees such an answer as a refusal. Two guards
+keep a correct server that shows user data out: an object that carries anything besides the error
+and its explanation is data about something else (a validator's `errors`, a job whose `status` is
+`failed`), and a text or error message found in the call's own arguments is an echo.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+# One JSON text, not short literals: Hypothesis also draws the short strings it finds in the
+# project's own modules, and error words among them would make generated data look like failures.
+ERROR_MEMBERS, FALSE_FLAGS, FAILED_STATUSES, FRAMING_KEYS = (frozenset(words) for words in json.loads("""[
+  ["error", "errors"],
+  ["success", "ok"],
+  ["error", "failed", "failure", "fail", "fatal"],
+  ["error", "errors", "message", "msg", "detail", "details", "reason", "code", "status", "statuscode",
+   "status_code", "success", "ok", "type", "hint", "error_code", "errorcode", "error_message", "errormessage",
+   "error_type", "errortype", "error_description", "suggestion", "help", "traceback", "stack", "trace",
+   "exception"]
+]"""))
+"""Members an error answer is made of: indicators, the values that say it failed, and the explanation
+beside them (FRAMING_KEYS); any other member that is not null makes the object data."""
+_NOT_A_FAILURE = r"(?!\s*(?:none|null|nil|0|false|n/a|-)\s*$)"
+_TRACEBACK = re.compile(r"^\s*traceback \(most recent call last\)", re.IGNORECASE)
+MAX_LINES = 5
+"""An error message is short; a longer text that opens with an error word is a document or a log."""
+_TEXT_FAILURE = (
+    re.compile(
+        r"^\s*(?!(?:no|zero|0|without|ignored?|expected|last)\b)"
+        r"\[?(?:[a-z][\w.-]*\s+){0,3}?(?:error|exception|failure|failed|fatal)\]?(?:\s*[:!]|\s+[-\u2013\u2014]\s)"
+        + _NOT_A_FAILURE,
+        re.IGNORECASE,
+    ),
+    re.compile(r"^\s*failed\s+to\s+\w", re.IGNORECASE),
+    re.compile(r"^\s*(?:an?\s+)?(?:unexpected\s+|internal\s+)?(?:error|exception)\s+(?:occurred|occured|was\s+"
+               r"raised|happened)\b", re.IGNORECASE),
+    _TRACEBACK,
+    re.compile(r"^\s*[A-Za-z_][\w.]*(?:Error|Exception)(?::|\(|\s*$)"),
+    re.compile(r"^\s*\[?(?:ERROR|FAILED|FATAL)\b(?!\]?\s*[:=]?\s*\d)"),
+)
+_WIDTH = 120
+
+
+def failure_claim(content: list[dict[str, Any]], structured: Any, has_structured: bool,
+                  arguments: Mapping[str, Any] | None = None) -> str | None:
+    """Why a result that did not set isError says it failed, in a few words; None when it does not."""
+    echoed = set(_strings(arguments or {}))
+    if has_structured:
+        for value in _unwrapped(structured):
+            if (found := _object_claim(value, echoed)) is not None:
+                return found
+    texts = [str(c.get("text", "")) for c in content if c.get("type") == "text"]
+    if not texts:
+        return None
+    text = texts[0]
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return _text_claim(text, echoed)
+    for value in _unwrapped(parsed):
+        if (found := _object_claim(value, echoed)) is not None:
+            return found
+    return None
+
+
+def _unwrapped(value: Any) -> Iterator[dict[str, Any]]:
+    """The object itself, and the object a lone `result` member wraps (a plain return value)."""
+    if isinstance(value, dict):
+        yield value
+        if len(value) == 1 and isinstance(value.get("result"), dict):
+            yield value["result"]
+
+
+def _object_claim(value: dict[str, Any], echoed: set[str]) -> str | None:
+    members = {str(k).lower(): v for k, v in value.items()}
+    if any(members.get(flag) is True for flag in FALSE_FLAGS):
+        return None
+    if any(k not in FRAMING_KEYS and v is not None for k, v in members.items()):
+        return None
+    for key in sorted(ERROR_MEMBERS):
+        found = members.get(key)
+        if _truthy(found) and not (isinstance(found, str) and _echo(found, echoed)):
+            return f"its {key!r} member is {_short(found)}"
+    for key in sorted(FALSE_FLAGS):
+        if members.get(key) is False:
+            return f"{key!r} is false"
+    for key, status in members.items():
+        if key.endswith("status") and isinstance(status, str) and status.strip().lower() in FAILED_STATUSES:
+            return f"{key!r} is {_short(status)}"
+    return None
+
+
+def _text_claim(text: str, echoed: set[str]) -> str | None:
+    """The first line opens with an error word, and the text is an error message (a few lines, or a
+    traceback), not a listing whose lines share their first word (a log that shows an error line)."""
+    found = [line.strip() for line in text.splitlines() if line.strip()]
+    if not found or _echo(found[0], echoed) or not any(p.match(found[0]) for p in _TEXT_FAILURE):
+        return None
+    if not _TRACEBACK.match(found[0]):
+        first_word = found[0].split()[0].lower()
+        if len(found) > MAX_LINES or any(line.split()[0].lower() == first_word for line in found[1:]):
+            return None
+    return f"its text opens with {_short(found[0])}"
+
+
+def _echo(text: str, echoed: set[str]) -> bool:
+    """The text came from the call's arguments: user data shown back, not the tool's framing."""
+    needle = text.strip()
+    return bool(needle) and any(needle in value for value in echoed)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for inner in value.values():
+            yield from _strings(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _strings(inner)
+
+
+def _truthy(value: Any) -> bool:
+    if isinstance(value, str):
+        return bool(value.strip())
+    return bool(value)
+
+
+def _short(value: Any) -> str:
+    shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return json.dumps(shown[:_WIDTH], ensure_ascii=False)
