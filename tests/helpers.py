@@ -63,6 +63,11 @@ def journal_store(bug: str | None = None, *extra: str) -> list[str]:
     return [PYTHON, str(ROOT / "tests/servers/journal_store.py"), *(["--bug", bug] if bug else []), *extra]
 
 
+def error_shapes(bug: str | None = None, *extra: str) -> list[str]:
+    """tests/servers/error_shapes.py: refusals answered as successes in the style BUG names."""
+    return [PYTHON, str(ROOT / "tests/servers/error_shapes.py"), *(["--bug", bug] if bug else []), *extra]
+
+
 def command_line(argv: list[str]) -> str:
     """One string for the CLI and the pytest plugin, split again like a shell would."""
     import shlex

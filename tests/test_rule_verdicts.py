@@ -13,7 +13,19 @@ from typing import Any
 
 import pytest
 
-from helpers import PYTHON, ROOT, engine, grading, probe_bugs, problems, sample, seeded, smoke_bugs, summary
+from helpers import (
+    PYTHON,
+    ROOT,
+    engine,
+    error_shapes,
+    grading,
+    probe_bugs,
+    problems,
+    sample,
+    seeded,
+    smoke_bugs,
+    summary,
+)
 from hypothesis_mcp.connection import Outcome, parse_target
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.replay import judge_last, replay
@@ -58,6 +70,8 @@ CASES = [
          {"edge-internal-error"}, SMOKE),
     Case("verdict-unknown-as-result", verdict_bugs("unknown-as-result"), verdict_bugs(),
          {"smoke_unknown_tool"}, SMOKE),
+    Case("error-shapes-json-error", error_shapes("json-error"), error_shapes(), {"error-as-success"}, SMOKE),
+    Case("error-shapes-db-error", error_shapes("db-error"), error_shapes(), {"error-as-success"}, SMOKE),
     Case("raw-incidents", raw_server("crashy", "hangy", "rpc-faults"), None,
          {"server-crashed", "call-timeout", "protocol-violation"}, {**SMOKE, "timeout": 2.0}),
 ]

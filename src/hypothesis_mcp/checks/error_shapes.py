@@ -45,13 +45,13 @@ def _result(searches: Searches, tool: Tool, on_valid: list[tuple[Any, Outcome]],
             on_invalid: list[tuple[Any, Outcome]], answered: int) -> Result:
     sure = bool(on_invalid)
     hits = on_invalid if sure else on_valid
-    arguments = _smallest(searches, tool, hits, invalid=sure)
+    arguments, answer = _smallest(searches, tool, hits, invalid=sure)
     marked = [(args, outcome, False) for args, outcome in on_invalid] + [(a, o, True) for a, o in on_valid]
     shown = [{"arguments": args, "schema_valid": valid, "says": outcome.failure, "returned": outcome.summary()}
              for args, outcome, valid in marked[:EXAMPLES]]
     total = len(on_valid) + len(on_invalid)
     message = (f"answered {total} of {answered} call(s) with a success result whose content says it failed "
-               f"({hits[0][1].failure}); isError is not set, so a client takes the error for the tool's answer")
+               f"({answer.failure}); isError is not set, so a client takes the error for the tool's answer")
     if sure:
         message += f", {len(on_invalid)} of them to schema-invalid arguments it should have refused"
     return Result(
@@ -59,23 +59,26 @@ def _result(searches: Searches, tool: Tool, on_valid: list[tuple[Any, Outcome]],
         rule=ERROR_AS_SUCCESS, message=message, confidence="high" if sure else "medium", basis=BASIS,
         reproduction=Reproduction([Call(tool.name, arguments)], fresh_server=False),
         details={"examples": shown, "error_shaped_valid": len(on_valid), "error_shaped_invalid": len(on_invalid),
-                 "returned": hits[0][1].summary()},
+                 "returned": answer.summary()},
     )
 
 
-def _smallest(searches: Searches, tool: Tool, hits: list[tuple[Any, Outcome]], *, invalid: bool) -> dict[str, Any]:
+def _smallest(searches: Searches, tool: Tool, hits: list[tuple[Any, Outcome]], *,
+              invalid: bool) -> tuple[dict[str, Any], Outcome]:
     """The shortest call seen answered that way, with the keys it does not need dropped while it
-    still is (on the run's server, a few calls at most); an invalid call stays invalid."""
-    args = min((a for a, _ in hits if isinstance(a, dict)), key=lambda a: len(json.dumps(a, default=repr)),
-               default=None)
-    if args is None:
-        return {}
+    still is (on the run's server, a few calls at most; an invalid call stays invalid), and its answer."""
+    args, answer = min(((a, o) for a, o in hits if isinstance(a, dict)),
+                       key=lambda hit: len(json.dumps(hit[0], default=repr)), default=({}, hits[0][1]))
     check = value_validator(tool.input_schema or {"type": "object"})
     conn = searches.conn
+    last = [answer]
 
     def still(smaller: dict[str, Any]) -> bool:
         if conn.unavailable is not None or searches.stop() or check.is_valid(smaller) == invalid:
             return False
-        return conn.call(tool.name, smaller).error_shaped
+        outcome = conn.call(tool.name, smaller)
+        if outcome.error_shaped:
+            last.append(outcome)
+        return outcome.error_shaped
 
-    return drop_keys(args, still, tries=MINIMISING_TRIES)
+    return drop_keys(args, still, tries=MINIMISING_TRIES), last[-1]
