@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import Cli, cli, command_line, grading, one, sample, shared_run, smoke_bug_run, smoke_bugs
+from helpers import Cli, cli, command_line, error_shapes, grading, one, sample, shared_run, smoke_bug_run, smoke_bugs
 from hypothesis_mcp.connection import Outcome, parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Call, Report, Reproduction, Result
@@ -163,3 +163,31 @@ def test_cli_replay_with_nothing_to_replay(tmp_path: Path) -> None:
     run = cli(["replay", str(path)], tmp_path)
     assert run.code == 0, run
     assert "nothing to replay" in run.stdout
+
+
+def test_cli_replay_needs_the_environment_the_run_set(tmp_path: Path) -> None:
+    """The report keeps the names the run set for the server (never the values) and the target as
+    given; a replay without them refuses to start the server and names them, and with them (by
+    --env, `{tmpdir}` expanded anew, or from the process environment) it replays where it is told."""
+    run = cli(["test", "--smoke", "--profile", "grading", "--max-examples", "5", "--env",
+               "TICKET_AUDIT_LOG={tmpdir}/audit.log", "--json", "report.json", "--", *error_shapes("json-error")],
+              tmp_path)
+    assert run.code == 0, run
+    data = json.loads((tmp_path / "report.json").read_text())
+    assert data["server_env"] == ["TICKET_AUDIT_LOG"]
+    assert "audit.log" not in json.dumps(data), "an environment value is never written to the report"
+    [found] = [r for r in data["results"] if r["rule"] == "error-as-success" and r["tool"] == "get_ticket"]
+
+    refused = cli(["replay", "report.json", "--result", found["id"]], tmp_path)
+    assert refused.code == 2, refused
+    assert "TICKET_AUDIT_LOG" in refused.stderr and "--env TICKET_AUDIT_LOG=VALUE" in refused.stderr, refused
+    assert "call" not in refused.stdout
+
+    fresh = cli(["replay", "report.json", "--result", found["id"], "--env", "TICKET_AUDIT_LOG={tmpdir}/audit.log"],
+                tmp_path)
+    assert fresh.code == 1 and "still fails" in fresh.stdout, fresh
+
+    audit = tmp_path / "audit.log"
+    here = cli(["replay", "report.json", "--result", found["id"]], tmp_path, env={"TICKET_AUDIT_LOG": str(audit)})
+    assert here.code == 1 and "still fails" in here.stdout, here
+    assert audit.read_text().splitlines()[-1] == "get_ticket"

@@ -21,6 +21,7 @@ from hypothesis_mcp.cli_targets import (
     announce_defaults,
     apply_project_defaults,
     choose_target,
+    require_env,
     write_sarif,
 )
 from hypothesis_mcp.connection import CatalogError, Connection, Outcome
@@ -277,9 +278,12 @@ def replay(
     timeout: TimeoutOpt = 30.0,
     client_config: ConfigOpt = None,
     server: ServerOpt = None,
+    env: EnvOpt = [],  # noqa: B006
 ) -> None:
     """Re-run failures' minimal reproductions on a fresh server: exit 1 if one still fails, 0 if all pass.
-    With --emit-tests, write them as pytest files instead (a CI report becomes regression tests)."""
+    With --emit-tests, write them as pytest files instead (a CI report becomes regression tests).
+    The server gets the environment the run gave it: every variable name the report records must be
+    set, with --env or in this process's environment."""
 
     def body() -> int:
         data = load_report(report_file)
@@ -303,11 +307,12 @@ def replay(
             typer.echo("nothing to replay: the report has no failure with a reproduction")
             return EXIT_OK
         if client_config is not None:
-            the_target = choose_target([target] if target else [], client_config, server, env=[], header=[],
+            the_target = choose_target([target] if target else [], client_config, server, env=env, header=[],
                                        token=None)
         else:
-            the_target = choose_target([target or data.get("target", "")], None, server, env=[], header=[],
+            the_target = choose_target([target or data.get("target", "")], None, server, env=env, header=[],
                                        token=None)
+        require_env(the_target, data.get("server_env") or [], report_file)
         console = Console(highlight=False)
         failing = 0
         for result in chosen:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -39,6 +41,22 @@ def choose_target(target: list[str], config: Path | None, server: str | None, *,
     found = target_from_config(config, server)
     return Target(command=found.command, url=found.url, env={**found.env, **extra_env}, cwd=found.cwd,
                   headers={**found.headers, **headers}, token=token, shown=found.shown)
+
+
+def require_env(target: Target, recorded: Sequence[str], report: Path) -> None:
+    """A replay starts its server only where the run started it: every environment variable the run
+    set for the server (the report keeps the names) must be set again, by --env or in this process."""
+    if target.is_url:
+        return
+    missing = sorted(name for name in recorded if name not in target.env and name not in os.environ)
+    if missing:
+        flags = " ".join(f"--env {name}=VALUE" for name in missing)
+        raise UsageError(
+            f"{report} was made with {', '.join(missing)} set for the server, and this replay sets "
+            f"{'it' if len(missing) == 1 else 'them'} neither with --env nor in the environment: the server "
+            f"would start in another environment (a default data file, the real home directory). Pass {flags} "
+            "(a value may hold {tmpdir}, a new folder per server process) or export them, then replay again."
+        )
 
 
 def apply_project_defaults(ctx: typer.Context) -> None:

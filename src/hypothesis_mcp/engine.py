@@ -275,6 +275,7 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
                            server_starts=sum(s.server_starts for s in every), duration_s=round(clock.elapsed, 2)),
             isolation=isolation, notes=notes, tools_total=len(tools), interrupted=interrupted,
             partial_reasons=list(dict.fromkeys(cut)), waivers=waivers,
+            server_env=[] if target.is_url else sorted(target.env),
         )
     finally:
         lanes.close()

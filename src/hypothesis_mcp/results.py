@@ -218,6 +218,9 @@ class Report:
     """Why the run is incomplete (time ran out, interrupted, checks that could not run); empty
     for a complete run. A partial run never passes `--ci`."""
     waivers: list[dict[str, Any]] = field(default_factory=list)
+    server_env: list[str] = field(default_factory=list)
+    """The names of the environment variables the run set for the server (--env, a config's `env`,
+    a strategy's env), never their values: a replay must set them too."""
 
     @property
     def partial(self) -> bool:
@@ -248,6 +251,7 @@ class Report:
             "partial_reason": self.partial_reason,
             "interrupted": self.interrupted,
             "waivers": self.waivers,
+            "server_env": self.server_env,
         }
 
     def waived(self) -> list[Result]:

@@ -16,12 +16,16 @@ Each bug answers refusals with `isError` unset, in one style:
 - db-error: the text `Database error: ...` for the desk's own refusals only; schema-invalid
   arguments still get an isError result (as a framework that validates arguments answers them).
 
+With `TICKET_AUDIT_LOG=FILE` in its environment the desk appends the name of every tool it is
+called with to FILE, one a line: a test can see where a server ran.
+
     python tests/servers/error_shapes.py [--bug NAME] [--http PORT]
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -101,6 +105,9 @@ def build_server(bug: str | None = None) -> Server[Any]:
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         if params.name not in tools:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+        if audit := os.environ.get("TICKET_AUDIT_LOG"):
+            with open(audit, "a", encoding="utf-8") as log:
+                log.write(params.name + "\n")
         arguments = params.arguments or {}
         problem = jsonschema.exceptions.best_match(validators[params.name].iter_errors(arguments))
         if problem is not None:
