@@ -19,7 +19,7 @@ OWN_FILE = "hypothesis-mcp.toml"
 PYPROJECT = "pyproject.toml"
 ALIASES = {"args": "arg", "envs": "env", "headers": "header"}
 OUTPUTS = frozenset({"json", "junit", "markdown", "badge", "sarif"})
-ONLY = {"replay": frozenset({"config", "server", "timeout"}), "tools": None, "test": None}
+ONLY = {"replay": frozenset({"config", "server", "timeout", "env"}), "tools": None, "test": None}
 """Keys each command takes from the defaults (None: every key it has an option for, but outputs
 are the test command's alone: `tools --json` is a switch, not a file)."""
 META_KEY = "hypothesis_mcp.project"
