@@ -56,6 +56,10 @@ def test_an_answer_that_shows_the_arguments_back_is_no_error() -> None:
     assert text("Error: the user typed this", {"note": "Error: the user typed this"}).ok
     assert text('{"error": "disk full"}', {"fields": {"error": "disk full"}}).ok
     assert not text("Error: no note 'x'", {"title": "x"}).ok
+    # A message of the type the caller asked for (server-everything's get-annotated-message).
+    assert text("Error: Operation failed", {"messageType": "error", "includeImage": True}).ok
+    assert not text("Error: Operation failed", {"messageType": "success"}).ok
+    assert text('{"status": "failed"}', {"job": "nightly", "status": "failed"}).ok
 
 
 def test_an_iserror_result_is_no_error_as_success() -> None:

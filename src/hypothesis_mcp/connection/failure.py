@@ -5,7 +5,8 @@ explanation, or a text that opens with an error word). `Outcome` asks it once pe
 every judgement (scenarios, smoke, probes, replay) sees such an answer as a refusal. Two guards
 keep a correct server that shows user data out: an object that carries anything besides the error
 and its explanation is data about something else (a validator's `errors`, a job whose `status` is
-`failed`), and a text or error message found in the call's own arguments is an echo.
+`failed`), and a text or error message found in the call's own arguments is an echo, as is a text whose
+opening word the arguments name (a message of the type `error` that the caller asked for).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ _TEXT_FAILURE = (
     re.compile(r"^\s*\[?(?:ERROR|FAILED|FATAL)\b(?!\]?\s*[:=]?\s*\d)"),
 )
 _WIDTH = 120
+_PUNCTUATION = "[]:!-.,"
 
 
 def failure_claim(content: list[dict[str, Any]], structured: Any, has_structured: bool,
@@ -93,7 +95,8 @@ def _object_claim(value: dict[str, Any], echoed: set[str]) -> str | None:
         if members.get(key) is False:
             return f"{key!r} is false"
     for key, status in members.items():
-        if key.endswith("status") and isinstance(status, str) and status.strip().lower() in FAILED_STATUSES:
+        if key.endswith("status") and isinstance(status, str) and status.strip().lower() in FAILED_STATUSES \
+                and not _echo(status, echoed):
             return f"{key!r} is {_short(status)}"
     return None
 
@@ -104,6 +107,8 @@ def _text_claim(text: str, echoed: set[str]) -> str | None:
     found = [line.strip() for line in text.splitlines() if line.strip()]
     if not found or _echo(found[0], echoed) or not any(p.match(found[0]) for p in _TEXT_FAILURE):
         return None
+    if found[0].split()[0].strip(_PUNCTUATION).lower() in {value.strip().lower() for value in echoed}:
+        return None  # the caller asked for it: an example message of the kind named "error"
     if not _TRACEBACK.match(found[0]):
         first_word = found[0].split()[0].lower()
         if len(found) > MAX_LINES or any(line.split()[0].lower() == first_word for line in found[1:]):
