@@ -48,6 +48,12 @@ def test_memory_grade_is_capped_at_c(memory_report: Report) -> None:
     assert memory_report.score == 92.5
 
 
+def test_servers_that_set_iserror_draw_no_error_as_success(memory_report: Report, memory_bank_report: Report) -> None:
+    """Both answer their errors with isError (or a JSON-RPC error): none is reported as a success."""
+    for report in (memory_report, memory_bank_report):
+        assert not [r for r in report.results if r.rule == "error-as-success"], report.server
+
+
 def test_memory_smoke_unknown_tool_is_an_iserror_result(memory_report: Report) -> None:
     [check] = [c for c in memory_report.smoke.checks if c["check_id"] == "smoke_unknown_tool"]
     assert check["verdict"] == "fail" and "isError" in check["message"]
