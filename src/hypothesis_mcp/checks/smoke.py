@@ -136,6 +136,11 @@ class SmokeRun:
                                  "reported a tool execution error (isError) for a nonexistent tool; an unknown tool is "
                                  "a JSON-RPC protocol error, and an isError result claims the tool exists and ran",
                                  args={}, details=details)
+        elif outcome.error_shaped:
+            result = self.result(UNKNOWN, None, "fail",
+                                 "answered a nonexistent tool with a success result whose content says it failed "
+                                 f"({outcome.failure}); an unknown tool is a JSON-RPC protocol error",
+                                 details=details)
         elif outcome.kind == "result":
             result = self.result(UNKNOWN, None, "fail", "returned a success result for a nonexistent tool",
                                  details=details)
