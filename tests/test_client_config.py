@@ -21,6 +21,7 @@ def comparable(report: dict[str, Any]) -> dict[str, Any]:
     copy = json.loads(json.dumps(report))
     copy["stats"].pop("duration_s", None)
     copy.pop("target")
+    copy.pop("server_env", None)  # the names of what the config's `env` sets; the command sets none
     return copy
 
 
@@ -68,6 +69,8 @@ def test_config_runs_exactly_as_the_command_and_the_url(form: str, tmp_path: Pat
     assert by_command.code == by_config.code == 0, f"{by_command}\n{by_config}"
     assert by_command.report and by_config.report and by_url.report and by_config_url.report
     assert comparable(by_config.report) == comparable(by_command.report)
+    if form == "desktop":
+        assert by_config.report["server_env"] == ["NOTES_TOKEN"] and by_command.report["server_env"] == []
     assert by_url.code == by_config_url.code == 0, f"{by_url}\n{by_config_url}"
     assert comparable(by_config_url.report) == comparable(by_url.report)
     for run in (by_config, by_config_url):
