@@ -161,8 +161,9 @@ def main() -> None:
             mcps.append(peer(mcpscore(SERVER), work))
             tools.append(peer(toolscore(SERVER), work))
             print(f"round {index + 1}: raw {raw[-1]:.0f} calls/s; grading {wall:.1f} s, {made} calls, "
-                  f"{started} starts, exit {code}, {rate[-1]:.0f} calls/s in calls; in process {wall_here:.1f} s; mcpscore "
-                  f"{mcps[-1]:.1f} s; tool-scorer {tools[-1]:.1f} s; load {os.getloadavg()[0]:.1f}", flush=True)
+                  f"{started} starts, exit {code}, {rate[-1]:.0f} calls/s in calls; in process {wall_here:.1f} s; "
+                  f"mcpscore {mcps[-1]:.1f} s; tool-scorer {tools[-1]:.1f} s; "
+                  f"load {os.getloadavg()[0]:.1f}", flush=True)
         mcp_calls = peer_calls(mcpscore, work)
         tool_calls = peer_calls(toolscore, work)
     made = max(calls)
