@@ -21,7 +21,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from hypothesis_mcp.connection import Connection, Stats, parse_target
 from hypothesis_mcp.profiles import make_profile
-from hypothesis_mcp.stateful.pool import ServerPool
+from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.probes import ProbeRun
 
 SERVER = [sys.executable, "-m", "hypothesis_mcp.sample_server"]

@@ -48,6 +48,7 @@ from hypothesis_mcp.report.json_report import load_report, render_json
 from hypothesis_mcp.report.junit import render_junit
 from hypothesis_mcp.report.markdown import render_markdown
 from hypothesis_mcp.results import Call, Result
+from hypothesis_mcp.search.lanes import parse_workers
 from hypothesis_mcp.shipped import load_strategy
 from hypothesis_mcp.stateful.config import load_config
 from hypothesis_mcp.strategies import Overrides
@@ -200,8 +201,9 @@ def test(
     read_only: Annotated[bool, typer.Option("--read-only", help="Scenarios call read-only tools only.")] = False,
     emit_tests_dir: Annotated[Path | None, typer.Option("--emit-tests", help="Write one pytest file per failure "
                                                         "that replays its reproduction.")] = None,
-    workers: Annotated[int, typer.Option("--workers", min=1, help="Run different tools' checks in parallel on "
-                                         "this many separate server processes; same results as 1.")] = 1,
+    workers: Annotated[str, typer.Option("--workers", help="Run different tools' checks in parallel on "
+                                         "this many separate server processes (auto: one per usable core); "
+                                         "same results as 1.")] = "1",
     sarif: SarifOpt = None,
 ) -> None:
     """Test a server: lint, happy and edge scenarios, and optionally smoke checks and effect probes."""
@@ -225,7 +227,7 @@ def test(
             profile=chosen, smoke=smoke, call_all=call_all, probes=probes or probe_config is not None,
             allow_writes=allow_writes, probe_config=config, overrides=overrides, read_only=read_only,
             probe_grade_cap=not no_probe_grade_cap, timeout=timeout, startup_timeout=timeout,
-            max_time=max_time, workers=workers, waivers=waivers,
+            max_time=max_time, workers=parse_workers(workers), waivers=waivers,
         )
         the_target = choose_target(target, client_config, server, env=env, header=header, token=token)
         if shipped and shipped.env and not the_target.is_url:

@@ -218,10 +218,11 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
             step("searches", unit.tool.name, "done")
 
         jobs, more_servers = search_jobs(units, run_unit, conn, searches.stop)
+        # The probes' first servers start while the searches wait on the server's answers.
+        probing = options.probes and options.allow_writes and bool(probe_run.write_tools())
         try:
-            if more_servers:
-                for lane in lanes.lanes[:len(jobs)]:
-                    lane.pool.prepare()
+            for lane in lanes.lanes[:len(jobs)] if more_servers else lanes.lanes if probing else []:
+                lane.pool.prepare()
             emit(StageStarted("searches", len(lanes.lanes)))
             lanes.run(jobs)
             searching = False

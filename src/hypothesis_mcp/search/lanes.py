@@ -7,11 +7,13 @@ lane the jobs run in the calling thread, so Ctrl-C and tracebacks behave as with
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hypothesis_mcp.connection import Connection, Stats, Target
+from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.search.pool import ServerPool
 
 
@@ -43,6 +45,27 @@ class Lane:
 
 
 Job = Callable[[Lane], None]
+
+
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def parse_workers(text: str) -> int:
+    """`--workers`: a number of lanes, or `auto` for one per core this process may run on (results
+    are the same for any number, so the machine may choose)."""
+    if text.strip().lower() == "auto":
+        return usable_cores()
+    try:
+        workers = int(text)
+    except ValueError:
+        workers = 0
+    if workers < 1:
+        raise UsageError(f"--workers takes a number of at least 1 or auto, not {text!r}")
+    return workers
 
 
 @dataclass

@@ -16,6 +16,7 @@ from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
 from hypothesis_mcp.stateful.probes import base_arguments
 from hypothesis_mcp.stateful.readers import choose_readers
+from hypothesis_mcp.stateful.suite import shrinking_warm
 
 __all__ = [
     "ProbeConfig", "ProbeFailure", "ProbeFinding", "ServerPool", "effect_machine", "load_config", "parse_config",
@@ -33,8 +34,9 @@ def effect_machine(
 ) -> type[RuleBasedStateMachine]:
     """A state machine that writes through `write` and checks round trip, overwrite and data loss.
 
-    Every example, shrinking included, runs on a fresh server process (shared for a URL) that is
-    stopped when the example ends. Settings come from the
+    Every example runs on a fresh server process (shared for a URL) that is stopped when the
+    example ends; once one fails, Hypothesis shrinks it on one warm server and replays the shrunk
+    steps, the ones it prints, on a fresh one. Settings come from the
     active Hypothesis profile, so `--hypothesis-profile` and `--hypothesis-seed` apply. Writing is
     the point of this machine: point it at a disposable server.
     """
@@ -58,6 +60,6 @@ def effect_machine(
         key_path=key_fields[0] if key_fields else None,
         base_args={r.tool.name: base_arguments(r.tool, None, config) for r in readers},
         bounds=[(r.tool, b) for r in readers for b in r.tool.bounds if b.kind == "limit"],
-        shrink_runs=10**9, warm_shrink=False, give_up_after=None,
+        shrink_runs=10**9, give_up_after=None,
     )
-    return build_machine(ctx)
+    return shrinking_warm(build_machine(ctx), ctx)

@@ -1,0 +1,42 @@
+"""The effect machine as a user's own test suite runs it: fresh servers to explore, a warm one to shrink.
+
+Hypothesis shrinks a failure by running hundreds of smaller step sequences. On a fresh process each,
+shrinking the sample server's silent skip took minutes; on one warm server (markers keep the
+candidates apart) it takes seconds; only failures about one key's records shrink warm (see
+ONE_KEY_RULES). Hypothesis ends with one more run of the shrunk steps, the one it prints: that run
+gets a fresh server, so what the user reads reproduces from the initial state, as the CLI verifies
+its findings. A reproduction that fails only on the warm server's leftovers then passes there, and
+Hypothesis reports it as flaky instead of printing it.
+"""
+
+from __future__ import annotations
+
+from hypothesis.control import current_build_context
+from hypothesis.stateful import RuleBasedStateMachine
+
+from hypothesis_mcp.stateful.machine import ProbeContext
+
+ONE_KEY_RULES = ("probe-silent-noop",)
+"""Failures judged on one key's records, whatever else is stored: these shrink on the warm server.
+A silent no-op compares two reads of one key through a reader that showed it on the same server. A
+lost record, an unseen write or a broken bound can depend on how much is stored (eviction, a full
+page), which a warm server's leftovers change, so those shrink on fresh servers, one per candidate."""
+
+
+def shrinking_warm(machine: type[RuleBasedStateMachine], ctx: ProbeContext) -> type[RuleBasedStateMachine]:
+    """`machine`, with shrink candidates on a warm server and Hypothesis's final run on a fresh one."""
+
+    class SuiteMachine(machine):  # type: ignore[valid-type, misc]
+        def __init__(self) -> None:
+            self.final = current_build_context().is_final
+            found = ctx.smallest
+            ctx.warm_shrink = not self.final and found is not None and found.rule in ONE_KEY_RULES
+            super().__init__()
+
+        def teardown(self) -> None:
+            super().teardown()
+            if self.final:
+                ctx.pool.retire_warm()  # the last run of a failure: nothing is shrunk after it
+
+    SuiteMachine.__name__ = SuiteMachine.__qualname__ = machine.__name__
+    return SuiteMachine
