@@ -21,11 +21,14 @@ from hypothesis_mcp.results import CONFIDENCE_ORDER, Call
 from hypothesis_mcp.rules.answers import count_items, lines, shown
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.bounds import bound_basis
+from hypothesis_mcp.stateful.fidelity import changes
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.strategies import marked_arguments
 
 PLACEHOLDER = "hm00000000"
+MANY = 10
+"""Records one step stores in a row: enough for a store that evicts at its 5th, 7th or 9th."""
 
 
 @dataclass
@@ -66,6 +69,7 @@ class ProbeContext:
     writes_refused: list[Outcome] = field(default_factory=list)
     reader_answers: int = 0
     confirmed: int = 0
+    fields_judged: int = 0
     overwrites_judged: int = 0
     bounds_judged: int = 0
     stop: Callable[[], bool] = lambda: False
@@ -163,6 +167,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             self.calls: list[Call] = []
             self.model: dict[str, Record] = {}
             self.reads: dict[tuple[str, str], Outcome] = {}
+            self.proven: set[str] = set()
 
         def teardown(self) -> None:
             if self.conn is not None and self.fresh:
@@ -174,11 +179,12 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             return self.conn.call(tool, args)
 
         def fail(self, rule_id: str, message: str, reader: Reader, expect: dict[str, Any],
-                 confidence: str | None = None, check: str = "round-trip", tool: str | None = None) -> None:
+                 confidence: str | None = None, check: str = "round-trip", tool: str | None = None,
+                 details: dict[str, Any] | None = None) -> None:
             finding = ProbeFinding(
                 rule=rule_id, tool=tool or ctx.write.name, message=message,
                 confidence=confidence or reader.confidence, basis=reader.basis,
-                calls=list(self.calls), expect=expect, check=check, fresh=self.fresh,
+                calls=list(self.calls), expect=expect, check=check, fresh=self.fresh, details=details or {},
             )
             ctx.record_failure(finding)
             raise ProbeFailure(finding)
@@ -202,19 +208,47 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             self.reads.clear()
             return self.call(ctx.write.name, args)
 
+        def keyed(self, reader: Reader, record: Record) -> bool:
+            """The reader is asked for this record (by its key or its values), not for everything."""
+            base = ctx.base_args.get(reader.tool.name, {})
+            return self.reader_args(reader, record) != fill_reader_args(reader, {}, None, base)
+
+        def confirm(self, record: Record, reader: Reader, outcome: Outcome) -> None:
+            record.confirmed_by = reader
+            ctx.confirmed += 1
+            self.proven.add(reader.tool.name)
+            self.judge_fields(record, reader, outcome)
+
         def observe(self, record: Record) -> None:
-            """Find a reader that shows the new record; the first one becomes its witness."""
+            """Find a reader that shows the new record; the first one becomes its witness. A keyed
+            reader that already showed this tool's records and misses the new one is proof enough."""
             wanted = record.evidence
             answered: list[Reader] = []
+            missed_by_proven: Reader | None = None
             for reader in ctx.readers:
                 outcome = self.read(reader, record)
+                proven = reader.tool.name in self.proven and self.keyed(reader, record)
                 if not outcome.ok:
+                    if proven and outcome.kind == "result" and missed_by_proven is None:
+                        missed_by_proven = reader
                     continue
                 answered.append(reader)
                 if any(t in shown(outcome) for t in wanted):
-                    record.confirmed_by = reader
-                    ctx.confirmed += 1
+                    self.confirm(record, reader, outcome)
                     return
+                if proven and missed_by_proven is None:
+                    missed_by_proven = reader
+            if missed_by_proven is not None:
+                reader = missed_by_proven
+                again = self.call(reader.tool.name, self.reader_args(reader, record))
+                if again.ok and any(t in shown(again) for t in wanted):
+                    self.confirm(record, reader, again)
+                    return
+                if again.kind == "result":
+                    self.fail("probe-write-not-observable",
+                              f"a write to key {record.key!r} reported success but {reader.tool.name}, which "
+                              "showed this tool's earlier records, does not show it", reader,
+                              {"contains_any": sorted(wanted), "answered": True}, confidence="high")
             if answered:
                 best = min(answered, key=lambda r: CONFIDENCE_ORDER[r.confidence])
                 # Read once more through the surest reader, so that the last call of the reproduction,
@@ -223,13 +257,25 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 if not again.ok:
                     return
                 if any(t in shown(again) for t in wanted):
-                    record.confirmed_by = best
-                    ctx.confirmed += 1
+                    self.confirm(record, best, again)
                     return
                 self.fail("probe-write-not-observable",
                           f"a write to key {record.key!r} reported success but no read tool shows it "
                           f"(read: {', '.join(r.tool.name for r in answered)})",
                           best, {"contains_any": sorted(wanted)})
+
+        def judge_fields(self, record: Record, reader: Reader, outcome: Outcome) -> None:
+            """Each written field the read shows under its name must come back as written."""
+            found = changes(record.args, outcome, record.value_tokens)
+            ctx.fields_judged += 1
+            if not found:
+                return
+            change = found[0]
+            self.fail("probe-value-changed",
+                      f"a read by {reader.tool.name} shows the record with key {record.key!r} but {change.message}",
+                      reader, {"field_equals": change.field, "value": change.written, "marker": change.token},
+                      confidence="high" if change.loss else "medium",
+                      details={"field": change.field, "written": change.written, "read": change.read})
 
         def check_kept(self, skip: Record | None = None) -> None:
             """Re-read the oldest and newest records seen so far (at most six reads per step, so a
@@ -239,14 +285,17 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 reader = record.confirmed_by
                 assert reader is not None
                 outcome = self.read(reader, record)
-                if not outcome.ok:
-                    continue
                 wanted = record.evidence
-                if not any(t in shown(outcome) for t in wanted):
+                # A reader that showed the record and now answers with an error ("not found") says
+                # it is gone as surely as an answer without it; a timeout or a crash says nothing.
+                if outcome.kind != "result":
+                    continue
+                if not outcome.ok or not any(t in shown(outcome) for t in wanted):
+                    said = "answers with an error" if not outcome.ok else "no longer shows it"
                     self.fail("probe-data-lost",
                               f"record with key {record.key!r}, shown earlier by {reader.tool.name}, is gone "
-                              "after a later write", reader, {"contains_any": sorted(wanted)},
-                              confidence="high")
+                              f"after a later write ({reader.tool.name} {said})", reader,
+                              {"contains_any": sorted(wanted), "answered": True}, confidence="high")
 
         def make_args(self, drawn: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             marker = ctx.next_marker()
@@ -260,6 +309,14 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
         @rule(target=records, batch=st.lists(write_strategy, min_size=2, max_size=6))
         def write_several(self, batch: list[dict[str, Any]]) -> Any:
             """Several records in a row: bugs that need a fuller store (eviction, large bounds)."""
+            stored = [self.store(drawn) for drawn in batch]
+            return multiple(*(r for r in stored if r is not None))
+
+        @precondition(lambda self: len(self.model) < 2 and not self.inert)
+        @rule(target=records, batch=st.lists(write_strategy, min_size=MANY, max_size=MANY + 2))
+        def write_many(self, batch: list[dict[str, Any]]) -> Any:
+            """Ten or more records early in an example, the oldest re-read after each: a store that
+            keeps only a few records loses one here."""
             stored = [self.store(drawn) for drawn in batch]
             return multiple(*(r for r in stored if r is not None))
 

@@ -144,7 +144,7 @@ class ProbeRun:
         details: dict[str, Any] = {}
         if finding is not None:
             repro = Reproduction(list(finding.calls), fresh_server=finding.fresh and not self.pool.shared)
-            details = {"expect": finding.expectation.to_dict()}
+            details = {**finding.details, "expect": finding.expectation.to_dict()}
         return Result(
             kind="probe", check=check, tool=tool, status=status, rule=rule, message=message,  # type: ignore[arg-type]
             confidence=confidence, basis=basis, reproduction=repro, details=details,  # type: ignore[arg-type]

@@ -2,11 +2,15 @@
 
 A marker makes a written record recognisable when a read tool shows it (and later findable for
 clean-up). Free text is a string without pattern, format, enum or const; it gets
-`"{marker}-{field}"` followed by generated text, cut to maxLength. When maxLength is shorter than
+`"{marker}-{field}"` followed by text drawn from the whole space the schema allows: other scripts,
+combining marks, emoji, whitespace and control characters, with lengths up to maxLength (or a few
+thousand characters when unbounded). The only characters left out are line breaks other than
+`\n`, so that a line-based read counts lines as every server does. When maxLength is shorter than
 the prefix, the prefix is cut from its end: the field name goes first, then the marker's tail (a
 field capped under 10 characters cannot carry a whole marker, so probes cannot find it). Arrays
-get one item (or minItems), objects their required and free-text fields; everything else keeps
-ordinary schema-valid values, so every result validates.
+get one to a few marked items within minItems/maxItems, objects their required and free-text
+fields with their other fields present or absent; everything else keeps ordinary schema-valid
+values, so every result validates. Every draw shrinks towards the plain marker.
 """
 
 from __future__ import annotations
@@ -31,6 +35,11 @@ MARKER = re.compile(r"(?<![0-9A-Za-z])hm[0-9a-f]{8}(?![0-9a-f])")
 SUFFIX = 24  # most generated characters after a marker
 TAIL = st.lists(st.text(string.ascii_letters + string.digits + " ", max_size=3), max_size=6).map("\n".join)
 """Readable text after a marker; several short lines, so line-based reads have something to cut."""
+LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+ANY_CHAR = st.characters(codec="utf-8", exclude_characters=LINE_BREAKS)
+"""Any character JSON carries (surrogates excluded), apart from line breaks other than `\n`."""
+UNBOUNDED = 3000  # longest text drawn for a field without maxLength
+EXTRA_ITEMS = 3  # most items an array gets beyond its least
 MAX_DEPTH = 4  # nesting of objects and arrays that still get markers
 
 
@@ -58,7 +67,19 @@ def marked_text(marker: str, field: str, lo: int = 0, hi: int | None = None) -> 
     room = SUFFIX if hi is None else hi - len(prefix)
     least = max(0, lo - len(prefix))
     top = max(least, room)
-    return TAIL.map(lambda tail: prefix + (tail + "x" * least)[:top] if least else prefix + tail[:top])
+    longest = max(least, UNBOUNDED - len(prefix) if hi is None else room)
+    tails = st.one_of(TAIL, st.text(ANY_CHAR, max_size=8), _long_text(longest))
+    return st.tuples(tails, st.booleans()).map(
+        lambda drawn: prefix + (drawn[0] + "x" * least)[:longest if drawn[1] else top])
+
+
+def _long_text(longest: int) -> st.SearchStrategy[str]:
+    """A text of any length up to `longest`: a short drawn unit repeated, so a long value costs
+    one draw and shrinks by its length."""
+    if longest <= 0:
+        return st.just("")
+    return st.tuples(st.text(ANY_CHAR, min_size=1, max_size=4), st.integers(0, longest)).map(
+        lambda drawn: (drawn[0] * (drawn[1] // len(drawn[0]) + 1))[:drawn[1]])
 
 
 class MarkedBuilder:
@@ -111,8 +132,11 @@ class MarkedBuilder:
         return self.c.compile(schema)
 
     def _object(self, node: Node, field: str, depth: int) -> st.SearchStrategy[dict[str, Any]]:
+        """Required and free-text fields always (they carry the marker); the others present or absent."""
         wanted = list(dict.fromkeys([*node.required, *(n for n in node.properties if self._is_text(n, node))]))
-        return st.fixed_dictionaries({n: self.value(node.schema_for(n), n, depth + 1) for n in wanted})
+        optional = [n for n in node.properties if n not in wanted]
+        return st.fixed_dictionaries({n: self.value(node.schema_for(n), n, depth + 1) for n in wanted},
+                                     optional={n: self.c.compile(node.schema_for(n)) for n in optional})
 
     def _is_text(self, name: str, node: Node) -> bool:
         try:
@@ -132,10 +156,11 @@ class MarkedBuilder:
 
     def _array(self, node: Node, field: str, depth: int) -> st.SearchStrategy[list[Any]]:
         size = max(1, node.min_items)
+        most = size + EXTRA_ITEMS
         if node.max_items is not None:
-            size = min(size, node.max_items)
+            size, most = min(size, node.max_items), min(most, node.max_items)
         item = self.value(True if node.items is None else node.items, field, depth + 1)
-        return st.lists(item, min_size=size, max_size=size, unique_by=json_key if node.unique_items else None)
+        return st.lists(item, min_size=size, max_size=most, unique_by=json_key if node.unique_items else None)
 
 
 def marked_arguments(tool: Tool, marker: str, overrides: OverridesLike = None) -> st.SearchStrategy[dict[str, Any]]:
