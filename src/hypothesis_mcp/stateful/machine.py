@@ -309,18 +309,23 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
         @rule(target=records, batch=st.lists(write_strategy, min_size=2, max_size=6))
         def write_several(self, batch: list[dict[str, Any]]) -> Any:
             """Several records in a row: bugs that need a fuller store (eviction, large bounds)."""
-            stored = [self.store(drawn) for drawn in batch]
-            return multiple(*(r for r in stored if r is not None))
+            return self.store_all(batch)
 
-        @precondition(lambda self: len(self.model) < 2 and not self.inert)
+        @precondition(lambda self: len(self.model) < 2)
         @rule(target=records, batch=st.lists(write_strategy, min_size=MANY, max_size=MANY + 2))
         def write_many(self, batch: list[dict[str, Any]]) -> Any:
-            """Ten or more records early in an example, the oldest re-read after each: a store that
-            keeps only a few records loses one here."""
-            stored = [self.store(drawn) for drawn in batch]
+            """Ten or more records early in an example before the oldest is read again: a store that
+            keeps only a few records has lost one by then."""
+            return self.store_all(batch)
+
+        def store_all(self, batch: list[dict[str, Any]]) -> Any:
+            """Each record written and looked for; the records kept are judged once, after the batch."""
+            stored = [self.store(drawn, judge_kept=False) for drawn in batch]
+            if not self.inert:
+                self.check_kept()
             return multiple(*(r for r in stored if r is not None))
 
-        def store(self, drawn: dict[str, Any]) -> Record | None:
+        def store(self, drawn: dict[str, Any], judge_kept: bool = True) -> Record | None:
             if self.inert:
                 return None
             marker, args = self.make_args(drawn)
@@ -341,7 +346,8 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 ctx.writes_unmarked += 1
                 return None
             self.observe(record)
-            self.check_kept(skip=record)
+            if judge_kept:
+                self.check_kept(skip=record)
             self.model[json.dumps(key, sort_keys=True)] = record
             return record
 
