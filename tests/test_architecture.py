@@ -10,17 +10,16 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "hypothesis_mcp"
 PACKAGE = "hypothesis_mcp"
 
 # The units below the engine, each with what it may import (besides itself).
-BASE = {"errors", "version", "results", "profiles", "catalog", "validation", "rules"}
+BASE = {"errors", "version", "results", "profiles", "catalog", "rules"}
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "version": set(),
     "results": set(),
     "profiles": {"errors"},
     "catalog": set(),
-    "validation": {"errors"},
     "connection": {"catalog", "errors", "version"},
-    "strategies": {"catalog", "errors", "validation"},
-    "rules": {"connection", "results", "validation"},
+    "strategies": {"catalog", "errors"},
+    "rules": {"connection", "results", "strategies"},
     "gates": {"errors", "results"},
     "scorecard": {"results", "gates"},
     "events": {"connection"},

@@ -23,11 +23,6 @@ DEAD_SERVER = command_line(["python", "-c", "import sys; sys.stderr.write('boom\
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("cli")
-
-
-@pytest.fixture(scope="module")
 def runs(out: Path) -> dict[str, CliRun]:
     """Every server-testing run of this module, started at once."""
     fast = ["--max-examples", "10"]

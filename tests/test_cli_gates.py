@@ -18,11 +18,6 @@ SUMMARY_BEFORE = "## an earlier step\n"
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("cli-gates")
-
-
-@pytest.fixture(scope="module")
 def runs(out: Path) -> dict[str, CliRun]:
     summary = out / "step-summary.md"
     summary.write_text(SUMMARY_BEFORE, encoding="utf-8")

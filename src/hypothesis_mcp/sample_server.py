@@ -164,7 +164,7 @@ class HtmlEnvelope:
         if (ctx.method == "tools/call" and params.get("name") == "export_notes"
                 and isinstance(arguments, Mapping) and arguments.get("format") == "html"):
             structured = result.get("structuredContent") if isinstance(result, dict) else None
-            if isinstance(structured, dict) and "result" in structured:
+            if isinstance(result, dict) and isinstance(structured, dict) and "result" in structured:
                 return {**result, "structuredContent": {"html": structured["result"]}}
         return result
 

@@ -9,6 +9,8 @@ behaviour only:
 - internal-on-invalid: `convert_units` answers schema-invalid arguments with internal error -32603.
 - params-on-valid: `fetch_page` answers a schema-valid page above 20 with JSON-RPC error -32602,
   calling a valid argument invalid.
+- digits-in-name: `unit_name` returns names with a digit, which its outputSchema's ECMA-262
+  pattern `^\\p{L}+$` (letters only) forbids.
 
     python tests/servers/verdict_bugs.py [--bug NAME] [--http PORT]
 """
@@ -23,7 +25,7 @@ from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
-BUGS = ("unknown-as-result", "internal-on-invalid", "params-on-valid")
+BUGS = ("unknown-as-result", "internal-on-invalid", "params-on-valid", "digits-in-name")
 PAGES = 20
 
 TOOLS = [
@@ -44,7 +46,18 @@ TOOLS = [
             "required": ["value", "to"], "additionalProperties": False},
         annotations=types.ToolAnnotations(read_only_hint=True),
     ),
+    types.Tool(
+        name="unit_name",
+        description="The name of a length unit by its symbol.",
+        input_schema={"type": "object", "properties": {
+            "symbol": {"type": "string", "enum": ["m", "ft", "in"], "description": "Unit symbol."}},
+            "required": ["symbol"], "additionalProperties": False},
+        output_schema={"type": "object", "properties": {"name": {"type": "string", "pattern": "^\\p{L}+$"}},
+                       "required": ["name"]},
+        annotations=types.ToolAnnotations(read_only_hint=True),
+    ),
 ]
+NAMES = {"m": "metre", "ft": "foot", "in": "inch"}
 
 
 def _text(text: str, *, error: bool = False) -> types.CallToolResult:
@@ -76,6 +89,10 @@ def build_server(bug: str | None = None) -> Server[Any]:
                     raise MCPError(types.INVALID_PARAMS, f"page {number} is out of range")
                 return _text(f"no page {number}: the catalogue has {PAGES} pages", error=True)
             return _text(f"page {number} of {PAGES}")
+        if params.name == "unit_name":
+            name = NAMES[arguments["symbol"]] + ("2" if bug == "digits-in-name" else "")
+            return types.CallToolResult(content=[types.TextContent(type="text", text=name)],
+                                        structured_content={"name": name})
         factor = 3.28084 if arguments["to"] == "ft" else 1 / 3.28084
         return _text(f"{arguments['value'] * factor:.3f} {arguments['to']}")
 

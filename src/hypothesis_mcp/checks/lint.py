@@ -22,6 +22,7 @@ from referencing.jsonschema import DRAFT202012, specification_with
 from hypothesis_mcp.catalog import READ_VERBS, SENDING_VERBS, WRITE_VERBS, Tool
 from hypothesis_mcp.results import Confidence, Result, Status
 from hypothesis_mcp.rules.registry import RULES, fix_for
+from hypothesis_mcp.strategies.dialect import metaschema_errors
 
 LINT_RULES: dict[str, Status] = {rule.id: rule.severity for rule in RULES.values() if rule.kind == "lint"}
 FAIL_WEIGHT = 0.25
@@ -92,7 +93,7 @@ def lint_score(tools: list[Tool], results: list[Result]) -> float:
     if not tools:
         return 100.0
     statuses = {(r.tool, r.rule): r.status for r in results if r.kind == "lint" and r.tool is not None}
-    penalty: Counter[str] = Counter()
+    penalty: dict[str, float] = defaultdict(float)
     for (tool_name, _), status in statuses.items():
         penalty[tool_name] += {"fail": FAIL_WEIGHT, "warn": WARN_WEIGHT}.get(status, 0.0)
     scores = [max(0.0, 1.0 - penalty[tool.name]) for tool in tools]
@@ -168,8 +169,7 @@ def _check_schema(tool: Tool, schema: Any, field: str) -> Iterator[Result]:
             "jsonschema knows drafts 3, 4, 6, 7, 2019-09 and 2020-12",
         )
         cls = Draft202012Validator
-    meta = validator_for(cls.META_SCHEMA, default=cls)(cls.META_SCHEMA, format_checker=cls.FORMAT_CHECKER)
-    errors = sorted(meta.iter_errors(schema), key=lambda e: list(e.absolute_path))
+    errors = metaschema_errors(schema, cls)
     if errors:
         shown = "; ".join(_schema_error(e) for e in errors[:3])
         yield _finding(tool, f"{prefix}-schema-invalid", f"{field} is not a valid JSON Schema: {shown}",

@@ -70,6 +70,8 @@ def _result(check: str, tool: Tool, search: Search, basis: str) -> Result:
         message = f"{len(search.successes)} of {len(search.answered)} valid argument set(s) served"
         if refused:
             message += f"; {refused} refused with an error result (treated as made-up values)"
+        if search.output_unchecked:
+            message += f"; {search.output_unchecked}"
     else:
         how = " or ".join(sorted({rejection_kind(o) for o in search.refused})) or "no call"
         message = f"all {len(search.refused)} invalid argument set(s) rejected with {how}"

@@ -26,7 +26,7 @@ from hypothesis_mcp.strategies import (
     invalid_arguments,
 )
 from hypothesis_mcp.strategies.boundary import boundary_arguments
-from hypothesis_mcp.validation import schema_problem
+from hypothesis_mcp.strategies.dialect import schema_problem
 
 NO_INCIDENT = NoIncident()
 SERVED = Served()
@@ -48,6 +48,8 @@ class Search:
     refused: list[Outcome] = field(default_factory=list)
     skipped: str | None = None
     examples: int = 0
+    output_unchecked: str | None = None
+    """Why the outputSchema was not judged, when the tool declares one that cannot be used."""
 
     @property
     def successes(self) -> list[Outcome]:
@@ -90,7 +92,10 @@ class Searches:
             search.skipped = OUT_OF_TIME
             return search
         schema = tool.output_schema
-        output = ConformsTo(schema) if schema is not None and schema_problem(schema) is None else None
+        problem = schema_problem(schema) if schema is not None else None
+        output = ConformsTo(schema) if schema is not None and problem is None else None
+        if problem is not None:
+            search.output_unchecked = f"outputSchema not checked: it is not a valid JSON Schema ({problem})"
         fixed = self.overrides.for_tool(tool) if self.overrides else {}
         try:
             strategy = arguments(tool, fixed or None)

@@ -16,7 +16,7 @@ from hypothesis_mcp.checks.searches import REJECTED_VALID, Search, Searches, rej
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.results import Call, Reproduction, Result, Smoke
 from hypothesis_mcp.rules.expectations import Finding, UnknownToolRefused
-from hypothesis_mcp.validation import schema_problem
+from hypothesis_mcp.strategies.dialect import schema_problem
 
 STRUCTURED = "smoke_structured_content"
 INVALID = "smoke_invalid_arguments"

@@ -470,7 +470,8 @@ async def _within(coro: Any, seconds: float) -> Any:
 
 
 async def _send(client: Client, request: Any, timeout: float) -> dict[str, Any]:
-    return await client.session.send_request(request, _RAW, request_read_timeout_seconds=timeout)
+    # The SDK types send_request for its own result models; a TypeAdapter reads the raw result.
+    return await client.session.send_request(request, _RAW, request_read_timeout_seconds=timeout)  # type: ignore[type-var]
 
 
 async def _send_unchecked(client: Client, request: Any, timeout: float) -> dict[str, Any]:

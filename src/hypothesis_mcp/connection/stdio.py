@@ -17,6 +17,7 @@ import signal
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
+from typing import Any
 
 import anyio
 import anyio.abc
@@ -85,7 +86,7 @@ class StdioTransport:
         self._stack: contextlib.AsyncExitStack | None = None
         self._process: anyio.abc.Process | None = None
 
-    async def __aenter__(self) -> tuple[anyio.abc.ObjectReceiveStream, anyio.abc.ObjectSendStream]:
+    async def __aenter__(self) -> tuple[anyio.abc.ObjectReceiveStream[Any], anyio.abc.ObjectSendStream[Any]]:
         self._stack = contextlib.AsyncExitStack()
         await self._stack.__aenter__()
         try:
@@ -94,11 +95,13 @@ class StdioTransport:
             await self._stack.__aexit__(None, None, None)
             raise
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, *exc: Any) -> None:
         assert self._stack is not None
         await self._stack.__aexit__(*exc)
 
-    async def _start(self, stack: contextlib.AsyncExitStack):  # type: ignore[no-untyped-def]
+    async def _start(
+        self, stack: contextlib.AsyncExitStack
+    ) -> tuple[anyio.abc.ObjectReceiveStream[Any], anyio.abc.ObjectSendStream[Any]]:
         command, env = self._expand(stack)
         env.setdefault("PYTHONUNBUFFERED", "1")
         process = await anyio.open_process(
@@ -133,7 +136,7 @@ class StdioTransport:
             extra = {k: v.replace(TMPDIR, folder) for k, v in extra.items()}
         return command, {**os.environ, **extra}
 
-    async def _read_stdout(self, process: anyio.abc.Process, sink: anyio.abc.ObjectSendStream) -> None:
+    async def _read_stdout(self, process: anyio.abc.Process, sink: anyio.abc.ObjectSendStream[Any]) -> None:
         assert process.stdout is not None
         buffer = bytearray()
         head = b""
@@ -167,7 +170,7 @@ class StdioTransport:
             finally:
                 self.state.stdout_closed = True
 
-    async def _send_line(self, sink: anyio.abc.ObjectSendStream, line: bytes) -> None:
+    async def _send_line(self, sink: anyio.abc.ObjectSendStream[Any], line: bytes) -> None:
         if not line.strip():
             return
         try:
@@ -183,7 +186,7 @@ class StdioTransport:
         with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
             await sink.send(SessionMessage(message))
 
-    async def _send_malformed(self, sink: anyio.abc.ObjectSendStream, line: bytes, exc: ValueError) -> None:
+    async def _send_malformed(self, sink: anyio.abc.ObjectSendStream[Any], line: bytes, exc: ValueError) -> None:
         """A line that is JSON with the id of a pending request fails that request at once."""
         try:
             data = json.loads(line)
@@ -199,7 +202,7 @@ class StdioTransport:
         await self._send_error(sink, request_id, MALFORMED_CODE, f"malformed JSON-RPC response: {reason}")
 
     async def _send_error(
-        self, sink: anyio.abc.ObjectSendStream, request_id: object, code: int, text: str
+        self, sink: anyio.abc.ObjectSendStream[Any], request_id: int | str | None, code: int, text: str
     ) -> None:
         error = types.JSONRPCError(
             jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=text)
@@ -207,7 +210,7 @@ class StdioTransport:
         with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
             await sink.send(SessionMessage(error))
 
-    async def _send_oversized(self, sink: anyio.abc.ObjectSendStream, head: bytes, size: int) -> None:
+    async def _send_oversized(self, sink: anyio.abc.ObjectSendStream[Any], head: bytes, size: int) -> None:
         self.state.oversized += 1
         match = _ID_PATTERN.search(head)
         if match is None:
@@ -224,7 +227,7 @@ class StdioTransport:
             async for chunk in process.stderr:
                 self.state.add_stderr(chunk)
 
-    async def _write_stdin(self, process: anyio.abc.Process, source: anyio.abc.ObjectReceiveStream) -> None:
+    async def _write_stdin(self, process: anyio.abc.Process, source: anyio.abc.ObjectReceiveStream[Any]) -> None:
         assert process.stdin is not None
         try:
             async with source:

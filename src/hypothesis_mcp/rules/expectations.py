@@ -15,7 +15,7 @@ from jsonschema import exceptions as jsonschema_exceptions
 
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.rules.answers import count_items, items_of, lines, records_holding, shown
-from hypothesis_mcp.validation import validator
+from hypothesis_mcp.strategies.dialect import value_validator
 
 INCIDENT_RULES = {"closed": "server-crashed", "timeout": "call-timeout", "protocol": "protocol-violation"}
 INVALID_PARAMS = -32602
@@ -125,7 +125,7 @@ class ConformsTo(Expectation):
                 "declared outputSchema is not honored: the result carries no structuredContent",
                 {"returned": answer.summary()},
             )
-        error = jsonschema_exceptions.best_match(validator(self.schema).iter_errors(answer.structured))
+        error = jsonschema_exceptions.best_match(value_validator(self.schema).iter_errors(answer.structured))
         if error is None:
             return None
         path = "/" + "/".join(str(p) for p in error.absolute_path)

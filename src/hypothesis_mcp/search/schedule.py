@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.search.lanes import Job, Lane
-from hypothesis_mcp.validation import schema_problem
+from hypothesis_mcp.strategies.dialect import schema_problem
 
 
 @dataclass(frozen=True)

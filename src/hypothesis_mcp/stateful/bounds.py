@@ -82,12 +82,12 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
             expect: Expectation = Lines(tuple(want))
             if expect.holds(limited):
                 return None
-            got = lines(limited)
-            if len(got) > len(want):
-                return Finding("probe-bound-exceeded", f"{rel.param}: {n} returned {len(got)} lines "
+            shown = lines(limited)
+            if len(shown) > len(want):
+                return Finding("probe-bound-exceeded", f"{rel.param}: {n} returned {len(shown)} lines "
                                f"(at most {len(want)} expected)", {"n": n, "expect": expect})
-            if len(got) < len(want):
-                return Finding("probe-bound-short", f"{rel.param}: {n} returned {len(got)} lines; "
+            if len(shown) < len(want):
+                return Finding("probe-bound-short", f"{rel.param}: {n} returned {len(shown)} lines; "
                                f"{len(want)} expected", {"n": n, "expect": expect})
             return Finding("probe-slice-mismatch", f"{rel.param}: {n} returned lines that are not the "
                            f"{'start' if rel.expect == 'prefix' else 'end'} of the full content",

@@ -150,7 +150,7 @@ def parse_config(data: Any, source: str = "probe config") -> ProbeConfig:
         _need(isinstance(param, str) and bool(param), f"{where}.param", "must be a parameter name")
         tool = _name(item.get("tool"), f"{where}.tool")
         config.relations.append(BoundRelation(
-            tool=tool, param=str(param), values=list(values), expect=expect,
+            tool=tool, param=str(param), values=list(values or []), expect=expect,
             args=_mapping(item.get("args"), f"{where}.args"), unit=unit,
             id=str(item.get("id") or f"{tool}-{param}"),
         ))

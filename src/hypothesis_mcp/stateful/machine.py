@@ -77,7 +77,7 @@ class ProbeContext:
     out_of_time: bool = False
     smallest: ProbeFinding | None = None
     candidates: list[ProbeFinding] = field(default_factory=list)
-    _counter: itertools.count = field(default_factory=itertools.count)
+    _counter: itertools.count[int] = field(default_factory=itertools.count)
 
     def next_marker(self) -> str:
         return f"hm{self.salt:04x}{next(self._counter) % 0x10000:04x}"

@@ -71,7 +71,7 @@ class ProbeRun:
         batch: list[Work] = []
         for step in self.plan():
             if step.work is None and batch:  # keeps its place after the work before it
-                batch.append(lambda run, records=step.records: iter(records))
+                batch.append(known(step.records))
             elif step.work is None:
                 self.collect(step.records)
             elif step.main:
@@ -103,7 +103,7 @@ class ProbeRun:
                     yield Step(records=(self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
                                                     "not run: --max-time was reached"),))
                     continue
-                yield Step(lambda run, tool=tool: run.round_trip(tool))
+                yield Step(round_trip_of(tool))
         yield Step(ProbeRun.bounds)
         yield Step(ProbeRun.agreements, main=True)
         yield Step(ProbeRun.idempotent, main=True)
@@ -233,7 +233,7 @@ class ProbeRun:
         its readers of this run."""
         if not self.profile.database_dir or self.pool.shared:
             return None
-        data = SavedFailures(self.profile.database_dir).load(scope)
+        data: Any = SavedFailures(self.profile.database_dir).load(scope)
         try:
             calls = [Call(c["tool"], c["arguments"]) for c in data.pop("calls")]
             finding = ProbeFinding(**data, calls=calls)
@@ -422,6 +422,14 @@ class ProbeRun:
 Record = Result | ProbeFinding
 """What a probe produces: a result, or a finding that `add_finding` merges with those seen."""
 Work = Callable[[ProbeRun], Iterable[Record]]
+
+
+def known(records: Iterable[Record]) -> Work:
+    return lambda run: records
+
+
+def round_trip_of(tool: Tool) -> Work:
+    return lambda run: run.round_trip(tool)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Hypothesis strategies from JSON Schema: valid values, invalid values, tool arguments, markers.
 
-Our own compiler (design decision 2), checked against `jsonschema` (decision 3). Strategies are
+Our own compiler, checked against `jsonschema` (docs/architecture.md, "Own schema compiler"). Strategies are
 built once per schema and cached by its canonical JSON.
 """
 

@@ -68,7 +68,8 @@ def boundary_arguments(tool: Tool, fixed: Mapping[str, Any] | None = None, limit
     for args in found:
         try:
             valid = check.is_valid(args)
-        except (re.error, jsonschema.exceptions.JsonSchemaException, referencing.exceptions.Unresolvable):
+        except (re.error, jsonschema.exceptions.SchemaError, jsonschema.exceptions.UnknownType,
+                referencing.exceptions.Unresolvable):
             return []  # a schema the oracle cannot apply gets no fixed examples; lint reports it
         if valid and args not in unique:
             unique.append(args)

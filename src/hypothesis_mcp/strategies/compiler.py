@@ -1,4 +1,4 @@
-"""JSON Schema -> Hypothesis strategy of values that validate (design decision 2).
+"""JSON Schema -> Hypothesis strategy of values that validate (docs/architecture.md).
 
 Each node is normalised (refs, allOf, dialect) and built from exact pieces: ranges, regexes,
 fixed dictionaries with optional keys, lists. anyOf/oneOf branches and dependentSchemas become
@@ -581,7 +581,8 @@ class ObjectBuilder:
                 value = self.c.compile(self.node.pattern_properties[pattern], self.ctx)
             except Unsatisfiable:
                 continue
-            keys = regex_strings(pattern).filter(lambda k, s=search: k not in declared and bool(s(k)) and names_ok(k))
+            keys: st.SearchStrategy[str] = regex_strings(pattern).filter(
+                lambda k, s=search: k not in declared and bool(s(k)) and names_ok(k))  # type: ignore[arg-type]
             slots.append((keys, value))
         if self.additional is not False:
             try:

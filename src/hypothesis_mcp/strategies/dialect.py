@@ -1,8 +1,11 @@
-"""Which JSON Schema dialect a schema speaks, and the compiled validator that judges its values.
+"""The one JSON Schema validator factory: a schema's dialect, its metaschema check, and the
+compiled validator that judges values (generated arguments, a server's structuredContent).
 
-The validator is the oracle of design decision 3: `jsonschema` with the dialect's own format
-checker. Patterns that only ECMA-262 understands are rewritten for Python first, so the oracle
-can run at all.
+Strategies, lint and the output checks all ask here, so they agree on which schemas are usable.
+The validator is the oracle of docs/architecture.md ("Own schema compiler"): `jsonschema` with the
+dialect's own format checker. Patterns are read the way ECMA-262 reads them (`python_pattern`, the
+one place pattern handling plugs in): a pattern is rewritten for Python before the oracle runs, and
+the metaschema's "regex" format accepts every pattern that reading can use.
 """
 
 from __future__ import annotations
@@ -14,11 +17,12 @@ from typing import Any
 
 import jsonschema
 from jsonschema.exceptions import SchemaError as MetaSchemaError
+from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
 from hypothesis_mcp.errors import SchemaError
-from hypothesis_mcp.strategies.regex import python_pattern
+from hypothesis_mcp.strategies.regex import pattern_error, python_pattern
 
 DEFAULT = jsonschema.Draft202012Validator
 
@@ -69,7 +73,7 @@ def pythonize(schema: Any) -> Any:
         return [pythonize(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {}
+    out: dict[str, Any] = {}
     for key, value in schema.items():
         if key == "pattern" and isinstance(value, str):
             out[key] = python_pattern(value)
@@ -89,7 +93,7 @@ def check_schema(schema: Any, dialect: Dialect) -> None:
     if not isinstance(schema, dict):
         raise SchemaError(f"a schema is an object or a boolean, not {type(schema).__name__}", keyword="type")
     try:
-        dialect.cls.check_schema(schema, format_checker=None)
+        dialect.cls.check_schema(schema, format_checker=None)  # type: ignore[call-arg]  # missing from the stubs
     except MetaSchemaError as exc:
         keyword = next((p for p in reversed(exc.path) if isinstance(p, str)), exc.validator)
         where = "/".join(str(p) for p in exc.path)
@@ -106,3 +110,32 @@ def _validator(text: str) -> Validator:
 def validator(schema: Any) -> Validator:
     """The compiled oracle for a schema (already pythonized), built once per schema."""
     return _validator(canonical(schema))
+
+
+def format_checker(cls: type[Validator]) -> jsonschema.FormatChecker:
+    """The dialect's format checker, with "regex" read as patterns are read everywhere else."""
+    checker = jsonschema.FormatChecker()
+    checker.checkers = dict(cls.FORMAT_CHECKER.checkers)
+    checker.checks("regex")(lambda value: not isinstance(value, str) or pattern_error(value) is None)
+    return checker
+
+
+def _metaschema(cls: type[Validator]) -> Validator:
+    meta = validator_for(cls.META_SCHEMA, default=cls)
+    return meta(cls.META_SCHEMA, format_checker=format_checker(meta))
+
+
+def metaschema_errors(schema: Any, cls: type[Validator]) -> list[ValidationError]:
+    """Where `schema` breaks the metaschema of `cls`, formats included, in document order."""
+    return sorted(_metaschema(cls).iter_errors(schema), key=lambda e: list(e.absolute_path))
+
+
+def schema_problem(schema: Any) -> str | None:
+    """Why values cannot be judged against `schema` (its metaschema rejects it), or None."""
+    error = next(_metaschema(dialect_of(schema).cls).iter_errors(schema), None)
+    return None if error is None else str(error.message)
+
+
+def value_validator(schema: Any) -> Validator:
+    """The compiled oracle for a schema as the server declared it."""
+    return validator(pythonize(schema))

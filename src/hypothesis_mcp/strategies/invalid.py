@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import strategies as st
 from jsonschema.exceptions import ValidationError, best_match
@@ -82,7 +82,8 @@ def invalid_strategy(
         by_keyword.setdefault(m.keyword, []).append(m.combined())
     oracle = compiler.oracle
     kinds = [st.one_of(group) for group in by_keyword.values()]
-    return st.one_of(kinds).map(lambda c: labelled(oracle, c)).filter(lambda i: i is not None)
+    labelled_values = st.one_of(kinds).map(lambda c: labelled(oracle, c)).filter(lambda i: i is not None)
+    return cast(st.SearchStrategy[Invalid], labelled_values)
 
 
 @lru_cache(maxsize=512)

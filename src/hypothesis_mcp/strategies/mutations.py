@@ -35,7 +35,7 @@ TYPE_SAMPLES: dict[str, tuple[Any, ...]] = {
     "array": ([], ["text"]),
     "object": ({}, {"key": "text"}),
 }
-GENERIC = (None, True, 0, -1, 1.5, "", "text", [], [None], {}, {"key": None})
+GENERIC: tuple[Any, ...] = (None, True, 0, -1, 1.5, "", "text", [], [None], {}, {"key": None})
 # Strings tried against a pattern; those it does not match become `pattern` faults.
 PATTERN_PROBES = (*" !0aA-_\n/é", "", "zz", "not matching", "0" * 20, "a b")
 EXTRA_NAMES = ("unexpected_property", "zz_unexpected", "x-unexpected", "_unexpected_", "UNEXPECTED", "§")
@@ -194,8 +194,8 @@ class Mutator:
                         "pattern",
                         [(p, "pattern", path, text) for p in fitting],
                         st.text(ALPHABET, min_size=lo, max_size=hi if hi is None or hi >= lo else None)
-                        .filter(lambda s, f=search: not f(s))
-                        .map(lambda s, t=text: (s, "pattern", path, t)),
+                        .filter(lambda s, f=search: not f(s))  # type: ignore[arg-type]
+                        .map(lambda s, t=text: (s, "pattern", path, t)),  # type: ignore[misc]
                     )
                 )
         checker = self.c.oracle.FORMAT_CHECKER
@@ -227,7 +227,7 @@ class Mutator:
                 if isinstance(edge, int)
                 else st.just(edge)
             )
-            out.append(Mutation(keyword, [sample], far.map(lambda v, k=keyword, t=text: (v, k, path, t.format(v)))))
+            out.append(Mutation(keyword, [sample], far.map(lambda v, k=keyword, t=text: (v, k, path, t.format(v)))))  # type: ignore[misc]
         for m in node.multiple_of:
             misses = [v for v in _off_multiples(m, integral) if not is_multiple(v, m)]
             out += _pool([(v, "multipleOf", path, f"{where(path)} is {v}, not a multiple of {m}") for v in misses])
@@ -317,7 +317,7 @@ class Mutator:
                     Mutation(
                         m.keyword,
                         [],
-                        st.tuples(base, m.combined()).map(lambda t, i=index: (_put(t[0], i, t[1][0], hi), *t[1][1:])),
+                        st.tuples(base, m.combined()).map(lambda t, i=index: (_put(t[0], i, t[1][0], hi), *t[1][1:])),  # type: ignore[misc]
                     )
                 )
         return out
@@ -382,7 +382,7 @@ class Mutator:
                     "dependentRequired",
                     [],
                     st.tuples(base, value).map(
-                        lambda t, tr=trigger, ds=deps, tx=text: (
+                        lambda t, tr=trigger, ds=deps, tx=text: (  # type: ignore[misc]
                             {**{k: v for k, v in t[0].items() if k not in ds}, tr: t[1]},
                             "dependentRequired",
                             path,
@@ -398,7 +398,7 @@ class Mutator:
                         Mutation(
                             m.keyword,
                             [],
-                            st.tuples(base, m.combined()).map(lambda t, n=name: ({**t[0], n: t[1][0]}, *t[1][1:])),
+                            st.tuples(base, m.combined()).map(lambda t, n=name: ({**t[0], n: t[1][0]}, *t[1][1:])),  # type: ignore[misc]
                         )
                     )
         return out
@@ -464,7 +464,7 @@ class Mutator:
             except Unsatisfiable:
                 continue
             text = f"{where(path)} matches the schema under `not`"
-            out.append(Mutation("not", [], strategy.map(lambda v, t=text: (v, "not", path, t))))
+            out.append(Mutation("not", [], strategy.map(lambda v, t=text: (v, "not", path, t))))  # type: ignore[misc]
         return out
 
     def _branches(

@@ -66,9 +66,9 @@ def _escape(
         return f"(?P={name})", i + 3 + len(name) + 1
     if nxt in "pP" and rest.startswith("{") and "}" in rest and slot == 0:
         written = rest[1 : rest.index("}")]
-        name = _PROPERTY_NAMES.get(written.removeprefix("General_Category=").removeprefix("gc="))
-        if name:
-            return _PROPERTIES[nxt][generation][name], i + 3 + len(written) + 1
+        prop = _PROPERTY_NAMES.get(written.removeprefix("General_Category=").removeprefix("gc="))
+        if prop:
+            return _PROPERTIES[nxt][generation][prop], i + 3 + len(written) + 1
     if nxt in "pP":
         return "\\" + nxt, i + 2  # a property Python cannot name: left as an error, not a literal
     if nxt.isalpha() and nxt not in _PY_ESCAPES:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from hypothesis import strategies as st
@@ -158,8 +159,8 @@ def strings(node: Node, checker: FormatChecker) -> st.SearchStrategy[str]:
     else:
         base = _text(lo, hi)
     # The first pattern (or format) drives generation exactly; the rest are checked.
-    checks: list[Callable[[str], bool]] = [compiled(p).search for p in node.patterns[0 if known else 1 :]]
-    checks += [lambda s, f=f: checker.conforms(s, f) for f in enforced if f != (known[:1] or [None])[0]]
+    checks: list[Callable[[str], object]] = [compiled(p).search for p in node.patterns[0 if known else 1 :]]
+    checks += [partial(checker.conforms, format=f) for f in enforced if f not in known[:1]]
     if lo or hi is not None:
         checks.append(lambda s: lo <= len(s) <= (len(s) if hi is None else hi))
     if not checks:
