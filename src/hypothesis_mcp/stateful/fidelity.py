@@ -34,14 +34,24 @@ def changes(args: dict[str, Any], outcome: Outcome, value_tokens: set[str]) -> l
     for written in _objects(args):
         own = sorted(t for t in value_tokens if any(t in text for text in _texts(written)))
         for token in own[:1]:
-            for shown_record in records_holding(outcome, token):
-                for name, value in written.items():
-                    if name not in shown_record or _nested(value):
-                        continue
-                    change = _compare(name, value, shown_record[name], token)
-                    if change is not None and change not in found:
-                        found.append(change)
+            # Items of one write share its marker: a shown object is this item's record only when
+            # one of its fields is exactly as written, and one such record shown unchanged is enough.
+            candidates = [shown_record for shown_record in records_holding(outcome, token)
+                          if any(shown_record.get(n) == v for n, v in written.items() if not _nested(v))]
+            seen = [_record_changes(written, shown_record, token) for shown_record in candidates]
+            if seen and all(seen):
+                found.extend(c for c in seen[0] if c not in found)
     return sorted(found, key=lambda c: not c.loss)
+
+
+def _record_changes(written: dict[str, Any], shown_record: dict[str, Any], token: str) -> list[Change]:
+    found = []
+    for name, value in written.items():
+        if name in shown_record and not _nested(value):
+            change = _compare(name, value, shown_record[name], token)
+            if change is not None:
+                found.append(change)
+    return found
 
 
 def _objects(value: Any) -> Iterator[dict[str, Any]]:

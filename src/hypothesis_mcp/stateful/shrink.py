@@ -76,7 +76,9 @@ def smaller(finding: ProbeFinding, write: str, replays: Replays, budget: int = 1
                 else [expect.marker] if isinstance(expect, FieldEquals) else [])
     last = judged[-1]
     # The first read that showed what was later lost: the same call as the judged one, made earlier.
-    witness = next((c for c in head if finding.rule in SHOWN_FIRST and c == last), None)
+    written = [i for i, c in enumerate(head) if c.tool == write]
+    witness = next((c for c in head[written[0] + 1:] if finding.rule in SHOWN_FIRST and c == last), None) \
+        if written else None
 
     def needed(call: Call) -> bool:
         if call.tool == write:
