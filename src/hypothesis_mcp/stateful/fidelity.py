@@ -33,7 +33,7 @@ def changes(args: dict[str, Any], outcome: Outcome, value_tokens: set[str]) -> l
     found: list[Change] = []
     for written in _objects(args):
         own = sorted(t for t in value_tokens if any(t in text for text in _texts(written)))
-        for token in own[:1]:
+        for token in own:
             # Items of one write share its marker: a shown object is this item's record only when
             # one of its fields is exactly as written, and one such record shown unchanged is enough.
             candidates = [shown_record for shown_record in records_holding(outcome, token)
@@ -41,6 +41,8 @@ def changes(args: dict[str, Any], outcome: Outcome, value_tokens: set[str]) -> l
             seen = [_record_changes(written, shown_record, token) for shown_record in candidates]
             if seen and all(seen):
                 found.extend(c for c in seen[0] if c not in found)
+            if seen:
+                break
     return sorted(found, key=lambda c: not c.loss)
 
 
