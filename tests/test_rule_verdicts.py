@@ -66,6 +66,7 @@ NOT_COVERED = {
     "reads, covered in test_probes.py",
     "probe-bound-short": "judged by the same expectations as probe-bound-exceeded; no test server has it",
     "probe-slice-mismatch": "judged by the same expectations as probe-bound-exceeded; no test server has it",
+    "probe-value-changed": "replayed on tests/servers/effect_variety.py and its twin in test_probe_variety.py",
     "probe-paths-disagree": "needs a declared agreement; replayed in test_probes.py",
     "probe-not-idempotent": "needs a declared idempotent call; replayed in test_probes.py",
     "happy-output-schema": "the sample server's html export, replayed by every sample case here",
