@@ -3,14 +3,15 @@
 A marker makes a written record recognisable when a read tool shows it (and later findable for
 clean-up). Free text is a string without pattern, format, enum or const; it gets
 `"{marker}-{field}"` followed by text drawn from the whole space the schema allows: other scripts,
-combining marks, emoji, whitespace and control characters, with lengths up to maxLength (or a few
-thousand characters when unbounded). The only characters left out are line breaks other than
-`\n`, so that a line-based read counts lines as every server does. When maxLength is shorter than
-the prefix, the prefix is cut from its end: the field name goes first, then the marker's tail (a
-field capped under 10 characters cannot carry a whole marker, so probes cannot find it). Arrays
-get one to a few marked items within minItems/maxItems, objects their required and free-text
-fields with their other fields present or absent; everything else keeps ordinary schema-valid
-values, so every result validates. Every draw shrinks towards the plain marker.
+combining marks, emoji, whitespace and control characters. About one text in ten is long, up to
+maxLength (or a thousand characters when unbounded); the others are short. The only characters
+left out are line breaks other than `\n`, so that a line-based read counts lines as every server
+does. When maxLength is shorter than the prefix, the prefix is cut from its end: the field name
+goes first, then the marker's tail (a field capped under 10 characters cannot carry a whole
+marker, so probes cannot find it). Arrays get one to a few marked items within minItems/maxItems,
+objects their required and free-text fields with their other fields present or absent;
+everything else keeps ordinary schema-valid values, so every result validates. Every draw
+shrinks towards the plain marker.
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ TAIL = st.lists(st.text(string.ascii_letters + string.digits + " ", max_size=3),
 LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 ANY_CHAR = st.characters(codec="utf-8", exclude_characters=LINE_BREAKS)
 """Any character JSON carries (surrogates excluded), apart from line breaks other than `\n`."""
-UNBOUNDED = 3000  # longest text drawn for a field without maxLength
+UNBOUNDED = 1000  # longest text drawn for a field without maxLength
+LONG_ODDS = 10
+"""One marked text in this many may be long: long values find cuts, but cost every call they ride on."""
 EXTRA_ITEMS = 3  # most items an array gets beyond its least
 MAX_DEPTH = 4  # nesting of objects and arrays that still get markers
 
@@ -68,9 +71,11 @@ def marked_text(marker: str, field: str, lo: int = 0, hi: int | None = None) -> 
     least = max(0, lo - len(prefix))
     top = max(least, room)
     longest = max(least, UNBOUNDED - len(prefix) if hi is None else room)
-    tails = st.one_of(TAIL, st.text(ANY_CHAR, max_size=8), _long_text(longest))
-    return st.tuples(tails, st.booleans()).map(
-        lambda drawn: prefix + (drawn[0] + "x" * least)[:longest if drawn[1] else top])
+    pad = "x" * least
+    short = st.one_of(TAIL, st.text(ANY_CHAR, max_size=8)).map(lambda tail: (tail + pad)[:top])
+    long = _long_text(longest).map(lambda tail: (tail + pad)[:longest])
+    return st.integers(0, LONG_ODDS - 1).flatmap(lambda n: long if n == LONG_ODDS - 1 else short).map(
+        lambda tail: prefix + tail)
 
 
 def _long_text(longest: int) -> st.SearchStrategy[str]:
