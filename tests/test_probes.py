@@ -7,7 +7,8 @@ profile with the seeds pinned below. Every reproduction is replayed on a fresh s
 still fail on the buggy server and pass on the correct twin.
 
 Seeds: found by running the default profile (max_examples=6, shrink budget 30) over seeds 1..12
-and keeping the first that catches the bug (bound-over-5: 2, 4, 6 catch it; tail-off-by-one: 1).
+and keeping the first that catches the bug (bound-over-5: 3; tail-off-by-one: 1, chosen before long
+texts became rare and long batches one per eight examples: no seed in 1..12 catches it since).
 The seed drives the argument searches and the effect state machines alike.
 """
 
@@ -49,7 +50,7 @@ from hypothesis_mcp.stateful.config import parse_config
 from hypothesis_mcp.strategies import Overrides
 
 FAST = grading(max_examples=10)
-BOUND_OVER_5_SEED = 2
+BOUND_OVER_5_SEED = 3
 TAIL_OFF_BY_ONE_SEED = 1
 
 
