@@ -20,6 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+from hypothesis_mcp.results import Call  # noqa: E402
 from public_servers import npm_entry  # noqa: E402  (where the tests find the same pinned servers)
 
 PYPI = ROOT / ".cache" / "pypi"
@@ -103,9 +104,9 @@ def main() -> None:
             print("|---|---|---|---|---|")
             for r in rows:
                 calls = (r.get("reproduction") or {}).get("calls") or []
-                repro = "; ".join(f"`{c['tool']}({json.dumps(c['arguments'], ensure_ascii=False)})`"
-                                  for c in calls) or "-"
-                print(f"| {r['status']} | {r['tool'] or 'server'} | {r['rule']} | {r['confidence']} | "
+                repro = "; ".join(f"`{Call.from_dict(c).describe()}`" for c in calls) or "-"
+                subject = r["tool"] or (r.get("details") or {}).get("subject") or "server"
+                print(f"| {r['status']} | {subject} | {r['rule']} | {r['confidence']} | "
                       f"{repro.replace('|', '¦')} |")
             print()
 

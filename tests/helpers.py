@@ -63,6 +63,11 @@ def probe_bugs(bug: str | None = None, *extra: str) -> list[str]:
     return [PYTHON, str(ROOT / "tests/servers/probe_bugs.py"), *(["--bug", bug] if bug else []), *extra]
 
 
+def journal_store(bug: str | None = None, *extra: str) -> list[str]:
+    """tests/servers/journal_store.py: `--bug keeps-file` keeps entries in a file across processes."""
+    return [PYTHON, str(ROOT / "tests/servers/journal_store.py"), *(["--bug", bug] if bug else []), *extra]
+
+
 def command_line(argv: list[str]) -> str:
     """One string for the CLI and the pytest plugin, split again like a shell would."""
     import shlex

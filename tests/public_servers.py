@@ -71,5 +71,5 @@ def probe_results(report: Report, tool: str, rule: str) -> list[Result]:
 def not_passed(report: Report) -> set[tuple[str, str, str, str]]:
     """(tool, rule, status, confidence) of every failure and warning outside lint, to compare with
     the list of verdicts docs/real-servers.md defends one by one."""
-    return {(r.tool or "server", r.rule, r.status, r.confidence) for r in report.results
+    return {(r.subject, r.rule, r.status, r.confidence) for r in report.results
             if r.status in ("fail", "warn") and r.kind != "lint"}

@@ -14,6 +14,8 @@ from typing import Any
 import jsonschema
 from jsonschema.validators import validator_for
 
+from hypothesis_mcp.strategies.ecma import ecma_class, pythonize
+
 _HOST = re.compile(
     r"^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}"
     r"[A-Za-z0-9])?)*$"
@@ -74,8 +76,9 @@ STRICT = {
 
 
 def oracle(schema: Any) -> jsonschema.protocols.Validator:
-    cls = validator_for(schema, default=jsonschema.Draft202012Validator)
-    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+    """jsonschema reading patterns as ECMA-262 (`\\p{Lu}`); test_strategies_unicode checks that reading."""
+    cls = ecma_class(validator_for(schema, default=jsonschema.Draft202012Validator))
+    return cls(pythonize(schema), format_checker=cls.FORMAT_CHECKER)
 
 
 def strict_format_errors(schema: Any, value: Any) -> list[str]:

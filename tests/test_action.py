@@ -1,7 +1,8 @@
 """The GitHub action and the example workflow: the action's script runs the CLI and sets its
 outputs; the workflow uses only options the CLI has.
 
-The action's install step (pip install from PyPI) is not run: the script runs against this venv.
+The action's install step is checked apart: it installs from the action's own checkout, which is
+this repository, so the run step can use this venv's CLI.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def _run_step(inputs: dict[str, str], cwd: Path) -> tuple[subprocess.CompletedPr
     step_env = {name: re.sub(r"\$\{\{ inputs\.([\w-]+) \}\}", lambda m: given[m.group(1)], value)
                 for name, value in step["env"].items()}
     outputs = cwd / "github-output"
-    env = {**os.environ, **step_env, "GITHUB_OUTPUT": str(outputs),
+    env = {**os.environ, **step_env, "GITHUB_OUTPUT": str(outputs), "GITHUB_STEP_SUMMARY": str(cwd / "summary.md"),
            "PATH": f"{Path(cli_command()[0]).parent}{os.pathsep}{os.environ['PATH']}"}
     done = subprocess.run(["bash", "-c", step["run"]], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=300)
@@ -63,12 +64,36 @@ def test_action_probe_grade_cap_false_gives_the_scores_letter(tmp_path: Path) ->
     assert outputs[0] == "grade=B", f"{outputs}\n{done.stdout[-2000:]}"
 
 
-def test_example_workflow_uses_only_real_options() -> None:
-    commands = [line for step in WORKFLOW["jobs"]["grade"]["steps"] for line in [step.get("run", "")]
-                if "hypothesis-mcp test" in line]
-    assert len(commands) == 1
-    used = set(re.findall(r"(?<!\S)--[a-z-]+", commands[0]))
+def test_the_action_installs_from_its_own_checkout() -> None:
+    """No package index: `github.action_path` is the checkout of the ref the workflow pinned."""
+    install = ACTION["runs"]["steps"][0]
+    assert install["env"] == {"HM_SOURCE": "${{ github.action_path }}"}
+    assert 'pip install --quiet "$HM_SOURCE"' in install["run"]
+    assert (ROOT / "pyproject.toml").is_file()  # what pip builds from the action's folder
+    assert "version" not in ACTION["inputs"]
+
+
+def test_action_config_sarif_and_step_summary(tmp_path: Path) -> None:
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"notes": {"command": sample()[0], "args": sample()[1:]},
+                                                 "other": {"url": "http://127.0.0.1:9/mcp"}}}), encoding="utf-8")
+    done, outputs = _run_step({"config": str(config), "server": "notes", "sarif": "true",
+                               "args": "--max-examples 5"}, tmp_path)
+    assert done.returncode == 1, f"--ci: a happy-path failure blocks\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+    assert outputs == ["grade=B", "score=89.1"]
+    sarif = json.loads((tmp_path / "hypothesis-mcp.sarif").read_text(encoding="utf-8"))
+    assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"]
+    assert "Grade B" in (tmp_path / "summary.md").read_text(encoding="utf-8")
+    upload = ACTION["runs"]["steps"][-1]
+    assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
+    assert upload["with"]["sarif_file"] == "hypothesis-mcp.sarif" and "inputs.sarif == 'true'" in upload["if"]
+
+
+def test_example_workflow_uses_the_action_with_real_inputs() -> None:
+    [step] = [s for s in WORKFLOW["jobs"]["grade"]["steps"] if str(s.get("uses", "")).endswith("/hypothesis-mcp@REF")]
+    assert set(step["with"]) <= set(ACTION["inputs"])
+    used = set(re.findall(r"(?<!\S)--[a-z-]+", step["with"]["args"]))
     help_text = subprocess.run([*cli_command(), "test", "--help"], capture_output=True, text=True,
                                env={**os.environ, "COLUMNS": "200"}).stdout
     assert used and all(option in help_text for option in used), used
-    assert {"--ci", "--fail-under"} <= used
+    assert step["with"]["sarif"] == "true" and WORKFLOW["permissions"]["security-events"] == "write"

@@ -184,6 +184,8 @@ CONTROLS: list[tuple[str, dict[str, Any]]] = [
     ("destructive delete", make(WRITE_CLEAN, name="delete_note", annotations=DESTRUCTIVE)),
     ("exactly 20 characters", make(description="Search stored notes.")),
     ("read-only without destructiveHint", make(annotations={"readOnlyHint": True})),
+    ("ECMA-262 property escapes", make(inputSchema=with_props(
+        q={"type": "string", "pattern": "^\\p{Lu}\\p{Ll}+$", "description": "A capitalised word."}))),
 ]
 
 

@@ -102,7 +102,14 @@ def everything_report() -> Report:
 
 def test_everything_grades_a_and_every_other_verdict_is_defended(everything_report: Report) -> None:
     assert (everything_report.grade, everything_report.score) == ("A", 99.8) and not everything_report.grade_cap.capped
-    assert not_passed(everything_report) == {("server", "smoke_unknown_tool", "fail", "high")}
+    assert not_passed(everything_report) == {
+        ("server", "smoke_unknown_tool", "fail", "high"),
+        ("template demo://resource/dynamic/blob/{resourceId}", "resource-mime-mismatch", "warn", "high"),
+        ("prompt args-prompt", "prompt-undocumented-argument", "warn", "high"),
+    }
+    surfaces = everything_report.smoke.surfaces
+    assert everything_report.smoke.surface_summary() == {"passed": 17, "failed": 0, "warned": 2, "skipped": 1}, \
+        surfaces
     assert not [r for r in everything_report.results if r.kind == "incident"]
 
 

@@ -116,10 +116,10 @@ def flat(text: str) -> str:
 def test_console_header() -> None:
     text = console_text(sample_report())
     assert "MCP Scorecard: notes-server 1.1.0" in text
-    assert "Grade C   Score 93%" in text
+    assert "Grade C   Score 93.3%" in text
     assert "Grade A by score, capped because: probe-silent-noop on create_note" in text
     assert "happy 100%  |  edge 67%  |  lint 91%  |  effect 50%" in text
-    assert "MCP 2026-07-28 (stateless)" in text
+    assert "MCP 2026-07-28 (modern era, stateless)" in text
     assert "Isolation: fresh server process per stateful example" in text
 
 
@@ -141,7 +141,7 @@ def test_console_tables() -> None:
 
 def test_console_smoke_section() -> None:
     text = console_text(sample_report())
-    assert ("Smoke checks (tools/call): 2 passed, 1 failed, 1 skipped — only readOnlyHint: true tools called "
+    assert ("Smoke checks: 2 passed, 1 failed, 1 skipped — only readOnlyHint: true tools called "
             "(see --call-all). Never counted in the score.") in flat(text)
     assert "Tools called: 2 of 3 (a tool counts as called once the server answered a tools/call for it)" in flat(text)
     assert "pass smoke_structured_content [search_notes]: structuredContent conforms" in text
@@ -155,7 +155,7 @@ def test_console_smoke_call_all_and_not_run() -> None:
     call_all = sample_report(smoke=dataclasses.replace(sample_report().smoke, call_all=True))
     assert "— every tool called (--call-all)." in flat(console_text(call_all))
     not_run = sample_report(smoke=Smoke(executed=False, reason="no session to call tools on"))
-    assert "Smoke checks (tools/call): not run — no session to call tools on" in console_text(not_run)
+    assert "Smoke checks: not run — no session to call tools on" in console_text(not_run)
     assert "Smoke checks" not in console_text(sample_report(smoke=Smoke()))
 
 
@@ -236,7 +236,7 @@ def test_junit_empty_report_is_valid() -> None:
 def test_markdown_summary() -> None:
     md = render_markdown(sample_report())
     assert md.startswith("## MCP Scorecard: notes-server 1.1.0\n")
-    assert "**Grade C** · Score 93% · happy 100% · edge 67% · lint 91% · effect 50%" in md
+    assert "**Grade C** · Score 93.3% · happy 100% · edge 67% · lint 91% · effect 50%" in md
     assert "> Grade A by score, capped because: probe-silent-noop on create_note" in md
     assert "| Kind | Tool | Rule | Confidence | Finding | Fix |" in md
     row = next(line for line in md.splitlines() if "`probe-silent-noop`" in line)
@@ -381,3 +381,113 @@ def test_top_issues_order() -> None:
         ("incident", "server-crashed"), ("probe", "probe-silent-noop"),
         ("scenario", "edge-accepted-invalid-input"), ("smoke", "smoke_invalid_arguments"),
     ]
+
+
+# Partial runs, waivers, ids, numbers -------------------------------------------------------------
+
+
+def _partial() -> Report:
+    return sample_report(partial_reasons=["--max-time 2s reached: later checks did not run"])
+
+
+def test_a_partial_run_says_so_in_every_format() -> None:
+    report = _partial()
+    reason = "PARTIAL RUN — --max-time 2s reached: later checks did not run"
+    text = console_text(report)
+    assert "MCP Scorecard: notes-server 1.1.0  —  PARTIAL" in text and reason in flat(text)
+    md = render_markdown(report)
+    assert md.startswith("## MCP Scorecard: notes-server 1.1.0 (PARTIAL)\n") and f"> **{reason}" in md
+    assert render_badge_json(report)["message"] == "PARTIAL C (capped)"
+    assert render_badge_json(report)["color"] == "lightgrey"
+    assert reason in render_badge_svg(report)
+    properties = {p.get("name"): p.get("value") for p in ET.fromstring(render_junit(report)).iter("property")}
+    assert properties["partial"] == "true" and "--max-time" in properties["partial_reason"]
+    data = json.loads(render_json(report))
+    assert data["partial"] is True and data["partial_reason"].startswith("--max-time 2s")
+    assert "PARTIAL" not in console_text(sample_report()) + render_markdown(sample_report())
+    assert json.loads(render_json(sample_report()))["partial"] is False
+
+
+def test_gates_a_partial_run_never_passes_ci() -> None:
+    from hypothesis_mcp.gates import EXIT_BLOCKING, EXIT_OK, exit_code, gate_line
+
+    clean = sample_report(results=[r for r in sample_report().results if r.status != "fail"],
+                          smoke=Smoke(executed=False))
+    assert exit_code(clean, None, ci=True) == EXIT_OK
+    partial = dataclasses.replace(clean, partial_reasons=["interrupted"])
+    assert exit_code(partial, None, ci=True) == EXIT_BLOCKING
+    assert exit_code(partial, None, ci=False) == EXIT_OK
+    assert gate_line(EXIT_BLOCKING, partial, None) == "Gate failed — --ci: incomplete run (interrupted)"
+
+
+def test_waived_results_in_every_format() -> None:
+    results = [dataclasses.replace(r) for r in sample_report().results]
+    sloppy = next(r for r in results if r.rule == "edge-accepted-invalid-input")
+    sloppy.status, sloppy.waiver = "waived", {"rule": sloppy.rule, "tool": "sloppy", "source": "--ignore",
+                                               "status": "fail"}
+    report = sample_report(results=results)
+    assert "Waived (1)" in console_text(report)
+    assert "r004: edge-accepted-invalid-input on sloppy (was fail) — waived by --ignore" in flat(console_text(report))
+    md = render_markdown(report)
+    assert "### Waived (1)" in md and "waived by --ignore" in md
+    assert "edge-accepted-invalid-input" not in md.split("### Failures")[1].split("###")[0]
+    case = next(c for c in ET.fromstring(render_junit(report)).iter("testcase") if c.get("id") == "r004")
+    skipped = case.find("skipped")
+    assert skipped is not None and skipped.get("message", "").startswith("waived: r004")
+    assert "1 waived: edge-accepted-invalid-input on sloppy" in render_badge_svg(report)
+
+
+def test_a_score_that_is_not_whole_is_not_rounded_to_100() -> None:
+    report = sample_report(score=99.8, grade="A", grade_cap=GradeCap())
+    assert "Score 99.8%" in console_text(report)
+    assert "Score 99.8%" in render_markdown(report)
+    assert render_badge_json(report)["message"] == "A (99.8%)"
+
+
+def test_markdown_leaves_out_a_seed_it_does_not_have() -> None:
+    assert "seed" not in render_markdown(sample_report(seed=None))
+    assert "seed `7`" in render_markdown(sample_report(seed=7))
+
+
+def test_one_era_label_everywhere() -> None:
+    from hypothesis_mcp.connection import ServerInfo
+    from hypothesis_mcp.report.catalog import print_catalog
+
+    label = "MCP 2026-07-28 (modern era, stateless)"
+    assert label in console_text(sample_report()) and label in render_markdown(sample_report())
+    console = Console(file=io.StringIO(), width=100, record=True, color_system=None)
+    print_catalog(console, [], ServerInfo(name="notes-server", version="1.1.0", protocol_version="2026-07-28",
+                                          era="modern"))
+    assert label in console.export_text()
+
+
+def test_long_reproductions_show_the_replay_command() -> None:
+    long = Reproduction([Call("create_note", {"title": f"hm-{i}", "body": "x"}) for i in range(12)])
+    results = [dataclasses.replace(r, reproduction=long) if r.rule == "probe-silent-noop" else r
+               for r in sample_report().results]
+    console = Console(file=io.StringIO(), width=100, record=True, color_system=None)
+    render_console(sample_report(results=results), console, report_path="out/report.json")
+    text = flat(console.export_text())
+    assert "reproduction: 12 calls, starts from a fresh server; replay them with:" in text
+    assert "hypothesis-mcp replay out/report.json --result 'r008'" in text
+    assert "call 12:" not in text
+    short = flat(console_text(sample_report()))
+    assert 'call 3: search_notes({"query":"hm1a2b-title"})' in short
+    assert "hypothesis-mcp replay" not in short, "no command without a report file to replay from"
+
+
+def test_result_ids_are_derived_from_what_the_result_is_about() -> None:
+    from hypothesis_mcp.results import assign_ids
+
+    def made(tool: str, rule: str, kind: str = "probe", check: str = "bound") -> Result:
+        return Result(kind=kind, check=check, tool=tool, status="warn", rule=rule, message="")  # type: ignore[arg-type]
+
+    first = [made("list_notes", "probe-bound-exceeded"), made("list_notes", "probe-bound-exceeded"),
+             made("search_notes", "probe-bound-short")]
+    assign_ids(first)
+    assert [r.id for r in first] == ["probe/bound/probe-bound-exceeded/list_notes",
+                                     "probe/bound/probe-bound-exceeded/list_notes#2",
+                                     "probe/bound/probe-bound-short/search_notes"]
+    more = [made("x", "smoke_unknown_tool", "smoke", "smoke_unknown_tool"), *[dataclasses.replace(r) for r in first]]
+    assign_ids(more)
+    assert [r.id for r in more[1:]] == [r.id for r in first], "other results do not move an id"

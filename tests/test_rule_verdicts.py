@@ -48,7 +48,7 @@ CASES = [
     # A tail read judged against the full read before it (the machine's Slice expectation); the
     # seed and budget of test_probes.py, which finds it.
     Case("probe-tail-off-by-one", probe_bugs("tail-off-by-one"), probe_bugs(), {"probe-bound-exceeded"},
-         {"probes": True, "allow_writes": True}, seeded(1, max_examples=6, shrink_calls=30)),
+         {"probes": True, "allow_writes": True}, seeded(2, max_examples=6, shrink_calls=30)),
     Case("smoke-long-list", smoke_bugs("long-list"), smoke_bugs(), {"smoke_structured_content"}, SMOKE),
     Case("smoke-range-unchecked", smoke_bugs("range-unchecked"), smoke_bugs(),
          {"smoke_invalid_arguments", "edge-accepted-invalid-input"}, SMOKE),
@@ -62,15 +62,32 @@ CASES = [
          {"server-crashed", "call-timeout", "protocol-violation"}, {**SMOKE, "timeout": 2.0}),
 ]
 NOT_COVERED = {
-    "probe-write-not-observable": "an inconclusive probe, or a write no read shows: judged by the machine's own "
-    "reads, covered in test_probes.py",
+    "probe-write-not-observable": "replayed on its buggy server and its twin in test_probes.py (ghost-writes)",
     "probe-bound-short": "judged by the same expectations as probe-bound-exceeded; no test server has it",
     "probe-slice-mismatch": "judged by the same expectations as probe-bound-exceeded; no test server has it",
     "probe-value-changed": "replayed on tests/servers/effect_variety.py and its twin in test_probe_variety.py",
-    "probe-paths-disagree": "needs a declared agreement; replayed in test_probes.py",
-    "probe-not-idempotent": "needs a declared idempotent call; replayed in test_probes.py",
+    "probe-paths-disagree": "needs a declared agreement; replayed on two servers in test_probes.py",
+    "probe-not-idempotent": "needs a declared idempotent call; its expectation is judged in test_probe_heuristics.py",
     "happy-output-schema": "the sample server's html export, replayed by every sample case here",
     "scenario-failed": "not reported by any check: a fix hint for older reports",
+    "happy-tool-not-exercised": "an inconclusive result without a reproduction (no generated valid call "
+    "succeeded); covered in test_crashes.py",
+    "state-persists": "a warning about isolation with no reproduction: nothing to replay",
+    "resource-invalid-entry": "a listing's metadata: no request to replay",
+    "resource-duplicate-uri": "a listing's metadata: no request to replay",
+    "resource-missing-description": "a listing's metadata: no request to replay",
+    "prompt-invalid-entry": "a listing's metadata: no request to replay",
+    "prompt-duplicate-name": "a listing's metadata: no request to replay",
+    "prompt-missing-description": "a listing's metadata: no request to replay",
+    "prompt-undocumented-argument": "a listing's metadata: no request to replay",
+    "resource-read-failed": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "resource-contents-invalid": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "resource-uri-mismatch": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "resource-mime-mismatch": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "resource-unknown-accepted": "resources/read replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "prompt-messages-invalid": "prompts/get replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "prompt-missing-argument-accepted": "prompts/get replays in test_resources_prompts.py (the sample server's bug)",
+    "prompt-unknown-accepted": "prompts/get replays in test_resources_prompts.py (surface_bugs.py and its twin)",
 }
 
 

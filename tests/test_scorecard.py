@@ -240,7 +240,7 @@ def test_emitted_test_fails_with_the_bug_passes_without(request: pytest.FixtureR
     _, rule, status = FINDINGS[name]
     report = request.getfixturevalue(name)
     finding = one(report, kind="probe", rule=rule, status=status)
-    written = {path.name: path for path in emit_tests(report, tmp_path)}
+    written = {path.name: path for path in emit_tests(report.results, report.target, tmp_path)}
     path = written[f"test_{emitted_name(finding)}.py"]
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)]
     buggy = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)

@@ -424,3 +424,110 @@ def test_smoke_demo_server() -> None:
     }
     assert _result(results, "stdio") == expected
     assert _result(results, "http") == expected | HTTP_EXIT
+
+
+# --- breaker_bugs, hang_bugs, locked_tools -----------------------------------------------------
+
+BREAKER_SERVER = [str(ROOT / "tests/servers/breaker_bugs.py")]
+HANG_SERVER = [str(ROOT / "tests/servers/hang_bugs.py")]
+LOCKED_SERVER = [str(ROOT / "tests/servers/locked_tools.py")]
+BREAKER_CASES: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
+    "nul-crash": ("annotate", {"text": "a b"}, {"text": "a\x00b"}),
+    "long-crash": ("digest", {"body": "x" * 1500}, {"body": "x" * 1501}),
+    "huge-int-crash": ("convert", {"amount": -(2**31), "unit": "m"}, {"amount": 2**31, "unit": "m"}),
+}
+
+
+async def _answer(s: Session, name: str, arguments: dict[str, Any], within: float = 3.0) -> str:
+    """ok, rejected, or gone (the process exited or the call got no answer in time)."""
+    try:
+        result = await asyncio.wait_for(s.call(name, arguments), within)
+    except (TimeoutError, OSError):
+        return "gone"
+    if isinstance(result, MCPError):
+        return "rejected" if result.error.code == types.INVALID_PARAMS else "gone"
+    return "rejected" if result.is_error else "ok"
+
+
+def _one_call(case: tuple[str, dict[str, Any]]) -> Scenario:
+    async def scenario(s: Session) -> Observations:
+        return {"answer": await _answer(s, *case)}
+
+    return scenario
+
+
+@functools.cache
+def breaker_results() -> dict[Any, Any]:
+    runs = {}
+    for bug, (tool, inside, breaking) in BREAKER_CASES.items():
+        for twin in (False, True):
+            for label, args in (("inside", inside), ("breaking", breaking)):
+                runs[(bug, twin, label)] = _observe_stdio(
+                    [*BREAKER_SERVER, *([] if twin else ["--bug", bug])], _one_call((tool, args)))
+    return _run_all(runs)
+
+
+@pytest.mark.parametrize("bug", list(BREAKER_CASES))
+def test_breaker_bugs_server(bug: str) -> None:
+    seen = {key[1:]: _result(breaker_results(), key)["answer"] for key in breaker_results() if key[0] == bug}
+    assert seen == {(False, "inside"): "ok", (False, "breaking"): "gone",
+                    (True, "inside"): "ok", (True, "breaking"): "ok"}
+
+
+async def hang_scenario(s: Session) -> Observations:
+    return {"lookup -1": await _answer(s, "lookup", {"id": -1}), "lookup 2": await _answer(s, "lookup", {"id": 2}),
+            "history -1": await _answer(s, "history", {"before": -1}),
+            "status": await _answer(s, "status", {})}
+
+
+def test_hang_bugs_server() -> None:
+    results = _run_all({bug: _observe_stdio([*HANG_SERVER, *(["--bug", bug] if bug else [])], hang_scenario)
+                        for bug in (None, "negative-hang", "negative-stall")})
+    twin = {"lookup -1": "rejected", "lookup 2": "ok", "history -1": "rejected", "status": "ok"}
+    assert _result(results, None) == twin
+    assert _result(results, "negative-hang") == dict.fromkeys(twin, "gone")  # the process is wedged
+    assert _result(results, "negative-stall") == twin | {"history -1": "gone"}
+
+
+async def locked_scenario(s: Session) -> Observations:
+    return {"INV-1001": await _answer(s, "fetch_invoice", {"invoice_id": "INV-1001"}),
+            "made up": await _answer(s, "fetch_invoice", {"invoice_id": "x"}),
+            "acme": await _answer(s, "account_balance", {"account": "acme", "currency": "USD"}),
+            "nobody": await _answer(s, "account_balance", {"account": ""})}
+
+
+def test_locked_tools_server() -> None:
+    assert _result(_run_all({"stdio": _observe_stdio(LOCKED_SERVER, locked_scenario)}), "stdio") == {
+        "INV-1001": "ok", "made up": "rejected", "acme": "ok", "nobody": "rejected"}
+# --- journal_store -----------------------------------------------------------------------------
+
+JOURNAL_SERVER = [str(ROOT / "tests/servers/journal_store.py")]
+
+
+async def _journal_processes(bug: str | None, file: Path) -> list[Observations]:
+    """Two processes one after the other on the same JOURNAL_FILE: the first saves, both browse."""
+    seen = []
+    for step in ("first", "second"):
+        args = [*JOURNAL_SERVER, *(["--bug", bug] if bug else [])]
+        params = StdioServerParameters(command=sys.executable, args=args, env={**ENV, "JOURNAL_FILE": str(file)})
+        async with Client(params, cache=None) as client:
+            s = Session(client)
+            await s.list_tools()
+            if step == "first":
+                await s.text("save_entry", {"slug": "monday", "body": "rain"})
+                await s.text("save_entry", {"slug": "monday", "body": "sun"})
+            seen.append({"browse": await s.text("browse_journal", {}),
+                         "lookup": await s.outcome("lookup_entry", {"slug": "monday"}),
+                         "bad save": await s.outcome("save_entry", {"slug": ""})})
+    return seen
+
+
+@pytest.mark.parametrize("bug", [None, "keeps-file"])
+def test_journal_store_server(bug: str | None, tmp_path: Path) -> None:
+    first, second = asyncio.run(_journal_processes(bug, tmp_path / "journal.json"))
+    assert first == {"browse": "monday: sun", "lookup": "ok", "bad save": "rejected"}
+    if bug is None:
+        assert second == {"browse": "The journal is empty.", "lookup": "rejected", "bad save": "rejected"}
+        assert not (tmp_path / "journal.json").exists()
+    else:
+        assert second == first, "a new process still holds what the first one wrote"

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from hypothesis_mcp.results import Report, Result
+from hypothesis_mcp.results import Result
 
 TEMPLATE = '''"""Regression test written by hypothesis-mcp for {rule} on {tool}.
 
@@ -34,24 +34,25 @@ def test_{name}() -> None:
 
 
 def test_name(result: Result) -> str:
-    raw = f"{result.id}_{result.rule}_{result.tool or 'server'}"
+    raw = result.id or f"{result.rule}_{result.tool or 'server'}"
     return re.sub(r"[^0-9a-zA-Z_]+", "_", raw).strip("_").lower()
 
 
-def emit_tests(report: Report, folder: Path) -> list[Path]:
-    """Write `test_<id>_<rule>_<tool>.py` for every failure or warning that has a reproduction."""
+def emit_tests(results: list[Result], target: str, folder: Path, *, only_failures: bool = True) -> list[Path]:
+    """Write `test_<id>.py` for every failure or warning that has a reproduction (with
+    `only_failures=False`, for every given result that has one: a result the user picked)."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for result in report.results:
-        if result.status not in ("fail", "warn") or result.reproduction is None or not result.reproduction.calls:
+    for result in results:
+        if result.reproduction is None or not result.reproduction.calls or result.kind == "incident":
             continue
-        if result.kind == "incident":
+        if only_failures and result.status not in ("fail", "warn"):
             continue
         name = test_name(result)
         path = folder / f"test_{name}.py"
         path.write_text(TEMPLATE.format(
             rule=result.rule, tool=result.tool or "the server", message=result.message.replace('"""', "'''"),
-            target=report.target, result=json.dumps(result.to_dict(), ensure_ascii=False), name=name,
+            target=target, result=json.dumps(result.to_dict(), ensure_ascii=False), name=name,
         ), encoding="utf-8")
         written.append(path)
     return written

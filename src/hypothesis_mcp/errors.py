@@ -25,7 +25,10 @@ class SchemaError(HypothesisMCPError):
 class ServerStartError(HypothesisMCPError):
     """The server could not be started or reached, or never finished the handshake (exit code 5)."""
 
-    def __init__(self, message: str, *, stderr: str = "", exit_code: int | None = None) -> None:
+    def __init__(self, message: str, *, stderr: str = "", exit_code: int | None = None,
+                 remote: bool = False) -> None:
         self.stderr = stderr
         self.exit_code = exit_code
+        self.remote = remote
+        """A URL target: there is no process of ours and no stderr to show."""
         super().__init__(message)

@@ -34,5 +34,37 @@ class StageStarted:
     workers: int | None = None
 
 
-Event = CatalogRead | Planned | StageStarted
+@dataclass(frozen=True)
+class Counts:
+    """Work so far: examples run, calls made, failures found."""
+
+    examples: int = 0
+    calls: int = 0
+    failures: int = 0
+
+
+@dataclass(frozen=True)
+class RunStarted:
+    """The run begins; `counts` gives the work so far at any moment (a live display asks it from
+    another thread)."""
+
+    counts: Callable[[], Counts]
+
+
+@dataclass(frozen=True)
+class Step:
+    """A tool's searches, or a check of a stage, reached `phase` ("start" or "done"), with the
+    counts of the whole run at that moment."""
+
+    stage: str
+    name: str
+    phase: str
+    status: str
+    elapsed: float
+    examples: int
+    calls: int
+    failures: int
+
+
+Event = CatalogRead | Planned | StageStarted | RunStarted | Step
 Events = Callable[[Event], None]

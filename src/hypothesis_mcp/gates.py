@@ -1,6 +1,8 @@
 """The gates a run is held to: which failures block, which cap the grade, and the exit code.
 
 One place for the policy the CLI's exit code, the scorecard's grade cap and the reports share.
+3 (score below --fail-under) wins over 4 (a smoke check failed), which wins over 1 (--ci: a
+blocking failure, or a partial run). Waived results never gate; a partial run never passes --ci.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from hypothesis_mcp.results import Report, Result
 
 EXIT_OK, EXIT_BLOCKING, EXIT_USAGE, EXIT_SCORE, EXIT_SMOKE, EXIT_START = 0, 1, 2, 3, 4, 5
 EXIT_INTERRUPTED = 130
+INCOMPLETE = "incomplete run"
 Gate = tuple[str, float | str]
 
 
@@ -41,35 +44,46 @@ def below(report: Report, gate: Gate | None) -> bool:
 
 
 def exit_code(report: Report, gate: Gate | None, *, ci: bool) -> int:
-    """3 (score) wins over 4 (smoke) which wins over 1 (blocking failure under --ci)."""
     if report.interrupted:
         return EXIT_INTERRUPTED
     if below(report, gate):
         return EXIT_SCORE
-    if report.smoke.executed and report.smoke.failed:
+    if report.smoke.executed and report.smoke.any_failed:
         return EXIT_SMOKE
-    if ci and blocking(report):
+    if ci and (report.partial or blocking(report)):
         return EXIT_BLOCKING
     return EXIT_OK
 
 
-def gate_message(code: int, report: Report, fail_under: str | None) -> str | None:
-    """The one gate that decided a failing exit code, for the CI log: only the winning gate is
-    named, as the exit code names only one."""
+def gate_line(code: int, report: Report, fail_under: str | None) -> str:
+    """The gate that decided the exit code, for the CI log (only the winning gate is named, as the
+    exit code names only one), or that every gate passed."""
+    if code == EXIT_INTERRUPTED:
+        return f"Interrupted — {INCOMPLETE}: {report.partial_reason or 'stopped before the end'}"
     if code == EXIT_SCORE:
         return (f"Gate failed — --fail-under {fail_under}: grade {report.grade}, score {report.score:g}% "
                 "is below it")
     if code == EXIT_SMOKE:
-        return f"Gate failed — --smoke: {report.smoke.failed} smoke check(s) failed"
+        failed = report.smoke.failed + report.smoke.surface_summary()["failed"]
+        return f"Gate failed — --smoke: {failed} smoke check(s) failed"
     if code == EXIT_BLOCKING:
-        return f"Gate failed — --ci: {len(blocking(report))} blocking failure(s)"
-    return None
+        parts = []
+        if report.partial:
+            parts.append(f"{INCOMPLETE} ({report.partial_reason})")
+        if found := blocking(report):
+            parts.append(f"{len(found)} blocking failure(s)")
+        return f"Gate failed — --ci: {'; '.join(parts)}"
+    waived = len(report.waived())
+    extra = f", {waived} waived result(s)" if waived else ""
+    partial = f"; {INCOMPLETE}: {report.partial_reason}" if report.partial else ""
+    return f"Gates passed — grade {report.grade}, score {report.score:g}%{extra}{partial}"
 
 
 def blocking(report: Report) -> list[Result]:
     """Failures that fail a `--ci` run: high-confidence probe failures, incidents, and tools that
-    fail valid input."""
-    return [r for r in report.results if r.status == "fail" and (
+    fail valid input, each cause once (a failure an incident covers is that incident; a waived
+    result is no failure)."""
+    return [r for r in report.failures() if (
         (r.kind == "probe" and r.confidence == "high") or r.kind == "incident"
         or (r.kind == "scenario" and r.check == "happy"))]
 

@@ -28,7 +28,7 @@ class Profile:
 
     def settings(self, examples: int | None = None, *, stateful_steps: int | None = None) -> settings:
         """Hypothesis's example database stays off: `@seed` would switch it off anyway, and
-        checks.saved keeps each search's failure instead."""
+        search.saved keeps each search's failure instead."""
         return settings(
             max_examples=examples if examples is not None else self.examples,
             derandomize=self.derandomize and self.seed is None,

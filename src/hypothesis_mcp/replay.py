@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.connection import Connection, Outcome, Target
-from hypothesis_mcp.results import Call, Result
+from hypothesis_mcp.results import TOOLS_CALL, Call, Result
 from hypothesis_mcp.rules.expectations import ConformsTo, Expectation, Refused
 from hypothesis_mcp.rules.registry import expectation_for
+from hypothesis_mcp.rules.surfaces import SurfaceAnswer
 
 
 @dataclass
@@ -33,6 +34,8 @@ def judge_last(result: Result, outcome: Outcome, output_schema: dict[str, Any] |
 
 
 def _why(expect: Expectation, outcome: Outcome, broke: bool, probe: bool) -> str:
+    if isinstance(expect, SurfaceAnswer):
+        return expect.why(outcome)
     if probe:
         return "the effect property is still violated" if broke else "the effect property now holds"
     if isinstance(expect, Refused):
@@ -54,13 +57,14 @@ def replay(result: Result, target: Target, *, timeout: float = 30.0,
         return done
     with Connection(target, timeout=timeout) as conn:
         schema = None
-        last_tool = result.reproduction.calls[-1].tool
-        try:
-            schema = conn.tool(last_tool).output_schema
-        except KeyError:
-            schema = None
+        last = result.reproduction.calls[-1]
+        if last.method == TOOLS_CALL:
+            try:
+                schema = conn.tool(last.tool).output_schema
+            except KeyError:
+                schema = None
         for call in result.reproduction.calls:
-            outcome = conn.call(call.tool, call.arguments)
+            outcome = conn.perform(call)
             done.steps.append((call, outcome))
             if on_step:
                 on_step(call, outcome)

@@ -2,22 +2,56 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
-Status = Literal["pass", "fail", "warn", "skip", "inconclusive"]
+Status = Literal["pass", "fail", "warn", "skip", "inconclusive", "waived"]
 Kind = Literal["scenario", "smoke", "probe", "lint", "incident"]
 Confidence = Literal["high", "medium", "low"]
 CONFIDENCE_ORDER = {"high": 0, "medium": 1, "low": 2}
 
 
+TOOLS_CALL: Final = "tools/call"
+RESOURCES_READ: Final = "resources/read"
+PROMPTS_GET: Final = "prompts/get"
+Method = Literal["tools/call", "resources/read", "prompts/get"]
+
+
 @dataclass(frozen=True)
 class Call:
+    """One request of a reproduction. `tool` names what the request addresses: the tool for
+    tools/call, the prompt for prompts/get, the resource URI for resources/read."""
+
     tool: str
     arguments: dict[str, Any]
+    method: Method = "tools/call"
 
     def to_dict(self) -> dict[str, Any]:
+        if self.method == RESOURCES_READ:
+            return {"method": self.method, "uri": self.tool}
+        if self.method == PROMPTS_GET:
+            return {"method": self.method, "prompt": self.tool, "arguments": self.arguments}
         return {"tool": self.tool, "arguments": self.arguments}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Call:
+        """Reads every form `to_dict` writes; a call without `method` is a tools/call."""
+        method = data.get("method", TOOLS_CALL)
+        if method == RESOURCES_READ:
+            return cls(str(data["uri"]), {}, RESOURCES_READ)
+        if method == PROMPTS_GET:
+            return cls(str(data["prompt"]), dict(data.get("arguments") or {}), PROMPTS_GET)
+        return cls(data["tool"], dict(data.get("arguments") or {}))
+
+    def describe(self) -> str:
+        """The call as one line: `tool({...})`, `resources/read <uri>` or `prompts/get name({...})`."""
+        args = json.dumps(self.arguments, ensure_ascii=False)
+        if self.method == RESOURCES_READ:
+            return f"resources/read {self.tool}"
+        if self.method == PROMPTS_GET:
+            return f"prompts/get {self.tool}({args})"
+        return f"{self.tool}({args})"
 
 
 @dataclass
@@ -33,9 +67,11 @@ class Reproduction:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Reproduction:
         return cls(
-            calls=[Call(c["tool"], dict(c.get("arguments") or {})) for c in data.get("calls", [])],
+            calls=[Call.from_dict(c) for c in data.get("calls", [])],
             fresh_server=bool(data.get("fresh_server", True)),
         )
+EXERCISED = "valid_calls_succeeded"
+"""A happy result's count of generated valid calls the tool served with success: 0 is not exercised."""
 
 
 @dataclass
@@ -54,6 +90,19 @@ class Result:
     reproduction: Reproduction | None = None
     details: dict[str, Any] = field(default_factory=dict)
     id: str = ""
+    waiver: dict[str, Any] | None = None
+    """For a waived result: the waiver (rule, tool, where it was given) and the status it had."""
+
+    @property
+    def covered_by(self) -> str | None:
+        """The id of the incident that reports this failure's cause, when one does."""
+        found = self.details.get("incident") if self.kind != "incident" and self.status == "fail" else None
+        return found if isinstance(found, str) else None
+
+    @property
+    def subject(self) -> str:
+        """What the result is about, for people: the tool, a resource or prompt, or the server."""
+        return self.tool or str(self.details.get("subject") or "server")
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -69,7 +118,23 @@ class Result:
             confidence=data.get("confidence", "high"), basis=data.get("basis", ""),
             fix=data.get("fix", ""), reproduction=Reproduction.from_dict(repro) if repro else None,
             details=dict(data.get("details") or {}), id=data.get("id", ""),
+            waiver=data.get("waiver"),
         )
+
+
+def result_key(result: Result) -> str:
+    """A readable id from what a result is about (kind, check, rule, tool), never from the order
+    or the options of a run, so a waiver or a link to it can be written down."""
+    return "/".join((result.kind, result.check, result.rule, result.tool or "server"))
+
+
+def assign_ids(results: list[Result]) -> None:
+    """Stable ids; results that share a key get `#2`, `#3`… in the order their check made them."""
+    seen: dict[str, int] = {}
+    for result in results:
+        key = result_key(result)
+        seen[key] = seen.get(key, 0) + 1
+        result.id = key if seen[key] == 1 else f"{key}#{seen[key]}"
 
 
 @dataclass
@@ -95,9 +160,20 @@ class Smoke:
     tools_called: int = 0
     tools_total: int = 0
     checks: list[dict[str, Any]] = field(default_factory=list)
+    surfaces: list[dict[str, Any]] = field(default_factory=list)
+    """The resource and prompt checks, kept apart so the tool counts above keep their meaning."""
+
+    @property
+    def any_failed(self) -> bool:
+        return self.failed > 0 or any(c.get("verdict") == "fail" for c in self.surfaces)
+
+    def surface_summary(self) -> dict[str, int]:
+        verdicts = [c.get("verdict") for c in self.surfaces]
+        return {"passed": verdicts.count("pass"), "failed": verdicts.count("fail"),
+                "warned": verdicts.count("warn"), "skipped": verdicts.count("skip")}
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "executed": self.executed,
             "reason": self.reason,
             "call_all": self.call_all,
@@ -105,6 +181,9 @@ class Smoke:
             "coverage": {"tools_called": self.tools_called, "tools_total": self.tools_total},
             "checks": self.checks,
         }
+        if self.executed:
+            data["resources_prompts"] = {"summary": self.surface_summary(), "checks": self.surfaces}
+        return data
 
 
 @dataclass
@@ -135,6 +214,18 @@ class Report:
     notes: list[str] = field(default_factory=list)
     tools_total: int = 0
     interrupted: bool = False
+    partial_reasons: list[str] = field(default_factory=list)
+    """Why the run is incomplete (time ran out, interrupted, checks that could not run); empty
+    for a complete run. A partial run never passes `--ci`."""
+    waivers: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.partial_reasons)
+
+    @property
+    def partial_reason(self) -> str | None:
+        return "; ".join(self.partial_reasons) or None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -153,8 +244,15 @@ class Report:
             "stats": asdict(self.stats),
             "isolation": self.isolation,
             "notes": self.notes,
+            "partial": self.partial,
+            "partial_reason": self.partial_reason,
             "interrupted": self.interrupted,
+            "waivers": self.waivers,
         }
 
+    def waived(self) -> list[Result]:
+        return [r for r in self.results if r.status == "waived"]
+
     def failures(self) -> list[Result]:
-        return [r for r in self.results if r.status == "fail"]
+        """Failed results, each cause once: a crash or hang several checks hit is its incident."""
+        return [r for r in self.results if r.status == "fail" and r.covered_by is None]

@@ -16,6 +16,11 @@ An in-memory notes store (one per process, seeded with three notes) built on the
 - silent-skip: creating a note whose title exists says "Created note ..." and changes nothing.
 - lose-on-write: every new note replaces all stored notes.
 - limit-ignored: list_notes returns every note whatever its limit.
+- prompt-default-arg: the summarize_note prompt answers without its required title instead of
+  refusing the request.
+
+It also has a resource (notes://index, every title), a resource template (notes://tag/{tag}, the
+notes carrying one tag) and a prompt (summarize_note(title, style?)).
 
 Some flaws are deliberate and present with or without `--bug`, so a scorecard shows every subscore
 at work: export_notes breaks its own outputSchema for one value its input schema allows (format
@@ -23,7 +28,7 @@ at work: export_notes breaks its own outputSchema for one value its input schema
 description is too short; search_notes' `limit` has no description; export_notes has no
 annotations. docs/sample-server.md explains each. Schema-invalid arguments are always rejected.
 
-    python -m hypothesis_mcp.sample_server [--bug silent-skip|lose-on-write|limit-ignored] [--http PORT]
+    python -m hypothesis_mcp.sample_server [--bug silent-skip|...|prompt-default-arg] [--http PORT]
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
-BUGS = ("silent-skip", "lose-on-write", "limit-ignored")
+BUGS = ("silent-skip", "lose-on-write", "limit-ignored", "prompt-default-arg")
 
 SEED_NOTES = (
     ("Welcome", "This is your notes server. Create, search and export notes from any MCP client.", ["help"]),
@@ -169,6 +174,19 @@ class HtmlEnvelope:
         return result
 
 
+class PromptDefaults:
+    """Deliberate flaw behind `--bug prompt-default-arg`: a prompts/get without the required
+    `title` gets an empty one filled in, so the prompt answers instead of refusing the request."""
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        params = ctx.params
+        if ctx.method == "prompts/get" and isinstance(params, dict) and params.get("name") == "summarize_note":
+            arguments = params.get("arguments") or {}
+            if isinstance(arguments, dict) and "title" not in arguments:
+                params["arguments"] = {**arguments, "title": ""}
+        return await call_next(ctx)
+
+
 def build_server(bug: str | None = None) -> MCPServer:
     """A fresh server with its own store; `bug` is one of BUGS or None for the correct server."""
     if bug is not None and bug not in BUGS:
@@ -182,6 +200,8 @@ def build_server(bug: str | None = None) -> MCPServer:
     )
     mcp.middleware.append(StrictArguments(mcp))
     mcp.middleware.append(HtmlEnvelope())
+    if bug == "prompt-default-arg":
+        mcp.middleware.append(PromptDefaults())
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
 
     @mcp.tool(
@@ -270,6 +290,25 @@ def build_server(bug: str | None = None) -> MCPServer:
         if format == "markdown":
             return "\n\n".join(f"# {n.title}\n\n{n.body}\n\nTags: {', '.join(n.tags) or '-'}" for n in notes)
         return "".join(f"<h1>{n.title}</h1><p>{n.body}</p>" for n in notes)
+
+    @mcp.resource("notes://index", name="index", mime_type="text/markdown",
+                  description="Every note title, newest first, one Markdown list item each.")
+    def index() -> str:
+        return "\n".join(f"- {note.title}" for note in store.newest_first()) or "No notes yet."
+
+    @mcp.resource("notes://tag/{tag}", name="notes-by-tag", mime_type="text/markdown",
+                  description="The notes carrying one tag, newest first, as Markdown; none is an empty page.")
+    def notes_by_tag(tag: str) -> str:
+        return "\n".join(_note_line(note) for note in store.newest_first() if tag in note.tags)
+
+    @mcp.prompt(description="Ask for a summary of one note, by its exact title, in a chosen style.")
+    def summarize_note(
+        title: Annotated[str, Field(description="Exact title of the note to summarize.")],
+        style: Annotated[str, Field(description="How to summarize: bullets, one line, ...")] = "bullets",
+    ) -> str:
+        note = store.notes.get(title)
+        text = _note_line(note) if note else f"(no note titled '{title}')"
+        return f"Summarize this note as {style}:\n\n{text}"
 
     return mcp
 

@@ -2,7 +2,8 @@
 
 score = 0.6 happy + 0.2 edge + 0.2 lint (weights of absent subscores are shared out), then
 score -= 60 × tools_failing_probes / tools (high-confidence probe failures only), floored at 0.
-Any high-confidence probe failure caps the letter at C unless the cap is turned off.
+Any high-confidence probe failure caps the letter at C unless the cap is turned off. A server
+none of whose tools answered one valid call with success (none was exercised) is not graded A.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from hypothesis_mcp.gates import capping
-from hypothesis_mcp.results import GradeCap, Result
+from hypothesis_mcp.results import EXERCISED, GradeCap, Result
 
 WEIGHTS = {"happy": 0.6, "edge": 0.2, "lint": 0.2}
 GRADES = (("A", 90.0), ("B", 80.0), ("C", 70.0), ("D", 60.0), ("F", 0.0))
 CAP = "C"
 PROBE_PENALTY = 0.6
+UNEXERCISED_CAP = "B"
 
 
 def grade_for(score: float) -> str:
@@ -39,6 +41,12 @@ def effect_subscore(results: Iterable[Result]) -> float | None:
     if not judged:
         return None
     return round(100.0 * sum(r.status == "pass" for r in judged) / len(judged), 1)
+
+
+def exercised_tools(results: Iterable[Result]) -> int:
+    """Tools that answered at least one generated valid call with success (a happy pass did)."""
+    return len({r.tool for r in results if r.kind == "scenario" and r.check == "happy"
+                and (r.status == "pass" or r.details.get(EXERCISED))})
 
 
 def score_run(
@@ -68,4 +76,9 @@ def score_run(
         cap.note = f"Grade {uncapped} by score, capped because: {'; '.join(cap.reasons)}"
     elif not cap_enabled and probe_failures:
         cap.note = "the probe grade cap is off (--no-probe-grade-cap)"
+    if num_tools and not exercised_tools(results) and _rank(grade) < _rank(UNEXERCISED_CAP):
+        cap.reasons.append("no tool answered a valid call with success: none was exercised")
+        grade = UNEXERCISED_CAP
+        cap.capped, cap.cap = True, UNEXERCISED_CAP
+        cap.note = f"Grade {uncapped} by score, capped because: {'; '.join(cap.reasons)}"
     return score, grade, subscores, cap

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.searches import Search, Searches, rejection_kind
-from hypothesis_mcp.results import Call, Reproduction, Result
+from hypothesis_mcp.results import EXERCISED, Call, Reproduction, Result
+from hypothesis_mcp.rules.registry import NOT_EXERCISED, fix_for
 
 HAPPY_OUTPUT = "happy-output-schema"
 EXCLUDED = "never called: excluded by the probe config"
@@ -47,23 +48,26 @@ def plan(tools: list[Tool], *, read_only: bool = False, excluded: frozenset[str]
 
 
 def _result(check: str, tool: Tool, search: Search, basis: str) -> Result:
+    exercised = {EXERCISED: len(search.successes)} if check == "happy" else {}
     if search.finding is not None:
         rule = HAPPY_OUTPUT if search.finding.rule == "smoke_structured_content" else search.finding.rule
         return Result(
             kind="scenario", check=check, tool=tool.name, status="fail", rule=rule,
             message=search.finding.message, confidence="high", basis=basis,
             reproduction=Reproduction([Call(tool.name, search.arguments or {})], fresh_server=False),
-            details={**search.finding.details, "arguments": search.arguments},
+            details={**search.finding.details, "arguments": search.arguments, **exercised},
         )
     if search.skipped is not None:
         return Result(kind="scenario", check=check, tool=tool.name, status="skip", rule=check,
                       message=search.skipped, basis=basis)
     if check == "happy" and not search.successes:
+        kept = f", last with {search.refused[-1].summary()}" if search.refused else ""
         return Result(
-            kind="scenario", check=check, tool=tool.name, status="inconclusive", rule=check,
-            message=f"refused all {len(search.answered)} generated valid argument set(s); supply real values "
-            "with --arg to test it", confidence="low", basis=basis,
-            details={"returned": search.refused[-1].summary()} if search.refused else {},
+            kind="scenario", check=check, tool=tool.name, status="inconclusive", rule=NOT_EXERCISED,
+            message=f"not exercised: refused all {len(search.answered)} generated valid argument set(s){kept}; "
+            f"supply real values with --arg {tool.name}:{tool.required[0] if tool.required else 'NAME'}=VALUE "
+            "to test it", confidence="low", basis=basis, fix=fix_for(NOT_EXERCISED),
+            details={**exercised, **({"returned": search.refused[-1].summary()} if search.refused else {})},
         )
     if check == "happy":
         refused = len(search.refused)
@@ -76,7 +80,7 @@ def _result(check: str, tool: Tool, search: Search, basis: str) -> Result:
         how = " or ".join(sorted({rejection_kind(o) for o in search.refused})) or "no call"
         message = f"all {len(search.refused)} invalid argument set(s) rejected with {how}"
     return Result(kind="scenario", check=check, tool=tool.name, status="pass", rule=check, message=message,
-                  basis=basis)
+                  basis=basis, details=exercised)
 
 
 def run_scenarios(searches: Searches, scenario_plan: ScenarioPlan) -> list[Result]:

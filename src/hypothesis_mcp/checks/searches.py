@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.checks.minimise import drop_keys, narrow
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.profiles import Profile
@@ -19,6 +20,7 @@ from hypothesis_mcp.search.driver import hunt
 from hypothesis_mcp.search.saved import digest
 from hypothesis_mcp.search.schedule import Unit
 from hypothesis_mcp.strategies import (
+    Invalid,
     NoInvalidValues,
     Overrides,
     arguments,
@@ -26,7 +28,8 @@ from hypothesis_mcp.strategies import (
     invalid_arguments,
 )
 from hypothesis_mcp.strategies.boundary import boundary_arguments
-from hypothesis_mcp.strategies.dialect import schema_problem
+from hypothesis_mcp.strategies.breakers import Breaker, invalid_breakers, valid_breakers, violation
+from hypothesis_mcp.strategies.dialect import schema_problem, value_validator
 
 NO_INCIDENT = NoIncident()
 SERVED = Served()
@@ -36,6 +39,10 @@ REJECTED_VALID = "happy-rejected-valid-input"
 ACCEPTED_INVALID = "edge-accepted-invalid-input"
 INTERNAL_ON_INVALID = "edge-internal-error"
 OUT_OF_TIME = "not run: --max-time was reached"
+Prop = Callable[[Any], Finding | None]
+MINIMISING_BUDGET = 3
+"""Minimising a failure may cost this many times the profile's shrink budget: bisecting a
+10,000-character crash takes about 13 tries, half of them restarts."""
 
 
 @dataclass
@@ -62,13 +69,23 @@ class Searches:
     profile: Profile
     overrides: Overrides | None = None
     stop: Callable[[], bool] = lambda: False
+    unavailable: str | None = None
+    """Why searches were skipped: the server stopped answering after a call hung."""
     _valid: dict[str, Search] = field(default_factory=dict)
     _outputs: dict[str, Search] = field(default_factory=dict)
     _invalid: dict[str, Search] = field(default_factory=dict)
 
     @property
     def examples(self) -> int:
-        return sum(s.examples for s in [*self._valid.values(), *self._outputs.values(), *self._invalid.values()])
+        return sum(s.examples for s in self._all())
+
+    @property
+    def failures(self) -> int:
+        return sum(s.finding is not None for s in self._all())
+
+    def _all(self) -> list[Search]:
+        """Every search so far; a copy, as lanes may add to the caches meanwhile."""
+        return [*tuple(self._valid.values()), *tuple(self._outputs.values()), *tuple(self._invalid.values())]
 
     def run_unit(self, unit: Unit, conn: Connection) -> None:
         """Run a scheduled unit's searches on `conn`, keeping their outcomes for the checks."""
@@ -88,8 +105,7 @@ class Searches:
             return cache[tool.name]
         search = Search()
         cache[tool.name] = search
-        if self.stop():
-            search.skipped = OUT_OF_TIME
+        if self._skipped(search, server):
             return search
         schema = tool.output_schema
         problem = schema_problem(schema) if schema is not None else None
@@ -100,12 +116,15 @@ class Searches:
         try:
             strategy = arguments(tool, fixed or None)
             edges = boundary_arguments(tool, fixed)
+            breakers = valid_breakers(tool, fixed)
         except SchemaError as exc:
             search.skipped = f"cannot generate arguments: {exc}"
             return search
 
         def prop(args: dict[str, Any]) -> Finding | None:
             outcome = server.call(tool.name, args)
+            if outcome.kind == "unavailable":
+                return None  # not sent: the search stops here, and says why
             if (found := NO_INCIDENT.breach(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
@@ -116,11 +135,18 @@ class Searches:
                 return None
             return output.breach(outcome) if output is not None else None
 
-        self._run(search, strategy, prop, self.profile.examples, server,
+        check = value_validator(tool.input_schema or {"type": "object"})
+        if self._breakers(search, breakers, prop, server, lambda args: bool(check.is_valid(args))):
+            return search
+        self._run(search, strategy, prop, self.profile.examples, server, keep=frozenset(fixed),
+                  admits=lambda args: bool(check.is_valid(args)),
                   scope=f"{'outputs' if outputs_only else 'valid'}:{tool.name}:{digest([tool.input_schema, fixed])}")
         # Then each edge once (enum values, range ends) that random draws may have missed; such a
         # failure is one call that changes a single value of the plainest call, so it is not shrunk.
-        for args in edges if search.finding is None and search.skipped is None and not self.stop() else []:
+        sent = [b.arguments for b in breakers]
+        for args in edges if search.finding is None and search.skipped is None and not self._stopped(server) else []:
+            if args in sent:
+                continue
             finding = prop(args)
             search.examples += 1
             if finding is not None:
@@ -136,14 +162,14 @@ class Searches:
             return self._invalid[tool.name]
         search = Search()
         self._invalid[tool.name] = search
-        if self.stop():
-            search.skipped = OUT_OF_TIME
+        if self._skipped(search, server):
             return search
         try:
             if not has_invalid_values(tool.input_schema or {"type": "object"}):
                 search.skipped = "the inputSchema accepts any arguments: nothing to reject"
                 return search
             strategy = invalid_arguments(tool)
+            breakers = invalid_breakers(tool)
         except NoInvalidValues:
             search.skipped = "the inputSchema accepts any arguments: nothing to reject"
             return search
@@ -153,6 +179,8 @@ class Searches:
 
         def prop(invalid: Any) -> Finding | None:
             outcome = server.call(tool.name, invalid.value)
+            if outcome.kind == "unavailable":
+                return None  # not sent: the search stops here, and says why
             if (found := NO_INCIDENT.breach(outcome)) is not None:
                 return found
             search.answered.append(outcome.slim())
@@ -168,20 +196,92 @@ class Searches:
                            "accepted schema-invalid arguments (returned a success result); they break "
                            f"'{invalid.keyword}' at {pointer(invalid.path)}", details)
 
-        self._run(search, strategy, prop, self.profile.invalid_examples, server, unwrap=True,
+        schema = tool.input_schema or {"type": "object"}
+        check = value_validator(schema)
+
+        def as_invalid(args: dict[str, Any]) -> Invalid:
+            keyword, path, message = violation(schema, args)
+            return Invalid(args, keyword, tuple(path), message)
+
+        def prop_args(args: dict[str, Any]) -> Finding | None:
+            return prop(as_invalid(args))
+
+        if self._breakers(search, breakers, prop_args, server, lambda args: not check.is_valid(args)):
+            return search
+        self._run(search, strategy, prop, self.profile.invalid_examples, server, unwrap=as_invalid,
+                  admits=lambda args: not check.is_valid(args),
                   scope=f"invalid:{tool.name}:{digest([tool.input_schema, {}])}")
         return search
 
-    def _run(self, search: Search, strategy: Any, prop: Any, examples: int, conn: Connection,
-             unwrap: bool = False, scope: str = "") -> None:
-        found = hunt(strategy, prop, self.profile, examples=examples, cost=conn.stats.cost, stop=self.stop,
-                     scope=scope)
-        search.examples = found.examples
-        if found.error is not None and found.finding is None:
+    def _stopped(self, conn: Connection) -> bool:
+        return self.stop() or conn.unavailable is not None
+
+    def _skipped(self, search: Search, conn: Connection) -> bool:
+        """A search not started: the run's time is up, or the server stopped answering."""
+        if conn.unavailable is not None:
+            search.skipped = f"not run: {conn.unavailable}"
+            self.unavailable = conn.unavailable
+        elif self.stop():
+            search.skipped = OUT_OF_TIME
+        return search.skipped is not None
+
+    def _breakers(self, search: Search, breakers: list[Breaker], prop: Prop, conn: Connection,
+                  admits: Callable[[dict[str, Any]], bool]) -> bool:
+        """Send each breaker once, before the random draws; a failure is narrowed and ends the search."""
+        passed: dict[str, list[Any]] = {}
+        for breaker in breakers:
+            if self._stopped(conn):
+                break
+            search.examples += 1
+            finding = prop(breaker.arguments)
+            if finding is None:
+                if breaker.name is not None:
+                    passed.setdefault(breaker.name, []).append(breaker.arguments[breaker.name])
+                continue
+            again = self._again(search, finding, prop, conn, admits)
+            search.arguments = breaker.arguments if breaker.name is None else \
+                narrow(breaker.arguments, breaker.name, passed.get(breaker.name, []), again)
+            return True
+        return False
+
+    def _run(self, search: Search, strategy: Any, prop: Prop, examples: int, conn: Connection, *,
+             admits: Callable[[dict[str, Any]], bool], unwrap: Callable[[dict[str, Any]], Any] | None = None,
+             keep: frozenset[str] = frozenset(), scope: str = "") -> None:
+        found = hunt(strategy, prop, self.profile, examples=examples, cost=conn.stats.cost,
+                     stop=lambda: self._stopped(conn), scope=scope)
+        search.examples += found.examples
+        if conn.unavailable is not None and found.finding is None:
+            search.skipped = f"not finished: {conn.unavailable}"
+            self.unavailable = conn.unavailable
+        elif found.error is not None and found.finding is None:
             search.skipped = f"could not generate arguments: {found.error}"
         search.finding = found.finding
-        if found.value is not None:
-            search.arguments = found.value.value if unwrap else found.value
+        if found.value is None or found.finding is None:
+            return
+        args = found.value.value if unwrap is not None else found.value
+        again = self._again(search, found.finding, prop if unwrap is None else lambda a: prop(unwrap(a)), conn,
+                            admits)
+        search.arguments = drop_keys(args, again, keep=keep) if isinstance(args, dict) else args
+
+    def _again(self, search: Search, finding: Finding, prop: Prop, conn: Connection,
+               admits: Callable[[dict[str, Any]], bool]) -> Callable[[dict[str, Any]], bool]:
+        """Whether a smaller call the search may send fails by the same rule; the last such
+        failure becomes the search's finding, so its message speaks of the call reported. Tries stop
+        at MINIMISING_BUDGET shrink budgets (a hang costs its timeout, a crash a restart)."""
+        search.finding = finding
+        limit = conn.stats.cost() + MINIMISING_BUDGET * self.profile.shrink_calls
+
+        def fails(args: dict[str, Any]) -> bool:
+            if self._stopped(conn) or not admits(args) or conn.stats.cost() > limit:
+                return False
+            search.examples += 1
+            found = prop(args)
+            if found is None or found.rule != finding.rule:
+                return False
+            search.finding = found
+            return True
+
+        return fails
 
 
 def pointer(path: Any) -> str:

@@ -127,6 +127,8 @@ class SmokeRun:
         name = unknown_name(names)
         outcome = self.conn.call(name, {})
         details = {"tool_name_called": name, "returned": outcome.summary()}
+        if outcome.kind == "unavailable":
+            return self.result(UNKNOWN, None, "skip", outcome.summary(), details=details)
         if UnknownToolRefused().holds(outcome):
             return self.result(UNKNOWN, None, "pass", f"rejected with JSON-RPC error {outcome.code}", details=details)
         if outcome.kind == "result" and outcome.is_error:
@@ -155,11 +157,14 @@ class SmokeRun:
             skipped=sum(r.status == "skip" for r in checks),
             tools_called=len(self.called & {t.name for t in self.tools}),
             tools_total=len(self.tools),
-            checks=[{
-                "check_id": r.check, "tool_name": r.tool, "verdict": r.status, "message": r.message,
-                "details": {"basis": r.basis, **r.details},
-            } for r in checks],
+            checks=[smoke_entry(r) for r in checks],
         ), checks
+
+
+def smoke_entry(result: Result) -> dict[str, Any]:
+    """A result as an entry of the JSON report's smoke section."""
+    return {"check_id": result.check, "tool_name": result.tool, "verdict": result.status, "message": result.message,
+            "details": {"basis": result.basis, **result.details}}
 
 
 def unknown_name(names: set[str]) -> str:

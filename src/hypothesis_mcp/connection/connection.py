@@ -25,6 +25,7 @@ from hypothesis_mcp.connection.outcome import CLOSED_CODE, TIMEOUT_CODE, Outcome
 from hypothesis_mcp.connection.stdio import MALFORMED_CODE, MAX_MESSAGE_BYTES, OVERSIZED_CODE, StdioTransport
 from hypothesis_mcp.connection.target import Target, parse_target
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError
+from hypothesis_mcp.results import PROMPTS_GET, RESOURCES_READ, Call
 from hypothesis_mcp.version import __version__
 
 _RAW = TypeAdapter(dict[str, Any])
@@ -32,6 +33,11 @@ _MALFORMED = "malformed result"
 _SSE_TOO_LARGE = "byte limit"  # in the SDK's error for a server-sent event over max_sse_event_size
 _UNPARSED_HTTP = "Failed to parse JSON response"  # the SDK's error for a JSON body that is no JSON-RPC message
 MAX_PAGES = 1000
+_LISTINGS: dict[str, tuple[Any, str]] = {
+    "resources/list": (types.ListResourcesRequest, "resources"),
+    "resources/templates/list": (types.ListResourceTemplatesRequest, "resourceTemplates"),
+    "prompts/list": (types.ListPromptsRequest, "prompts"),
+}
 
 
 class CatalogError(HypothesisMCPError):
@@ -84,7 +90,9 @@ class Connection:
 
     Use as a context manager. `call()` never raises for what the server does: timeouts, errors,
     crashes and protocol violations come back as an `Outcome`. A server that exited is started
-    again on the next call when `restart` is true.
+    again on the next call when `restart` is true; so is one that let a call time out (a process
+    is killed, a URL gets a new session), so no later call inherits the hang. If it cannot be
+    reached again, `unavailable` says why and later calls come back `unavailable` unsent.
     """
 
     def __init__(
@@ -124,6 +132,8 @@ class Connection:
         self._starter: threading.Thread | None = None
         self._ready = threading.Event()
         self._error: BaseException | None = None
+        self._hung = False
+        self.unavailable: str | None = None
 
     # lifecycle -------------------------------------------------------------------------------
     def __enter__(self) -> Connection:
@@ -176,7 +186,7 @@ class Connection:
             self._close_runner()
             raise ServerStartError(
                 f"{self.target.describe()}: the server did not finish the MCP handshake within "
-                f"{self.startup_timeout:g}s", stderr=stderr,
+                f"{self.startup_timeout:g}s", stderr=stderr, remote=self.target.is_url,
             )
         if self._error is not None:
             error = self._error
@@ -301,7 +311,8 @@ class Connection:
             reason = f"could not connect: {_describe(error)}"
         if self.target.is_url and self._http_limits.last_error:
             reason += f" ({self._http_limits.last_error})"
-        return ServerStartError(f"{self.target.describe()}: {reason}", stderr=stderr, exit_code=code)
+        return ServerStartError(f"{self.target.describe()}: {reason}", stderr=stderr, exit_code=code,
+                                remote=self.target.is_url)
 
     def stderr(self) -> str:
         return self._transport.state.stderr_text() if self._transport else ""
@@ -353,11 +364,41 @@ class Connection:
             seen.add(cursor)
         raise CatalogError(f"tools/list did not end after {MAX_PAGES} pages")
 
+    def list_all(self, method: str) -> list[dict[str, Any]] | Outcome:
+        """Every page of resources/list, resources/templates/list or prompts/list, unvalidated (the
+        checks judge each entry), or the Outcome that ended the listing."""
+        if (closed := self._ready_for_call()) is not None:
+            return closed
+        request_type, key = _LISTINGS[method]
+        entries: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        cursor: str | None = None
+        for page_number in range(1, MAX_PAGES + 1):
+            request = request_type(
+                params=types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None)
+            page = self._request(request, method, {"cursor": cursor} if cursor is not None else {}, unchecked=True)
+            if isinstance(page, Outcome):
+                return page
+            listed = page.get(key)
+            if not isinstance(listed, list):
+                return Outcome(kind="protocol", message=f"{method} page {page_number} has no {key!r} list")
+            entries.extend(e if isinstance(e, dict) else {"_not_an_object": e} for e in listed)
+            cursor = page.get("nextCursor")
+            if cursor is None:
+                return entries
+            if not isinstance(cursor, str) or cursor in seen:
+                return Outcome(kind="protocol", message=f"{method}: bad or repeated nextCursor {cursor!r}")
+            seen.add(cursor)
+        return Outcome(kind="protocol", message=f"{method} did not end after {MAX_PAGES} pages")
+
     # calls -----------------------------------------------------------------------------------
-    def call(self, name: str, arguments: Mapping[str, Any] | None = None, *,
-             timeout: float | None = None) -> Outcome:
-        """Call a tool; whatever happens comes back as an Outcome."""
+    def _ready_for_call(self) -> Outcome | None:
+        """Start the server again if it exited; the Outcome to return instead when that fails."""
         self._pump()
+        if self._hung and self.restart:
+            self._recover()
+        if self.unavailable is not None:
+            return Outcome(kind="unavailable", message=self.unavailable)
         if not self.is_open or (self._transport is not None and not self._transport.alive):
             if not self.restart:
                 return Outcome(kind="closed", message="the connection is closed", stderr=self.stderr())
@@ -367,14 +408,66 @@ class Connection:
                 self.stats.calls += 1
                 return Outcome(kind="closed", exit_code=exc.exit_code, stderr=exc.stderr,
                                message=f"the server could not be restarted: {exc}")
+        return None
+
+    def read_resource(self, uri: str, *, timeout: float | None = None) -> Outcome:
+        """resources/read; the answer's `contents` come back as the Outcome's content, unvalidated."""
+        if (closed := self._ready_for_call()) is not None:
+            return closed
+        request = types.ReadResourceRequest(params=types.ReadResourceRequestParams(uri=uri))
+        return self._answer(self._request(request, "resources/read", {"uri": uri}, timeout, unchecked=True),
+                            "contents")
+
+    def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None, *,
+                   timeout: float | None = None) -> Outcome:
+        """prompts/get; the answer's `messages` come back as the Outcome's content, unvalidated."""
+        if (closed := self._ready_for_call()) is not None:
+            return closed
+        args = dict(arguments or {})
+        request = types.GetPromptRequest(params=types.GetPromptRequestParams(name=name, arguments=args))
+        return self._answer(self._request(request, "prompts/get", {"name": name, "arguments": args}, timeout,
+                                          unchecked=True), "messages")
+
+    def perform(self, call: Call, *, timeout: float | None = None) -> Outcome:
+        """One reproduction step, whichever request it is."""
+        if call.method == RESOURCES_READ:
+            return self.read_resource(call.tool, timeout=timeout)
+        if call.method == PROMPTS_GET:
+            return self.get_prompt(call.tool, call.arguments, timeout=timeout)
+        return self.call(call.tool, call.arguments, timeout=timeout)
+
+    def _answer(self, answer: dict[str, Any] | Outcome, key: str) -> Outcome:
+        self.stats.calls += 1
+        if isinstance(answer, Outcome):
+            return answer
+        return Outcome.from_answer(answer, key, self.transcript[-1].elapsed if self.transcript else 0.0)
+
+    def call(self, name: str, arguments: Mapping[str, Any] | None = None, *,
+             timeout: float | None = None) -> Outcome:
+        """Call a tool; whatever happens comes back as an Outcome."""
+        if (closed := self._ready_for_call()) is not None:
+            return closed
         args = dict(arguments or {})
         params = {"name": name, "arguments": args}
         request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=args))
         answer = self._request(request, "tools/call", params, timeout=timeout)
         self.stats.calls += 1
         if isinstance(answer, Outcome):
+            self._hung = answer.kind == "timeout"
             return answer
         return Outcome.from_result(answer, self.transcript[-1].elapsed if self.transcript else 0.0)
+
+    def _recover(self) -> None:
+        """Start over after a call hung: a wedged server would leave every later call hanging."""
+        self._hung = False
+        self._pump(0.1)  # let the cancellation of the hung request go out first
+        if self._transport is not None:
+            self._transport.kill()
+        self._close_runner()
+        try:
+            self.open()
+        except ServerStartError as exc:
+            self.unavailable = f"the server did not answer again after a call hung ({exc})"
 
     def _request(self, request: Any, method: str, params: dict[str, Any],
                  timeout: float | None = None, *, unchecked: bool = False) -> dict[str, Any] | Outcome:

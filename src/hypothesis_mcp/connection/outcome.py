@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-OutcomeKind = Literal["result", "error", "timeout", "closed", "protocol"]
+OutcomeKind = Literal["result", "error", "timeout", "closed", "protocol", "unavailable"]
 
 TIMEOUT_CODE = -32001
 CLOSED_CODE = -32000
@@ -17,7 +17,8 @@ _MISSING = object()
 @dataclass
 class Outcome:
     """A result (content, structuredContent, isError), a JSON-RPC error, a timeout, a closed
-    connection (with the exit code and stderr tail), or a protocol violation."""
+    connection (with the exit code and stderr tail), a protocol violation, or no call at all
+    because the server stopped answering after an earlier call hung (`unavailable`)."""
 
     kind: OutcomeKind
     content: list[dict[str, Any]] = field(default_factory=list)
@@ -30,6 +31,17 @@ class Outcome:
     exit_code: int | None = None
     stderr: str = ""
     elapsed: float = 0.0
+    answer: dict[str, Any] | None = None
+    """The whole result of a resources/read or prompts/get, whose `content` holds its list."""
+
+    @classmethod
+    def from_answer(cls, raw: dict[str, Any], key: str, elapsed: float) -> Outcome:
+        """A resources/read (`contents`) or prompts/get (`messages`) result; entries of the wrong
+        type are kept for the checks to judge."""
+        listed = raw.get(key)
+        return cls(kind="result", content=[c if isinstance(c, dict) else {"_not_an_object": c}
+                                           for c in listed] if isinstance(listed, list) else [],
+                   elapsed=elapsed, answer=raw)
 
     @classmethod
     def from_result(cls, raw: dict[str, Any], elapsed: float) -> Outcome:
@@ -63,6 +75,9 @@ class Outcome:
 
     @property
     def text(self) -> str:
+        if self.answer is not None:  # resource contents carry `text` directly; prompt messages in `content`
+            blocks = [c.get("content") if isinstance(c.get("content"), dict) else c for c in self.content]
+            return "\n".join(str(b["text"]) for b in blocks if isinstance(b, dict) and isinstance(b.get("text"), str))
         return "\n".join(str(c.get("text", "")) for c in self.content if c.get("type") == "text")
 
     def value(self) -> Any:
@@ -77,6 +92,10 @@ class Outcome:
 
     def summary(self, width: int = 80) -> str:
         """One line for people: what came back."""
+        if self.kind == "result" and self.answer is not None:
+            what = "contents" if "contents" in self.answer else "message(s)"
+            return f"answered {len(self.content)} {what}" + (f"; first text {json.dumps(self.text[:width])}"
+                                                              if self.text else "")
         if self.kind == "result":
             kinds = ", ".join(sorted({str(c.get("type")) for c in self.content})) or "none"
             parts = [f"returned {len(self.content)} content block(s) [{kinds}]"]
@@ -98,11 +117,15 @@ class Outcome:
             tail = self.stderr.strip().splitlines()[-1:] if self.stderr.strip() else []
             shown_tail = f"; stderr: {tail[0][:width]}" if tail else ""
             return f"connection closed (exit code {self.exit_code}){shown_tail}"
+        if self.kind == "unavailable":
+            return f"not called: {self.message[:width]}"
         return f"protocol violation: {self.message[:width]}"
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "elapsed_s": round(self.elapsed, 4)}
-        if self.kind == "result":
+        if self.kind == "result" and self.answer is not None:
+            data["answer"] = self.answer
+        elif self.kind == "result":
             data.update(content=self.content, isError=self.is_error)
             if self.has_structured:
                 data["structuredContent"] = self.structured

@@ -249,7 +249,7 @@ class StdioTransport:
         with anyio.CancelScope(shield=True):
             if self.state.stdout_closed:
                 await _exited_within(process, 0.5)
-            self.state.stopped_by_us = process.returncode is None
+            self.state.stopped_by_us = self.state.stopped_by_us or process.returncode is None
             if process.stdin is not None:
                 with contextlib.suppress(Exception):
                     await process.stdin.aclose()
@@ -261,6 +261,13 @@ class StdioTransport:
             _signal_group(process.pid, signal.SIGKILL)
             self.state.returncode = process.returncode
         tg.cancel_scope.cancel()
+
+    def kill(self) -> None:
+        """Kill a server that stopped answering at once: closing stdin would only wait on it."""
+        process = self._process
+        if process is not None and process.returncode is None:
+            self.state.stopped_by_us = True
+            _signal_group(process.pid, signal.SIGKILL)
 
     @property
     def alive(self) -> bool:

@@ -19,12 +19,17 @@ class Target:
     cwd: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)
     token: str | None = field(default=None, repr=False)
+    shown: str | None = field(default=None, compare=False)
+    """How to describe the target when its command or URL holds expanded secrets (a config file's
+    `${env:NAME}`): the text with its placeholders."""
 
     @property
     def is_url(self) -> bool:
         return self.url is not None
 
     def describe(self) -> str:
+        if self.shown is not None:
+            return self.shown
         if self.url is not None:
             return self.url
         return shlex.join(self.command)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from hypothesis_mcp.report.issues import cap_line
+from hypothesis_mcp.report.issues import cap_line, partial_line, percent
 from hypothesis_mcp.results import Report
 
 LABEL = "mcp grade"
@@ -22,21 +22,29 @@ _WIDTHS = {" ": 3.9, "i": 3.1, "l": 3.1, "j": 3.4, "f": 3.9, "t": 4.3, "r": 4.7,
 
 
 def badge_message(report: Report) -> str:
-    return f"{report.grade} (capped)" if report.grade_cap.capped else f"{report.grade} ({report.score:.0f}%)"
+    """`B (86%)`, `C (capped)`; a partial run says so in grey, its grade not being final."""
+    message = f"{report.grade} (capped)" if report.grade_cap.capped else f"{report.grade} ({percent(report.score)})"
+    return f"PARTIAL {message}" if report.partial else message
+
+
+def _color(report: Report) -> tuple[str, str]:
+    return UNKNOWN_COLOR if report.partial else COLORS.get(report.grade, UNKNOWN_COLOR)
 
 
 def render_badge_json(report: Report) -> dict[str, Any]:
     """The shields.io endpoint schema: https://shields.io/badges/endpoint-badge."""
-    return {"schemaVersion": 1, "label": LABEL, "message": badge_message(report),
-            "color": COLORS.get(report.grade, UNKNOWN_COLOR)[1]}
+    return {"schemaVersion": 1, "label": LABEL, "message": badge_message(report), "color": _color(report)[1]}
 
 
 def render_badge_svg(report: Report) -> str:
     message = badge_message(report)
-    color = COLORS.get(report.grade, UNKNOWN_COLOR)[0]
+    color = _color(report)[0]
     title = f"{LABEL}: {message}"
-    if capped := cap_line(report.grade_cap):
-        title += f" — {capped}"
+    for line in (partial_line(report), cap_line(report.grade_cap)):
+        if line:
+            title += f" — {line}"
+    if waived := report.waived():
+        title += f" — {len(waived)} waived: " + ", ".join(f"{r.rule} on {r.tool or 'server'}" for r in waived)
     label_w, value_w = _text_width(LABEL) + 10, _text_width(message) + 10
     width = label_w + value_w
     label_x, value_x = label_w / 2, label_w + value_w / 2

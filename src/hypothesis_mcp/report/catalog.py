@@ -9,6 +9,7 @@ from rich.table import Table
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import ServerInfo
+from hypothesis_mcp.report.issues import era_label
 
 
 def catalog_json(tools: list[Tool], server: ServerInfo | None) -> dict[str, Any]:
@@ -34,7 +35,7 @@ def print_catalog(console: Console, tools: list[Tool], server: ServerInfo | None
     if server:
         console.print(
             f"[bold]{server.name or 'unnamed server'}[/bold] {server.version}  "
-            f"MCP {server.protocol_version} ({server.era})"
+            f"MCP {server.protocol_version} ({era_label(server.era)})"
         )
     table = Table(title=f"{len(tools)} tool(s)")
     for column in ("Tool", "Role", "Key fields", "Bounds", "Annotations", "Output schema"):

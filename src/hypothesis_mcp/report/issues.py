@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, GradeCap, Report, Result
+from hypothesis_mcp.results import CONFIDENCE_ORDER, PROMPTS_GET, RESOURCES_READ, Call, GradeCap, Report, Result
 from hypothesis_mcp.rules.registry import fix_for
 
 # Crashes first: nothing else is trustworthy while the server falls over; lint is style last.
@@ -35,8 +35,13 @@ def cap_line(cap: GradeCap) -> str | None:
 
 
 def format_call(index: int, call: Call) -> str:
-    """One reproduction step as `call N: tool({...})` with compact JSON arguments."""
+    """One reproduction step as `call N: tool({...})` with compact JSON arguments; a resource read
+    or prompt request says which it is."""
     arguments = json.dumps(call.arguments, separators=(",", ":"), ensure_ascii=False)
+    if call.method == RESOURCES_READ:
+        return f"call {index}: resources/read {call.tool}"
+    if call.method == PROMPTS_GET:
+        return f"call {index}: prompts/get {call.tool}({arguments})"
     return f"call {index}: {call.tool}({arguments})"
 
 
@@ -44,3 +49,33 @@ def reproduction_origin(fresh_server: bool) -> str:
     if fresh_server:
         return "starts from a fresh server"
     return "runs on the shared server (earlier state may matter)"
+
+
+ERA_LABELS = {"legacy": "legacy era, initialize handshake", "modern": "modern era, stateless",
+              "dual": "dual era, both handshakes"}
+
+
+def era_label(era: str | None) -> str:
+    """One wording of the protocol era for every format and the `tools` command."""
+    return ERA_LABELS.get(era or "", f"{era} era" if era else "unknown era")
+
+
+def percent(value: float | None) -> str:
+    """'96%', or '99.8%' for a score that is not whole: a rounded '100%' would claim a perfect run."""
+    if value is None:
+        return "n/a"
+    return f"{value:.0f}%" if float(value).is_integer() else f"{value:.1f}%"
+
+
+def partial_line(report: Report) -> str | None:
+    """The warning every format leads with when the run did not finish: its grade is not final."""
+    if not report.partial:
+        return None
+    return f"PARTIAL RUN — {report.partial_reason}; the grade covers only the checks that ran"
+
+
+def waived_line(result: Result) -> str:
+    waiver = result.waiver or {}
+    return (f"{result.id}: {result.rule} on {result.tool or 'server'} (was {waiver.get('status', 'fail')}) — "
+            f"waived by {waiver.get('source', '?')}")
+

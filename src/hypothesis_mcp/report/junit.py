@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from hypothesis_mcp.report.issues import fix_of, format_call, reproduction_origin
+from hypothesis_mcp.report.issues import fix_of, format_call, reproduction_origin, waived_line
 from hypothesis_mcp.results import Report, Result
 
 KINDS = ("scenario", "smoke", "probe", "lint", "incident")
@@ -36,13 +36,16 @@ def _suite(report: Report, kind: str) -> ET.Element:
     results = [r for r in report.results if r.kind == kind]
     suite = ET.Element(
         "testsuite", name=f"hypothesis-mcp.{kind}", tests=str(len(results)),
-        failures=str(sum(r.status == "fail" for r in results)), errors="0",
-        skipped=str(sum(r.status in ("skip", "inconclusive") for r in results)), time="0",
+        failures=str(sum(r.status == "fail" and r.covered_by is None for r in results)), errors="0",
+        skipped=str(sum(r.status in ("skip", "inconclusive", "waived") or r.covered_by is not None
+                        for r in results)),
+        time="0",
     )
     properties = ET.SubElement(suite, "properties")
     seed = "" if report.seed is None else str(report.seed)
     for name, value in (("target", report.target), ("server", report.server.get("name", "")),
-                        ("profile", report.profile), ("seed", seed)):
+                        ("profile", report.profile), ("seed", seed), ("partial", str(report.partial).lower()),
+                        ("partial_reason", report.partial_reason or "")):
         ET.SubElement(properties, "property", name=name, value=_clean(value))
     for result in results:
         suite.append(_case(result))
@@ -52,11 +55,16 @@ def _suite(report: Report, kind: str) -> ET.Element:
 def _case(result: Result) -> ET.Element:
     case = ET.Element(
         "testcase", classname=f"{result.kind}.{result.check}",
-        name=_clean(f"{result.tool or 'server'} {result.rule}"), time="0",
+        name=_clean(f"{result.subject} {result.rule}"), time="0", id=_clean(result.id),
     )
-    if result.status == "fail":
+    if result.covered_by is not None:
+        ET.SubElement(case, "skipped", message=_clean(f"failed by {result.rule}, reported once as incident "
+                                                      f"{result.covered_by}: {result.message}"))
+    elif result.status == "fail":
         failure = ET.SubElement(case, "failure", message=_clean(result.message), type=result.rule)
         failure.text = _clean(_details(result))
+    elif result.status == "waived":
+        ET.SubElement(case, "skipped", message=_clean(f"waived: {waived_line(result)}"))
     elif result.status in ("skip", "inconclusive"):
         prefix = "inconclusive: " if result.status == "inconclusive" else ""
         ET.SubElement(case, "skipped", message=_clean(prefix + result.message))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis_mcp.results import Kind, Result, Status
+from hypothesis_mcp.results import PROMPTS_GET, RESOURCES_READ, Kind, Result, Status
 from hypothesis_mcp.rules.expectations import (
     ConformsTo,
     Expectation,
@@ -21,11 +21,13 @@ from hypothesis_mcp.rules.expectations import (
     UnknownToolRefused,
     from_dict,
 )
+from hypothesis_mcp.rules.surfaces import PromptAnswer, ReadAnswer
 
 GENERIC_FIX = (
     "Replay the reproduction with `hypothesis-mcp replay` and compare the answer with the tool's schema."
 )
 OUTPUT_RULES = frozenset({"smoke_structured_content", "happy-output-schema"})
+NOT_EXERCISED = "happy-tool-not-exercised"
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,10 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Refuse schema-invalid arguments as invalid input (an isError result or JSON-RPC -32602) before "
         "the handler runs, instead of failing inside it with -32603."
     ), expects=RefusedCleanly()),
+    Rule(NOT_EXERCISED, "scenario", (
+        "Pass values the tool can serve (an id or path that exists) with --arg TOOL:NAME=VALUE or "
+        "--args-file, so a valid call succeeds and the tool is tested; until then it is not exercised."
+    ), severity="inconclusive"),
     Rule("scenario-failed", "scenario", GENERIC_FIX),
     # Incidents
     Rule("server-crashed", "incident", (
@@ -122,6 +128,10 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Write only JSON-RPC messages to the transport (logs go to stderr), answer each request id "
         "exactly once, and follow the negotiated protocol version."
     ), expects=NoIncident()),
+    Rule("state-persists", "probe", (
+        "Give every server process a throw-away data location: point its data file or database at a new "
+        "temporary folder (--env NAME={tmpdir}/data, or a strategy's env), so a new process starts empty."
+    ), severity="warn"),
     # Lint
     Rule("lint-missing-input-schema", "lint", (
         'Declare an inputSchema for the tool; a tool without parameters uses {"type": "object"}.'
@@ -188,6 +198,50 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Shorten the description and schema (move long guidance to docs or a resource); the definition is"
         " sent to the model on every turn."
     ), severity="warn"),
+    # Resources and prompts (under --smoke)
+    Rule("resource-invalid-entry", "smoke", (
+        "Give every listed resource an absolute uri and a name, every template an RFC 6570 uriTemplate, and "
+        "a mimeType only when it is a real media type (type/subtype)."
+    )),
+    Rule("resource-duplicate-uri", "smoke", "List each resource URI (and each template) once."),
+    Rule("resource-missing-description", "smoke", (
+        "Describe what each resource or template holds, so a client or a model can choose it without reading it."
+    ), severity="warn"),
+    Rule("resource-read-failed", "smoke", (
+        "Serve every resource that resources/list names, or stop listing the ones that cannot be read."
+    )),
+    Rule("resource-contents-invalid", "smoke", (
+        "Answer resources/read with a non-empty contents list whose entries carry a uri and exactly one of "
+        "text or base64 blob."
+    )),
+    Rule("resource-uri-mismatch", "smoke", "Answer a read with a contents entry whose uri is the URI that was read."),
+    Rule("resource-mime-mismatch", "smoke", (
+        "Make the listing's mimeType and the read's mimeType agree: correct one of them, or leave mimeType "
+        "out of a template whose resources differ in type."
+    ), severity="warn"),
+    Rule("resource-unknown-accepted", "smoke", (
+        "Answer a read of a URI the server does not have with a JSON-RPC error (-32002, resource not found)."
+    )),
+    Rule("prompt-invalid-entry", "smoke", (
+        "Give every prompt a name, and every argument a name and a boolean required flag."
+    )),
+    Rule("prompt-duplicate-name", "smoke", "List each prompt name once."),
+    Rule("prompt-missing-description", "smoke", (
+        "Describe what each prompt is for in a sentence a client can show."
+    ), severity="warn"),
+    Rule("prompt-undocumented-argument", "smoke", (
+        "Describe every prompt argument: what value it takes and what it changes."
+    ), severity="warn"),
+    Rule("prompt-messages-invalid", "smoke", (
+        "Answer prompts/get with messages that each have a role (user or assistant) and one content block."
+    )),
+    Rule("prompt-missing-argument-accepted", "smoke", (
+        "Check a prompt's required arguments before building it and answer a missing one with JSON-RPC error "
+        "-32602 (invalid params)."
+    )),
+    Rule("prompt-unknown-accepted", "smoke", (
+        "Answer prompts/get for a name the server does not have with JSON-RPC error -32602."
+    )),
 )}
 FIXES: dict[str, str] = {rule.id: rule.fix for rule in RULES.values()}
 
@@ -199,6 +253,11 @@ def fix_for(rule: str) -> str:
 
 def expectation_for(result: Result, output_schema: dict[str, Any] | None) -> Expectation:
     """What the last answer of `result`'s reproduction must satisfy: the check's own judgement."""
+    last = result.reproduction.calls[-1] if result.reproduction and result.reproduction.calls else None
+    if last is not None and last.method == RESOURCES_READ:
+        return ReadAnswer(result.rule, last.tool, result.details.get("mime_type"))
+    if last is not None and last.method == PROMPTS_GET:
+        return PromptAnswer(result.rule)
     if result.kind == "probe":
         return from_dict(result.details.get("expect") or {})
     if result.rule in OUTPUT_RULES:

@@ -6,20 +6,19 @@ writes on; only `--allow-writes` (or `allow_writes=True`) can.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from hypothesis_mcp.errors import UsageError
+from hypothesis_mcp.files import read_document
+from hypothesis_mcp.waivers import Waiver, parse_waiver
 
 EXPECTS = ("at_most", "exact", "prefix", "suffix")
 UNITS = ("auto", "lines", "items")
 AGREEMENTS = ("subset", "equal")
 TOP_KEYS = {"args", "builtins", "writes", "exclude", "pairs", "relations", "agreements", "idempotent",
-            "allow_writes"}
+            "ignore", "allow_writes"}
 
 
 @dataclass
@@ -68,6 +67,10 @@ class ProbeConfig:
     relations: list[BoundRelation] = field(default_factory=list)
     agreements: list[Agreement] = field(default_factory=list)
     idempotent: list[CallSpec] = field(default_factory=list)
+    ignore: list[Waiver] = field(default_factory=list)
+    source: str = "probe config"
+    shipped: bool = False
+    """A strategy shipped for several versions of a server: names a version lacks are noted, not errors."""
 
     def pair_for(self, write: str) -> Pair | None:
         return next((p for p in self.pairs if p.write == write), None)
@@ -104,13 +107,22 @@ def _call(value: Any, where: str) -> CallSpec:
 
 
 def parse_config(data: Any, source: str = "probe config") -> ProbeConfig:
-    """Validate a loaded config; every problem names its place (`pairs[0].read`)."""
+    """Validate a loaded config; every problem names its file and place (`pairs[0].read`)."""
+    try:
+        return _parse(data, source)
+    except UsageError as exc:
+        if str(exc).startswith(source):
+            raise
+        raise UsageError(f"{source}: {exc}") from None
+
+
+def _parse(data: Any, source: str) -> ProbeConfig:
     _need(isinstance(data, dict), source, "the top level must be a mapping")
     unknown = set(data) - TOP_KEYS
     _need(not unknown, source, f"unknown key(s) {sorted(unknown)}; known keys: {sorted(TOP_KEYS - {'allow_writes'})}")
     _need("allow_writes" not in data, "allow_writes",
           "a probe config cannot turn writes on; pass --allow-writes on the command line")
-    config = ProbeConfig()
+    config = ProbeConfig(source=source)
     args = _mapping(data.get("args"), "args")
     for tool, values in args.items():
         config.args[str(tool)] = _mapping(values, f"args.{tool}")
@@ -163,18 +175,11 @@ def parse_config(data: Any, source: str = "probe config") -> ProbeConfig:
         config.agreements.append(Agreement(left, right, expect, str(item.get("id") or f"{left.tool}-{right.tool}")))
     for i, raw in enumerate(data.get("idempotent") or []):
         config.idempotent.append(_call(raw, f"idempotent[{i}]"))
+    ignore = data.get("ignore") or []
+    _need(isinstance(ignore, list), "ignore", "must be a list of RULE or RULE:TOOL entries")
+    config.ignore = [parse_waiver(text, f"{source}: ignore[{i}]") for i, text in enumerate(ignore)]
     return config
 
 
 def load_config(path: str | Path) -> ProbeConfig:
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot read probe config {str(file)!r}: {exc.strerror or exc}") from exc
-    try:
-        data = json.loads(text) if file.suffix == ".json" else yaml.safe_load(text)
-    except (ValueError, yaml.YAMLError) as exc:
-        raise UsageError(f"probe config {str(file)!r} is not valid {'JSON' if file.suffix == '.json' else 'YAML'}: "
-                         f"{str(exc).splitlines()[0]}") from exc
-    return parse_config(data, str(file))
+    return parse_config(read_document(path, "probe config"), str(path))

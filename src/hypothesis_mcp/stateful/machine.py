@@ -24,7 +24,7 @@ from hypothesis_mcp.stateful.bounds import bound_basis
 from hypothesis_mcp.stateful.fidelity import changes
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
-from hypothesis_mcp.strategies import marked_arguments
+from hypothesis_mcp.strategies import find_markers, marked_arguments
 
 PLACEHOLDER = "hm00000000"
 MANY = 10
@@ -79,6 +79,8 @@ class ProbeContext:
     warm_shrink: bool = True
     out_of_time: bool = False
     smallest: ProbeFinding | None = None
+    persisted: list[tuple[str, list[str]]] = field(default_factory=list)
+    """(reader, markers) a fresh server's first read showed from earlier examples: state persists."""
     candidates: list[ProbeFinding] = field(default_factory=list)
     _counter: itertools.count[int] = field(default_factory=itertools.count)
 
@@ -175,6 +177,9 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             # examples picked for it hold one, and they open with it.
             self.many = ctx.smallest is not None or ctx.runs % MANY_EVERY == 1
             self.owes_many = self.many and ctx.smallest is None
+            self.markers: set[str] = set()
+            self.isolation_checked = not self.fresh or ctx.pool.shared
+            self.looked_before_writing = self.isolation_checked
 
         def teardown(self) -> None:
             if self.conn is not None and self.fresh:
@@ -209,7 +214,19 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             self.reads[key] = outcome
             if outcome.ok:
                 ctx.reader_answers += 1
+                self.check_isolation(reader, outcome)
             return outcome
+
+        def check_isolation(self, reader: Reader, outcome: Outcome) -> None:
+            """A new process must not show records this example did not write: if a read does (the
+            first that shows any), the server keeps its data outside the process and examples are
+            not isolated."""
+            if self.isolation_checked:
+                return
+            earlier = sorted(set(find_markers(shown(outcome))) - self.markers)
+            if earlier:
+                self.isolation_checked = True
+                ctx.persisted.append((reader.tool.name, earlier))
 
         def write(self, args: dict[str, Any]) -> Outcome:
             self.reads.clear()
@@ -306,6 +323,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
 
         def make_args(self, drawn: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             marker = ctx.next_marker()
+            self.markers.add(marker)
             return marker, json.loads(json.dumps(drawn).replace(PLACEHOLDER, marker))
 
         @precondition(lambda self: not self.owes_many)
@@ -335,9 +353,22 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 self.check_kept()
             return multiple(*(r for r in stored if r is not None))
 
+        def look_before_writing(self) -> None:
+            """Before this example's first write, one read that lists (a reader without required
+            parameters, if there is one): on a new process it can show only earlier examples' records.
+            Not part of the reproduction: a read changes nothing a later call could depend on."""
+            self.looked_before_writing = True
+            reader = min(ctx.readers, key=lambda r: bool(r.tool.required))
+            assert self.conn is not None
+            outcome = self.conn.call(reader.tool.name, ctx.base_args.get(reader.tool.name, {}))
+            if outcome.ok:
+                self.check_isolation(reader, outcome)
+
         def store(self, drawn: dict[str, Any], judge_kept: bool = True) -> Record | None:
             if self.inert:
                 return None
+            if not self.looked_before_writing:
+                self.look_before_writing()
             marker, args = self.make_args(drawn)
             outcome = self.write(args)
             if not outcome.ok:

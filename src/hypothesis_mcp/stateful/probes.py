@@ -189,6 +189,7 @@ class ProbeRun:
             yield verified
             ctx, error = self.explore(tool, readers, pair, ctx.key_path, bounds=False)
             verified = self.verified(ctx)
+        yield from self.isolation(tool, ctx)
         if not ctx.out_of_time and error is None:
             self.keep(scope, verified)
         if verified is not None:
@@ -215,10 +216,25 @@ class ProbeRun:
         else:
             best = min(readers, key=lambda r: CONFIDENCE_ORDER[r.confidence])
             judged = f"{ctx.writes_ok} write(s), {ctx.overwrites_judged} same-key overwrite(s) judged"
+            where = "shared-server (URL target)" if self.pool.shared else "fresh-process"
             yield self.result(tool.name, "round-trip", "pass", "round-trip",
-                              f"writes were visible and kept ({judged}, {ctx.runs} fresh-server example(s))",
+                              f"writes were visible and kept ({judged}, {ctx.runs} {where} example(s))",
                               confidence="high" if ctx.overwrites_judged or ctx.confirmed else best.confidence,
                               basis=best.basis)
+
+    def isolation(self, tool: Tool, ctx: ProbeContext) -> Iterator[Result]:
+        """Records that outlived their server process: a warning, once per write tool."""
+        if not ctx.persisted:
+            return
+        reader, markers = ctx.persisted[0]
+        shown = ", ".join(markers[:3]) + (", …" if len(markers) > 3 else "")
+        yield self.result(tool.name, "isolation", "warn", "state-persists",
+                          f"a new server process already held records written by earlier examples: {reader} "
+                          f"showed {len(markers)} earlier marker(s) ({shown}) in {len(ctx.persisted)} "
+                          f"fresh-process example(s) of {ctx.runs}; the server keeps its data outside the "
+                          "process, so examples are not isolated and a reproduction may depend on earlier state",
+                          basis=f"markers written through {tool.name} in earlier examples, read back by {reader} "
+                          "on a new process before this example wrote them")
 
     def scope(self, tool: Tool, readers: list[Reader], given: dict[str, Any]) -> str:
         """Where this probe's failure is kept: the tool, and a digest of what its calls depend on

@@ -9,6 +9,7 @@ at that node, so rejections stay rare and local.
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections import Counter
 from collections.abc import Callable
@@ -39,6 +40,7 @@ MINIMAL_DEPTH = 6  # further expansions, in minimal mode, before a recursion cou
 BRANCH_BUDGET = 256  # merged anyOf/oneOf variants built per schema before taking first fits only
 EXTRA_KEYS = 3  # most extra properties drawn for an open object
 DEFAULT_LIST = 8  # most items drawn beyond minItems when maxItems is absent
+LONG_LIST = 64  # most items drawn one by one; longer lists repeat them
 
 ANY_JSON: st.SearchStrategy[Any] = st.recursive(
     st.none()
@@ -63,6 +65,7 @@ class Ctx:
 
 
 Built = tuple[st.SearchStrategy[Any], bool]  # a strategy, and whether every value it draws is valid
+Slot = tuple[st.SearchStrategy[str], Callable[[str], bool], st.SearchStrategy[Any]]  # extra keys: names, check, values
 ALL_TYPES = frozenset({"null", "boolean", "number", "string", "array", "object"})
 
 
@@ -80,6 +83,28 @@ def _implied(node: Node, other: Node) -> bool:
 
 def _unique(values: list[Any]) -> bool:
     return len({json_key(v) for v in values}) == len(values)
+
+
+def _first(pair: tuple[str, int]) -> str:
+    return pair[0]
+
+
+def _repeat(drawn: list[Any], size: int) -> list[Any]:
+    return [copy.deepcopy(drawn[i % len(drawn)]) for i in range(size)]
+
+
+def long_lists(
+    item: st.SearchStrategy[Any], lo: int, hi: int, *, unique: bool = False
+) -> st.SearchStrategy[list[Any]]:
+    """Lists of lo..hi items; past LONG_LIST items the drawn ones repeat, so size costs linear time.
+
+    Hypothesis spends a choice (and its bookkeeping) per item and gives up on very long lists;
+    unique lists cannot repeat and stay item by item.
+    """
+    key = json_key if unique else None
+    if unique or lo <= LONG_LIST:
+        return st.lists(item, min_size=lo, max_size=hi, unique_by=key)
+    return st.builds(_repeat, st.lists(item, min_size=1, max_size=LONG_LIST), st.integers(lo, hi))
 
 
 class Compiler:
@@ -343,14 +368,6 @@ class Compiler:
                 item = self.compile(items_schema, ctx)
             except Unsatisfiable:
                 item = None
-        lo, hi = node.min_items, node.max_items
-        if item is None:
-            hi = len(prefix) if hi is None else min(hi, len(prefix))
-        if hi is not None and lo > hi:
-            raise Unsatisfiable("minItems", f"no array of at least {lo} items fits the item schemas")
-        top = hi if hi is not None else lo + (0 if ctx.minimal else DEFAULT_LIST)
-        if ctx.minimal:
-            top = lo
         if node.contains is not None and node.max_contains is not None and node.min_contains > node.max_contains:
             raise Unsatisfiable(
                 "maxContains", f"maxContains {node.max_contains} is below minContains {node.min_contains}"
@@ -360,18 +377,29 @@ class Compiler:
             if node.contains is not None and (node.min_contains > 0 or node.max_contains is not None)
             else None
         )
+        # In 2020-12 an item matching `contains` is evaluated, so unevaluatedItems lets it through.
+        evaluated = contains is not None and node.items is None and "prefixItems" in self.dialect.keywords
+        lo, hi = node.min_items, node.max_items
+        if item is None and not (evaluated and len(prefix) == len(node.prefix_items)):
+            hi = len(prefix) if hi is None else min(hi, len(prefix))
+        if hi is not None and lo > hi:
+            raise Unsatisfiable("minItems", f"no array of at least {lo} items fits the item schemas")
+        top = hi if hi is not None else lo + (0 if ctx.minimal else DEFAULT_LIST)
+        if ctx.minimal:
+            top = lo
         if not prefix and contains is None:
             if item is None:
                 return st.just([]), True
             if node.unique_items:
                 self._check_domain(items_schema, lo)
-            return st.lists(item, min_size=lo, max_size=top, unique_by=json_key if node.unique_items else None), True
+            return long_lists(item, lo, top, unique=node.unique_items), True
         exact = not (prefix and contains is not None)
         checks: list[Callable[[list[Any]], bool]] = []
         if node.unique_items:
             checks.append(_unique)
-        if contains is not None and not prefix:
-            strategy = self._contains(node, contains, items_schema, item, lo, top, ctx, checks)
+        if contains is not None:
+            hits = True if evaluated else items_schema
+            strategy = self._contains(node, contains, hits, prefix, item, lo, top, ctx, checks)
         else:
             strategy = self._prefixed(prefix, item, lo, top)
         if checks:
@@ -409,15 +437,17 @@ class Compiler:
         node: Node,
         contains: Any,
         items_schema: Any,
+        prefix: list[st.SearchStrategy[Any]],
         item: st.SearchStrategy[Any] | None,
         lo: int,
         top: int,
         ctx: Ctx,
         checks: list[Callable[[list[Any]], bool]],
     ) -> st.SearchStrategy[list[Any]]:
+        """Arrays with the prefix items, then `contains` matches, then ordinary items."""
         least = node.min_contains
         most = node.max_contains if node.max_contains is not None else least + 2
-        most = min(most, top)
+        most = min(most, top - len(prefix))
         if least > most:
             raise Unsatisfiable("minContains", f"minContains {least} does not fit the array bounds")
         try:
@@ -434,13 +464,14 @@ class Compiler:
 
         @st.composite
         def draw_array(draw: st.DrawFn) -> list[Any]:
+            head = [draw(s) for s in prefix]
             count = draw(st.integers(least, most))
             hits = [draw(hit) for _ in range(count)]
-            rest_lo = max(0, lo - count)
-            rest_hi = max(rest_lo, top - count)
-            rest = draw(st.lists(item, min_size=rest_lo, max_size=rest_hi)) if item is not None else []
+            rest_lo = max(0, lo - count - len(head))
+            rest_hi = max(rest_lo, top - count - len(head))
+            rest = draw(long_lists(item, rest_lo, rest_hi)) if item is not None else []
             assume(rest_lo <= len(rest))
-            return hits + rest
+            return head + hits + rest
 
         return draw_array()
 
@@ -569,11 +600,11 @@ class ObjectBuilder:
             ), exact
         return self._composite(values, required, optional, slots), exact
 
-    def _extra_slots(self, declared: set[str]) -> list[tuple[st.SearchStrategy[str], st.SearchStrategy[Any]]]:
-        """(key strategy, value strategy) pairs for properties the schema does not name."""
+    def _extra_slots(self, declared: set[str]) -> list[Slot]:
+        """(key strategy, key check, value strategy) for properties the schema does not name."""
         if self.ctx.minimal and not self.node.min_properties:
             return []
-        slots = []
+        slots: list[Slot] = []
         searches = [compiled(p).search for p in self.patterns]
         names_ok = self.names_ok or (lambda _: True)
         for pattern, search in zip(self.patterns, searches, strict=True):
@@ -581,18 +612,21 @@ class ObjectBuilder:
                 value = self.c.compile(self.node.pattern_properties[pattern], self.ctx)
             except Unsatisfiable:
                 continue
-            keys: st.SearchStrategy[str] = regex_strings(pattern).filter(
-                lambda k, s=search: k not in declared and bool(s(k)) and names_ok(k))  # type: ignore[arg-type]
-            slots.append((keys, value))
+
+            def fits(k: str, s: Callable[[str], Any] = search) -> bool:
+                return k not in declared and bool(s(k)) and names_ok(k)
+
+            slots.append((regex_strings(pattern).filter(fits), fits, value))
         if self.additional is not False:
             try:
                 value = self.c.compile(True if self.additional is None else self.additional, self.ctx)
-                keys = self._additional_keys().filter(
-                    lambda k: k not in declared and not any(s(k) for s in searches) and names_ok(k)
-                )
-                slots.append((keys, value))
             except Unsatisfiable:
-                pass
+                return slots
+
+            def free(k: str) -> bool:
+                return k not in declared and not any(s(k) for s in searches) and names_ok(k)
+
+            slots.append((self._additional_keys().filter(free), free, value))
         return slots
 
     def _additional_keys(self) -> st.SearchStrategy[str]:
@@ -608,15 +642,35 @@ class ObjectBuilder:
         values: dict[str, st.SearchStrategy[Any]],
         required: list[str],
         optional: list[str],
-        slots: list[tuple[st.SearchStrategy[str], st.SearchStrategy[Any]]],
+        slots: list[Slot],
     ) -> st.SearchStrategy[dict[str, Any]]:
         least, most = self.node.min_properties, self.node.max_properties
         closure = {n: self._closure(n) for n in optional}
+        # Extra keys never take a declared name, so only they can collide: drawn as a unique list.
+        tagged = st.one_of([s[0].map(lambda k, i=i: (k, i)) for i, s in enumerate(slots)]) if slots else None  # type: ignore[misc]
+
+        def extras(draw: st.DrawFn, tagged: st.SearchStrategy[tuple[str, int]], lo: int, hi: int) -> dict[str, Any]:
+            if lo <= LONG_LIST:
+                pairs = draw(st.lists(tagged, min_size=lo, max_size=hi, unique_by=_first))
+                return {key: draw(slots[i][2]) for key, i in pairs}
+            # Many keys: draw some, then number copies of them (kept when their slot accepts the name).
+            drawn = [(k, i, draw(slots[i][2])) for k, i in draw(st.lists(tagged, min_size=1, max_size=LONG_LIST))]
+            out: dict[str, Any] = {}
+            size = draw(st.integers(lo, hi))
+            for n in itertools.count():
+                if len(out) >= size or n >= 2 * size:
+                    break
+                key, i, value = drawn[n % len(drawn)]
+                name = key if n < len(drawn) else f"{key}_{n}"
+                if name not in out and slots[i][1](name):
+                    out[name] = copy.deepcopy(value)
+            return out
 
         @st.composite
         def draw_object(draw: st.DrawFn) -> dict[str, Any]:
             out = {n: draw(values[n]) for n in required}
-            room = (most if most is not None else len(out) + len(optional) + EXTRA_KEYS) - len(out)
+            cap = most if most is not None else max(least, len(out) + len(optional)) + EXTRA_KEYS
+            room = cap - len(out)
             wanted = [n for n in optional if draw(st.booleans())]
             for name in wanted + [n for n in optional if n not in wanted]:
                 needed = least > len(out) or name in wanted
@@ -626,14 +680,9 @@ class ObjectBuilder:
                 for d in add:
                     out[d] = draw(values[d])
                 room -= len(add)
-            if slots and room > 0:
+            if tagged is not None and room > 0:
                 need = max(0, least - len(out))
-                count = draw(st.integers(min(need, room), min(room, need + EXTRA_KEYS)))
-                for _ in range(count):
-                    keys, value = draw(st.sampled_from(slots))
-                    key = draw(keys)
-                    if key not in out:
-                        out[key] = draw(value)
+                out.update(extras(draw, tagged, min(need, room), min(room, need + EXTRA_KEYS)))
             assume(len(out) >= least)
             return out
 

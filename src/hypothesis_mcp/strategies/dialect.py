@@ -3,9 +3,10 @@ compiled validator that judges values (generated arguments, a server's structure
 
 Strategies, lint and the output checks all ask here, so they agree on which schemas are usable.
 The validator is the oracle of docs/architecture.md ("Own schema compiler"): `jsonschema` with the
-dialect's own format checker. Patterns are read the way ECMA-262 reads them (`python_pattern`, the
-one place pattern handling plugs in): a pattern is rewritten for Python before the oracle runs, and
-the metaschema's "regex" format accepts every pattern that reading can use.
+dialect's own format checker. Patterns are read the way ECMA-262 reads them, through `ecma.py` (the
+one place pattern handling plugs in): the validator's `pattern` keyword runs the translation and
+quotes the pattern as written, and the metaschema's "regex" format accepts every pattern that
+reading can use, so patterns only ECMA-262 understands (`\\p{Lu}`) are judged rather than refused.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 
 from hypothesis_mcp.errors import SchemaError
-from hypothesis_mcp.strategies.regex import pattern_error, python_pattern
+from hypothesis_mcp.strategies.ecma import ecma_class, format_checker, pythonize
 
 DEFAULT = jsonschema.Draft202012Validator
 
@@ -67,25 +68,6 @@ def canonical(schema: Any) -> str:
         raise SchemaError(f"the schema is not JSON: {exc}") from exc
 
 
-def pythonize(schema: Any) -> Any:
-    """The schema with every pattern Python cannot compile rewritten from its ECMA-262 form."""
-    if isinstance(schema, list):
-        return [pythonize(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key == "pattern" and isinstance(value, str):
-            out[key] = python_pattern(value)
-        elif key == "patternProperties" and isinstance(value, dict):
-            out[key] = {python_pattern(p): pythonize(s) for p, s in value.items()}
-        elif key in ("enum", "const", "default", "examples"):
-            out[key] = value
-        else:
-            out[key] = pythonize(value)
-    return out
-
-
 def check_schema(schema: Any, dialect: Dialect) -> None:
     """Reject a schema its dialect's metaschema rejects, naming the keyword at fault."""
     if isinstance(schema, bool):
@@ -103,26 +85,18 @@ def check_schema(schema: Any, dialect: Dialect) -> None:
 @lru_cache(maxsize=1024)
 def _validator(text: str) -> Validator:
     schema = json.loads(text)
-    cls = dialect_of(schema).cls
+    cls = ecma_class(dialect_of(schema).cls)
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
 def validator(schema: Any) -> Validator:
-    """The compiled oracle for a schema (already pythonized), built once per schema."""
+    """The compiled oracle for a schema (already `pythonize`d), built once per schema."""
     return _validator(canonical(schema))
-
-
-def format_checker(cls: type[Validator]) -> jsonschema.FormatChecker:
-    """The dialect's format checker, with "regex" read as patterns are read everywhere else."""
-    checker = jsonschema.FormatChecker()
-    checker.checkers = dict(cls.FORMAT_CHECKER.checkers)
-    checker.checks("regex")(lambda value: not isinstance(value, str) or pattern_error(value) is None)
-    return checker
 
 
 def _metaschema(cls: type[Validator]) -> Validator:
     meta = validator_for(cls.META_SCHEMA, default=cls)
-    return meta(cls.META_SCHEMA, format_checker=format_checker(meta))
+    return meta(cls.META_SCHEMA, format_checker=format_checker(meta.FORMAT_CHECKER))
 
 
 def metaschema_errors(schema: Any, cls: type[Validator]) -> list[ValidationError]:

@@ -19,10 +19,12 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from hypothesis_mcp.strategies.unicode_props import complement
+
 Intervals = list[tuple[int, int]]
 Strategy = st.SearchStrategy[str]
 
-MAX_SET = 5000  # largest explicit character set, included or excluded, spelled out for Hypothesis
+SMALL_SET = 5000  # a larger character set is spelled out by its complement when that is smaller
 _SURROGATES = (0xD800, 0xDFFF)
 _LINE_TERMINATORS = "\n\r\u2028\u2029"  # `.` never draws these, whichever engine reads the pattern
 
@@ -49,10 +51,27 @@ def _clip(intervals: Intervals) -> Intervals:
 
 
 def _spelled(intervals: Intervals) -> str:
-    """The characters of a class, for `st.characters`; a huge class is left to `st.from_regex`."""
-    if sum(hi - lo + 1 for lo, hi in intervals) > MAX_SET:
-        raise _Unsupported("character set too large to spell out")
     return "".join(chr(c) for lo, hi in intervals for c in range(lo, hi + 1))
+
+
+def _size(intervals: Intervals) -> int:
+    return sum(hi - lo + 1 for lo, hi in intervals)
+
+
+def _one_of_set(allowed: Intervals) -> Strategy:
+    """One character of a set, given to `st.characters` by whichever of it or its complement is smaller.
+
+    Large sets come from Unicode property escapes (`\\p{L}` has 130 000 code points).
+    """
+    inside = _clip(allowed)
+    if not inside:
+        raise _Unsupported("empty class")
+    size = _size(inside)
+    if size > SMALL_SET:
+        outside = _clip(list(complement(tuple(inside))))
+        if _size(outside) < size:
+            return st.characters(codec="utf-8", exclude_characters=_spelled(outside))
+    return st.characters(codec="utf-8", categories=(), include_characters=_spelled(inside))
 
 
 def _charset(op: Any, arg: Any) -> Strategy | None:
@@ -79,11 +98,9 @@ def _charset(op: Any, arg: Any) -> Strategy | None:
         else:
             raise _Unsupported(f"class item {item_op}")
     if negated:
-        return st.characters(codec="utf-8", exclude_characters=_spelled(_clip(intervals)) + _LINE_TERMINATORS)
-    chars = _spelled(_clip(intervals))
-    if not chars:
-        raise _Unsupported("empty class")
-    return st.characters(codec="utf-8", categories=(), include_characters=chars)
+        terminators = [(ord(c), ord(c)) for c in _LINE_TERMINATORS]
+        return _one_of_set(list(complement(tuple(intervals + terminators))))
+    return _one_of_set(intervals)
 
 
 def _join(parts: list[Strategy]) -> Strategy:

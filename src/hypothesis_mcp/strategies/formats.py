@@ -7,6 +7,12 @@ for those checkers anyway, so a server that does enforce them accepts every valu
 
 from __future__ import annotations
 
+import datetime
+import ipaddress
+import re
+import uuid
+from collections.abc import Callable
+
 from hypothesis import strategies as st
 
 from hypothesis_mcp.strategies.fastregex import regex_text
@@ -97,4 +103,95 @@ BROKEN: dict[str, tuple[str, ...]] = {
     "regex": ("(unclosed", "[", "*"),
     "json-pointer": ("no-slash", "/bad~2"),
     "relative-json-pointer": ("-1", "x/y"),
+}
+
+# Lengths every value of a format has (fewest, most); a length bound outside them is a contradiction.
+LENGTHS: dict[str, tuple[int, int | None]] = {
+    "date": (10, 10),
+    "uuid": (36, 36),
+    "ipv4": (7, 15),
+    "time": (9, None),
+    "date-time": (20, None),
+}
+
+# A few valid values of each format: where a value that also matches a pattern is looked for first.
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "date-time": ("2021-06-01T12:30:00Z", "1999-12-31T23:59:59+01:00", "2030-02-28T08:00:00.5-05:30"),
+    "date": ("2021-06-01", "1999-12-31", "2030-02-28"),
+    "time": ("12:30:00Z", "23:59:59+01:00", "08:00:00.5-05:30"),
+    "duration": ("P1D", "PT2H30M", "P1Y2M3DT4H5M6S"),
+    "email": ("user@example.com", "first.last+tag@mail.example.org", "x_1@host.io"),
+    "hostname": ("example.com", "api.service.example.org", "a-1.io"),
+    "ipv4": ("192.168.1.10", "10.0.0.1", "8.8.4.4"),
+    "ipv6": ("::1", "2001:db8::8a2e:370:7334", "fe80::1"),
+    "uri": ("https://example.com/path?q=1", "http://host.io", "https://api.example.org/v1/items"),
+    "uri-reference": ("https://example.com/path?q=1", "docs/page", "/abs/path"),
+    "uri-template": ("https://example.com/{id}", "http://host.io/items/{name}"),
+    "uuid": ("123e4567-e89b-12d3-a456-426614174000", "f47ac10b-58cc-4372-a567-0e02b2c3d479"),
+    "json-pointer": ("", "/a/b", "/items/0"),
+    "relative-json-pointer": ("0", "1/a", "2#"),
+    "regex": ("^[a-z]+$", "[0-9]{2,4}", "a|b"),
+}
+for _plain, _international in (("email", "idn-email"), ("hostname", "idn-hostname"), ("uri", "iri")):
+    EXAMPLES[_international] = EXAMPLES[_plain]
+EXAMPLES["iri-reference"] = EXAMPLES["uri-reference"]
+
+_LABEL_TEXT = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_HOST = re.compile(f"(?=.{{1,253}}\\Z){_LABEL_TEXT}(\\.{_LABEL_TEXT})*")
+_OFFSET_TEXT = r"(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
+_TIME_TEXT = r"([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?" + _OFFSET_TEXT
+_DURATION_TEXT = r"P(?!\Z)([0-9]+Y)?([0-9]+M)?([0-9]+W)?([0-9]+D)?(T(?=[0-9])([0-9]+H)?([0-9]+M)?([0-9]+S)?)?"
+_ATOM_TEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+
+
+def _date(value: str) -> bool:
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
+        return False
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _email(value: str) -> bool:
+    local, at, domain = value.rpartition("@")
+    return bool(
+        at and re.fullmatch(f"{_ATOM_TEXT}(\\.{_ATOM_TEXT})*", local) and _HOST.fullmatch(domain) and "." in domain
+    )
+
+
+def _ip(version: int) -> Callable[[str], bool]:
+    def check(value: str) -> bool:
+        try:
+            return ipaddress.ip_address(value).version == version
+        except ValueError:
+            return False
+
+    return check
+
+
+def _uuid(value: str) -> bool:
+    try:
+        return str(uuid.UUID(value)) == value.lower() and len(value) == 36
+    except ValueError:
+        return False
+
+
+# Strict checks, for values not drawn from FORMATS (a pattern's strings kept when they are valid
+# formats): the format checker of `jsonschema` skips some formats without optional packages.
+STRICT: dict[str, Callable[[str], bool]] = {
+    "date-time": lambda v: (
+        len(v) > 11 and v[10] in "Tt" and _date(v[:10]) and bool(re.fullmatch(_TIME_TEXT, v[11:]))
+    ),
+    "date": _date,
+    "time": lambda v: bool(re.fullmatch(_TIME_TEXT, v)),
+    "duration": lambda v: bool(re.fullmatch(_DURATION_TEXT, v)),
+    "email": _email,
+    "idn-email": _email,
+    "hostname": lambda v: bool(_HOST.fullmatch(v)),
+    "ipv4": _ip(4),
+    "ipv6": _ip(6),
+    "uuid": _uuid,
+    "uri": lambda v: bool(re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s\\\\<>\"{}|^`]+", v)),
 }

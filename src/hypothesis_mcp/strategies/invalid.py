@@ -19,6 +19,9 @@ from hypothesis_mcp.strategies.mutations import Candidate, Mutator, Path
 from hypothesis_mcp.strategies.normalise import Unsatisfiable
 from hypothesis_mcp.strategies.schemas import compiler_for, from_schema
 
+# Keywords whose own failures are reported by the subschema keyword that failed, deeper in the value.
+APPLICATORS = frozenset({"then", "else", "dependentSchemas"})
+
 
 @dataclass(frozen=True)
 class Invalid:
@@ -39,7 +42,8 @@ def _matches(errors: Iterable[ValidationError], keyword: str, path: Path) -> boo
     """Whether the oracle reports `keyword` at `path` (as the failing keyword or one it went through)."""
     for error in errors:
         named = (error.validator or "false") == keyword or keyword in error.relative_schema_path
-        if named and tuple(error.absolute_path) == path:
+        at = tuple(error.absolute_path)
+        if named and (at == path or (keyword in APPLICATORS and at[: len(path)] == path)):
             return True
         if error.context and _matches(error.context, keyword, path):
             return True

@@ -9,6 +9,7 @@ against the whole node first, since another branch might accept them).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ Path = tuple[str | int, ...]
 Candidate = tuple[Any, str, Path, str]  # value, keyword, path, description
 
 MAX_DEPTH = 5  # how deep inside properties and items faults are planted
+PAIRS = 6  # most pairs of oneOf branches tried for a value both accept
 TYPE_SAMPLES: dict[str, tuple[Any, ...]] = {
     "null": (None,),
     "boolean": (True, False),
@@ -116,6 +118,7 @@ class Mutator:
             out += self._objects(node, schema, path, depth, base)
         out += self._nots(node, path, objects_only)
         out += self._branches(node, ok, path, depth, objects_only)
+        out += self._applicators(schema, path, objects_only)
         if not out:
             out += self._generic(ok, path, objects_only)
         return out
@@ -284,6 +287,8 @@ class Mutator:
         if node.contains is not None and node.min_contains > 0:
             text = f"{where(path)} has no item matching contains"
             out += _pool([([], "contains", path, text)])
+        if node.contains is not None and not node.prefix_items:
+            out += self._contains_counts(node, path)
         if node.prefix_items and node.items is False:
             full = self._base(schema, "array", {"minItems": len(node.prefix_items)})
             n = len(node.prefix_items)
@@ -292,6 +297,39 @@ class Mutator:
                 out.append(Mutation("items", [], full.map(lambda a: ([*a[:n], None], "items", path, text))))
         if depth < MAX_DEPTH:
             out += self._nested_items(node, schema, path, depth)
+        return out
+
+    def _contains_counts(self, node: Node, path: Path) -> list[Mutation]:
+        """One matching item too few for minContains, one too many for maxContains."""
+        items = True if node.items is None else node.items
+        try:
+            hit = self.c.compile(all_of(items, node.contains))
+        except Unsatisfiable:
+            return []
+        try:
+            miss: st.SearchStrategy[Any] | None = self.c.compile(all_of(items, {"not": node.contains}))
+        except Unsatisfiable:
+            miss = None
+        lo, hi = node.min_items, node.max_items
+        out = []
+        counts = [("minContains", node.min_contains - 1, "fewer", node.min_contains)] if node.min_contains > 1 else []
+        if node.max_contains is not None:
+            counts.append(("maxContains", node.max_contains + 1, "more", node.max_contains))
+        for keyword, count, words, bound in counts:
+            fill = max(0, lo - count)
+            if (fill and miss is None) or (hi is not None and count > hi):
+                continue
+            text = f"{where(path)} has {words} than {keyword} {bound} items matching contains"
+            others = st.lists(miss, min_size=fill, max_size=fill) if miss is not None else st.just([])
+            out.append(
+                Mutation(
+                    keyword,
+                    [],
+                    st.tuples(st.lists(hit, min_size=count, max_size=count), others).map(
+                        lambda t, k=keyword, tx=text: ([*t[0], *t[1]], k, path, tx)  # type: ignore[misc]
+                    ),
+                )
+            )
         return out
 
     def _item_strategy(self, schema: Any) -> st.SearchStrategy[Any] | None:
@@ -481,9 +519,54 @@ class Mutator:
                             samples.setdefault(json_key(sample[0]), sample)
         return _pool(list(samples.values()))
 
+    def _applicators(self, schema: Any, path: Path, objects_only: bool) -> list[Mutation]:
+        """Values the rest of the schema accepts but a conditional or combinator as a whole rejects.
+
+        Written as schemas (`if` and `not then`; every branch negated) and drawn by the compiler,
+        for the keywords of this schema object itself.
+        """
+        if not isinstance(schema, dict):
+            return []
+        wanted: list[tuple[str, str, list[Any]]] = []  # keyword, description, schemas the value meets
+        conditional = _without(schema, "if", "then", "else")
+        if "if" in schema and "then" in schema:
+            wanted.append(("then", "meets `if` but not `then`", [conditional, schema["if"], {"not": schema["then"]}]))
+        if "if" in schema and "else" in schema:
+            negated = [{"not": schema["if"]}, {"not": schema["else"]}]
+            wanted.append(("else", "fails `if` and `else`", [conditional, *negated]))
+        found = schema.get("dependentSchemas")
+        dependents: dict[str, Any] = found if isinstance(found, dict) else {}
+        for trigger, dependent in dependents.items():
+            others = {k: v for k, v in dependents.items() if k != trigger}
+            rest = {**_without(schema, "dependentSchemas"), **({"dependentSchemas": others} if others else {})}
+            text = f"has {trigger!r} but breaks the schema it brings"
+            wanted.append(("dependentSchemas", text, [rest, {"required": [trigger]}, {"not": dependent}]))
+        for keyword in ("anyOf", "oneOf"):
+            branches = schema.get(keyword)
+            if not isinstance(branches, list) or not branches:
+                continue
+            rest = _without(schema, keyword)
+            wanted.append((keyword, f"matches no branch of {keyword}", [rest, *({"not": b} for b in branches)]))
+            if keyword == "oneOf":
+                for a, b in list(itertools.combinations(branches, 2))[:PAIRS]:
+                    wanted.append((keyword, "matches two branches of oneOf", [rest, a, b]))
+        out = []
+        for keyword, words, parts in wanted:
+            try:
+                strategy = self.c.compile(all_of(*parts, {"type": "object"} if objects_only else True))
+            except Unsatisfiable:
+                continue
+            text = f"{where(path)} {words}"
+            out.append(Mutation(keyword, [], strategy.map(lambda v, k=keyword, t=text: (v, k, path, t))))  # type: ignore[misc]
+        return out
+
     def _generic(self, ok: Callable[[Any], bool], path: Path, objects_only: bool) -> list[Mutation]:
         values = [v for v in GENERIC if (isinstance(v, dict) or not objects_only) and not ok(v)]
         return _pool([(v, "schema", path, f"{where(path)} is {v!r}, which the schema rejects") for v in values])
+
+
+def _without(schema: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {k: v for k, v in schema.items() if k not in keys}
 
 
 def _kind(value: Any) -> str:

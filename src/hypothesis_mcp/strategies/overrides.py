@@ -8,15 +8,14 @@ the file's tool entry, `--arg NAME=...`, `--arg TOOL:NAME=...`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.errors import HypothesisMCPError, UsageError
+from hypothesis_mcp.files import read_document
 from hypothesis_mcp.strategies.normalise import Unsatisfiable
 from hypothesis_mcp.strategies.schemas import compiler_for, tool_schema
 
@@ -68,13 +67,18 @@ class Overrides:
     """Layers of user-given argument values, lowest precedence first."""
 
     layers: tuple[Layer, ...] = ()
+    sources: tuple[str, ...] = ()
+    """Where each layer came from (`--arg`, the args file's path), for messages about its names."""
 
     @classmethod
     def parse(cls, args: Iterable[str] = (), args_file: str | Path | None = None) -> Overrides:
         """From `--arg` strings and an optional YAML or JSON args file; `--arg` wins over the file."""
         layers: list[Layer] = []
+        sources: list[str] = []
         if args_file is not None:
-            layers.append(_layer_from_mapping(_read(Path(args_file)), f"args file {str(args_file)!r}"))
+            source = f"args file {str(args_file)!r}"
+            layers.append(_layer_from_mapping(read_document(Path(args_file), "args file"), source))
+            sources.append(f"--args-file {args_file}")
         generic: dict[str, Entry] = {}
         specific: dict[str, dict[str, Entry]] = {}
         for arg in args:
@@ -85,18 +89,28 @@ class Overrides:
                 specific.setdefault(scope, {})[name] = entry
         if generic:
             layers.append({ALL_TOOLS: generic})
+            sources.append("--arg")
         if specific:
             layers.append(specific)
-        return cls(tuple(layers))
+            sources.append("--arg")
+        return cls(tuple(layers), tuple(sources))
 
     @classmethod
     def from_mapping(cls, data: Any, source: str = "arguments") -> Overrides:
         """From an already-loaded `{"*": {...}, "TOOL": {...}}` mapping (a probe config's `args`)."""
-        return cls((_layer_from_mapping(data, source),))
+        return cls((_layer_from_mapping(data, source),), (source,))
 
     def __or__(self, other: Overrides) -> Overrides:
         """Both, `other` winning where they disagree."""
-        return Overrides(self.layers + other.layers)
+        return Overrides(self.layers + other.layers, self.sources + other.sources)
+
+    def names(self) -> Iterator[tuple[str, str, str]]:
+        """(source, tool scope or "*", parameter name) of every value given."""
+        for index, layer in enumerate(self.layers):
+            source = self.sources[index] if index < len(self.sources) else "arguments"
+            for scope, values in layer.items():
+                for name in values:
+                    yield source, scope, name
 
     def __bool__(self) -> bool:
         return any(values for layer in self.layers for values in layer.values())
@@ -111,17 +125,6 @@ class Overrides:
                     if name in declared:
                         found[name] = entry
         return {name: _coerce(tool, name, value, text) for name, (value, text) in found.items()}
-
-
-def _read(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read args file {str(path)!r}: {exc}") from exc
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise UsageError(f"args file {str(path)!r} is neither YAML nor JSON: {exc}") from exc
 
 
 def _coerce(tool: Tool, name: str, value: Any, text: str | None) -> Any:

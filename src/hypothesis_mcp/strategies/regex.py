@@ -12,7 +12,12 @@ from __future__ import annotations
 
 import re
 import warnings
+from contextlib import suppress
 from functools import lru_cache
+from re import _constants as sre_constants  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]
+
+from hypothesis_mcp.strategies.unicode_props import UnknownProperty, property_class, property_intervals
 
 _ECMA_SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
 _ASCII_SPACE = " \\t\\n\\r\\f\\v"
@@ -35,20 +40,13 @@ _GENERATION = {
     "s": (f"[{_ASCII_SPACE}]", _ASCII_SPACE, "\\s\\ufeff"),
     "S": ("[^\\s\\ufeff]", "\\S", "\\S"),
 }
-_LETTERS = "[A-Za-z\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u00ff]"
-# Unicode properties Python's re cannot name: \p{...} and \P{...} (oracle reading, generation reading)
-_PROPERTIES = {
-    "p": ({"L": "[^\\W\\d_]", "N": "\\d"}, {"L": _LETTERS, "N": "[0-9]"}),
-    "P": ({"L": "[\\W\\d_]", "N": "\\D"}, {"L": "[\\W\\d_]", "N": "\\D"}),
-}
-_PROPERTY_NAMES = {"L": "L", "Letter": "L", "N": "N", "Nd": "N", "Number": "N", "Decimal_Number": "N"}
+_STARTS = (sre_constants.AT_BEGINNING, sre_constants.AT_BEGINNING_STRING)
+_ENDS = (sre_constants.AT_END, sre_constants.AT_END_STRING)
 _PY_ESCAPES = set("abfnrtvAbBZdDsSwWxuUN0123456789")
 _LINE_TERMINATORS = "[^\\n\\r\\u2028\\u2029]"
 
 
-def _escape(
-    pattern: str, i: int, table: dict[str, tuple[str, str, str]], slot: int, generation: bool
-) -> tuple[str, int]:
+def _escape(pattern: str, i: int, table: dict[str, tuple[str, str, str]], slot: int) -> tuple[str, int]:
     """Translate the escape at pattern[i] (a backslash); return the text and the next index."""
     if i + 1 >= len(pattern):
         return "\\", i + 1
@@ -64,27 +62,26 @@ def _escape(
     if nxt == "k" and rest.startswith("<") and ">" in rest:
         name = rest[1 : rest.index(">")]
         return f"(?P={name})", i + 3 + len(name) + 1
-    if nxt in "pP" and rest.startswith("{") and "}" in rest and slot == 0:
+    if nxt in "pP" and rest.startswith("{") and "}" in rest:
         written = rest[1 : rest.index("}")]
-        prop = _PROPERTY_NAMES.get(written.removeprefix("General_Category=").removeprefix("gc="))
-        if prop:
-            return _PROPERTIES[nxt][generation][prop], i + 3 + len(written) + 1
+        with suppress(UnknownProperty):
+            text = property_class(written, negated=nxt == "P", in_class=slot > 0, assigned=table is _GENERATION)
+            return text, i + 3 + len(written) + 1
     if nxt in "pP":
-        return "\\" + nxt, i + 2  # a property Python cannot name: left as an error, not a literal
+        return "\\" + nxt, i + 2  # a property Python cannot serve: left as an error, not a literal
     if nxt.isalpha() and nxt not in _PY_ESCAPES:
         return nxt, i + 2
     return "\\" + nxt, i + 2
 
 
 def _translate(pattern: str, table: dict[str, tuple[str, str, str]], dot: str) -> str:
-    generation = table is _GENERATION
     out: list[str] = []
     i = 0
     in_class = negated = False
     while i < len(pattern):
         c = pattern[i]
         if c == "\\":
-            text, i = _escape(pattern, i, table, (2 if negated else 1) if in_class else 0, generation)
+            text, i = _escape(pattern, i, table, (2 if negated else 1) if in_class else 0)
             out.append(text)
             continue
         if in_class:
@@ -171,8 +168,37 @@ def pattern_error(pattern: str) -> str | None:
     try:
         compiled(pattern)
     except (re.error, OverflowError, RecursionError) as exc:
-        return str(exc)
+        return _unknown_property(pattern) or str(exc)
     return None
+
+
+def _unknown_property(pattern: str) -> str | None:
+    """Why a `\\p{..}` in the pattern cannot be served, if one cannot."""
+    for written in re.findall(r"\\[pP]\{([^}]*)\}", pattern):
+        try:
+            property_intervals(written)
+        except UnknownProperty as exc:
+            return str(exc)
+    return None
+
+
+def match_lengths(pattern: str) -> tuple[int, int | None]:
+    """The fewest and most characters of a string the pattern accepts (None: no most).
+
+    A string holds a match, so it is at least as long; only a pattern anchored at both ends as a
+    whole (not `^a|b$`) bounds it from above.
+    """
+    try:
+        parsed = sre_parse.parse(python_pattern(pattern))
+    except (re.error, OverflowError, RecursionError):
+        return 0, None
+    lo, hi = parsed.getwidth()
+    nodes = list(parsed)
+    whole = len(nodes) >= 2 and nodes[0][0] is sre_constants.AT and nodes[-1][0] is sre_constants.AT
+    whole = whole and nodes[0][1] in _STARTS and nodes[-1][1] in _ENDS
+    if not whole or hi >= sre_constants.MAXREPEAT - 1:
+        return lo, None
+    return lo, hi + (1 if nodes[-1][1] is sre_constants.AT_END else 0)  # `re`'s $ also takes a final newline
 
 
 def is_anchored(pattern: str) -> bool:

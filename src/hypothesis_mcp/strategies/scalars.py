@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from jsonschema import FormatChecker
 
 from hypothesis_mcp.strategies.fastregex import regex_text
-from hypothesis_mcp.strategies.formats import FORMATS
+from hypothesis_mcp.strategies.formats import FORMATS, LENGTHS
+from hypothesis_mcp.strategies.formatted import format_and_pattern
 from hypothesis_mcp.strategies.normalise import Node, Unsatisfiable
-from hypothesis_mcp.strategies.regex import compiled, generation_pattern, is_anchored
+from hypothesis_mcp.strategies.regex import compiled, generation_pattern, is_anchored, match_lengths
 
 ALPHABET = st.characters(codec="utf-8")
 LONG_TEXT = 1000  # longer minimum lengths are reached by padding
@@ -144,14 +145,36 @@ def _text(lo: int, hi: int | None) -> st.SearchStrategy[str]:
     return short.map(lambda s: s + "a" * lo)
 
 
+def _check_lengths(node: Node) -> None:
+    """A pattern or format whose strings are all too long or too short for the length bounds."""
+    lo, hi = node.min_length, node.max_length
+    spans = [(f"pattern {p!r} accepts strings of", *match_lengths(p)) for p in node.patterns]
+    spans += [(f"format {f!r} values have", *LENGTHS[f]) for f in node.formats if f in LENGTHS]
+    for what, least, most in spans:
+        if hi is not None and least > hi:
+            raise Unsatisfiable("maxLength", f"{what} at least {least} characters but maxLength is {hi}")
+        if most is not None and most < lo:
+            raise Unsatisfiable("minLength", f"{what} at most {most} characters but minLength is {lo}")
+
+
 def strings(node: Node, checker: FormatChecker) -> st.SearchStrategy[str]:
     lo, hi = node.min_length, node.max_length
     if hi is not None and lo > hi:
         raise Unsatisfiable("maxLength", f"maxLength {hi} is below minLength {lo}")
+    _check_lengths(node)
     known = [f for f in node.formats if f in FORMATS]
     enforced = [f for f in node.formats if f in checker.checkers]
     if not known and not node.patterns and not enforced:
         return _text(lo, hi)
+    if known and node.patterns:
+        every: list[Callable[[str], object]] = [compiled(p).search for p in node.patterns]
+        every += [partial(checker.conforms, format=f) for f in enforced]
+        if lo or hi is not None:
+            every.append(lambda s: lo <= len(s) <= (len(s) if hi is None else hi))
+        pattern = node.patterns[0]
+        return format_and_pattern(
+            known[0], pattern, lambda s: all(check(s) for check in every), regex_strings(pattern)
+        )
     if known:
         base = FORMATS[known[0]]
     elif node.patterns:

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.strategies.compiler import Compiler
-from hypothesis_mcp.strategies.dialect import canonical, check_schema, dialect_of, pythonize
+from hypothesis_mcp.strategies.dialect import canonical, check_schema, dialect_of
+from hypothesis_mcp.strategies.ecma import pythonize
 from hypothesis_mcp.strategies.normalise import Unsatisfiable
 from hypothesis_mcp.strategies.regex import pattern_error
 

@@ -1,0 +1,71 @@
+"""What the user named, checked against the server's catalog before any tool is called.
+
+A typo in a tool or parameter name would otherwise be ignored without a word and the run would
+test something other than what was asked; each problem names where it was written and the
+closest valid names.
+"""
+
+from __future__ import annotations
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.stateful.config import ProbeConfig
+from hypothesis_mcp.strategies.overrides import ALL_TOOLS, Overrides
+from hypothesis_mcp.suggest import closest
+from hypothesis_mcp.waivers import Waiver
+
+
+def override_problems(tools: list[Tool], overrides: Overrides) -> list[str]:
+    """Unknown tools, and parameter names no tool they are given for declares (they would be dropped)."""
+    by_name = {t.name: t for t in tools}
+    every_param = {p for t in tools for p in t.properties}
+    problems = []
+    for source, scope, name in overrides.names():
+        if scope == ALL_TOOLS:
+            if name not in every_param:
+                problems.append(f"{source}: no tool takes a parameter {name!r}{closest(name, every_param)}")
+            continue
+        tool = by_name.get(scope)
+        if tool is None:
+            problems.append(f"{source}: no tool {scope!r}{closest(scope, by_name, noun='tools')}")
+        elif name not in tool.properties:
+            problems.append(f"{source}: tool {scope!r} has no parameter {name!r} in its inputSchema"
+                            f"{closest(name, tool.properties, noun='parameters')}")
+    return problems
+
+
+def config_problems(tools: list[Tool], config: ProbeConfig) -> list[str]:
+    """Every tool a probe config names (args, writes, exclude, pairs, relations, agreements,
+    idempotent calls, ignore), and the parameters it gives them."""
+    names: list[tuple[str, str]] = []
+    names += [(f"args.{tool}", tool) for tool in config.args if tool != ALL_TOOLS]
+    names += [(f"writes[{i}]", tool) for i, tool in enumerate(config.writes)]
+    names += [(f"exclude[{i}]", tool) for i, tool in enumerate(config.exclude)]
+    for i, pair in enumerate(config.pairs):
+        names += [(f"pairs[{i}].write", pair.write), (f"pairs[{i}].read", pair.read)]
+    names += [(f"relations[{i}].tool", rel.tool) for i, rel in enumerate(config.relations)]
+    for i, agreement in enumerate(config.agreements):
+        names += [(f"agreements[{i}].left.tool", agreement.left.tool),
+                  (f"agreements[{i}].right.tool", agreement.right.tool)]
+    names += [(f"idempotent[{i}].tool", spec.tool) for i, spec in enumerate(config.idempotent)]
+    by_name = {t.name: t for t in tools}
+    problems = [f"{config.source}: {where}: no tool {name!r}{closest(name, by_name, noun='tools')}"
+                for where, name in names if name not in by_name]
+    known = {name: values for name, values in config.args.items() if name == ALL_TOOLS or name in by_name}
+    params = Overrides.from_mapping(known, f"{config.source}: args")
+    for i, pair in enumerate(config.pairs):
+        for role, name, values in (("write", pair.write, pair.write_args), ("read", pair.read, pair.read_args)):
+            if name in by_name:
+                params |= Overrides.from_mapping({name: values}, f"{config.source}: pairs[{i}].{role}_args")
+    for i, rel in enumerate(config.relations):
+        tool = by_name.get(rel.tool)
+        if tool is not None and rel.param not in tool.properties:
+            problems.append(f"{config.source}: relations[{i}].param: tool {rel.tool!r} has no parameter "
+                            f"{rel.param!r}{closest(rel.param, tool.properties, noun='parameters')}")
+    problems += override_problems(tools, params)
+    return problems + waiver_problems(tools, config.ignore)
+
+
+def waiver_problems(tools: list[Tool], waivers: list[Waiver]) -> list[str]:
+    names = {t.name for t in tools}
+    return [f"{'--ignore ' + w.text if w.source == '--ignore' else w.source + ': ' + w.text}: no tool {w.tool!r}"
+            f"{closest(w.tool, names, noun='tools')}" for w in waivers if w.tool is not None and w.tool not in names]

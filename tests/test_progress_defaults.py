@@ -1,0 +1,110 @@
+"""Progress on stderr (live on a terminal, one line per finished tool or check elsewhere, nothing
+with --quiet) and project defaults from pyproject.toml or hypothesis-mcp.toml (flags win)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import select
+import subprocess
+import time
+from pathlib import Path
+
+from helpers import cli, cli_command, command_line, sample
+
+SMALL = ["--max-examples", "3", "--smoke"]
+
+
+def test_off_a_terminal_one_line_per_finished_tool_or_check(tmp_path: Path) -> None:
+    done = cli(["test", command_line(sample()), *SMALL], tmp_path)
+    assert done.code == 0, done
+    lines = [line for line in done.stderr.splitlines() if line.startswith("[")]
+    searched = {m.group(1) for line in lines if (m := re.match(r"\[searches\] (\w+): \d+ examples · \d+ calls · "
+                                                                r"\d+ failures, [\d.]+s$", line))}
+    assert searched == {"create_note", "get_note", "list_notes", "list_tags", "search_notes", "export_notes"}
+    assert any(line.startswith("[resources and prompts] prompt summarize_note pass:") for line in lines), lines
+    assert "[" not in done.stdout.split("Top issues")[0].splitlines()[0]  # the report itself is on stdout
+
+
+def test_quiet_prints_no_progress(tmp_path: Path) -> None:
+    """--quiet prints the gate line alone: no progress, no report."""
+    done = cli(["test", command_line(sample()), *SMALL, "--quiet"], tmp_path)
+    assert done.code == 0 and "[searches]" not in done.stderr, done
+    assert done.stdout.strip().splitlines() == [done.stdout.strip()] and done.stdout.startswith("Gates passed"), done
+
+
+def test_on_a_terminal_a_live_display_per_phase(tmp_path: Path) -> None:
+    """Run in a pseudo-terminal: the display names the phase and the tool, counts and elapsed time."""
+    leader, follower = pty.openpty()
+    env = {**os.environ, "COLUMNS": "160", "LINES": "50", "TERM": "xterm-256color"}
+    env.pop("NO_COLOR", None)
+    proc = subprocess.Popen([*cli_command(), "test", command_line(sample()), *SMALL], stdin=follower,
+                            stdout=follower, stderr=follower, cwd=tmp_path, env=env, close_fds=True)
+    os.close(follower)
+    seen = b""
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([leader], [], [], 1.0)
+        if ready:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        elif proc.poll() is not None:
+            break
+    proc.wait(timeout=30)
+    os.close(leader)
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", seen.decode("utf-8", "replace"))
+    assert proc.returncode == 0, text[-3000:]
+    assert re.search(r"searches: \w+", text), text[-3000:]
+    assert re.search(r"\d+ examples · \d+ calls · \d+ failures", text)
+    assert re.search(r"\d:\d\d:\d\d", text)  # elapsed time
+    assert "resources and prompts" in text and "Grade" in text
+
+
+def test_project_defaults_apply_and_flags_win(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(f"""
+[project]
+name = "my-server"
+
+[tool.hypothesis-mcp]
+target = {json.dumps(command_line(sample("silent-skip")))}
+profile = "grading"
+max-examples = 3
+smoke = true
+fail-under = "A"
+ignore = ["lint-missing-description"]
+
+[tool.hypothesis-mcp.outputs]
+json = "report.json"
+sarif = "report.sarif"
+""", encoding="utf-8")
+    done = cli(["test"], tmp_path)
+    assert done.code == 3, done  # B is below the file's fail-under A
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert report["profile"] == "grading" and report["smoke"]["executed"]
+    assert (tmp_path / "report.sarif").is_file()
+    assert "defaults from" in done.stderr and "pyproject.toml [tool.hypothesis-mcp]" in done.stderr
+    assert "fail-under='A'" in done.stderr
+    assert [(w["rule"], w["source"]) for w in report["waivers"]] == [("lint-missing-description", "--ignore")]
+    flagged = cli(["test", "--fail-under", "C", "--profile", "default", "--seed", "1"], tmp_path)
+    assert flagged.code == 0, flagged
+    assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["profile"] == "default"
+    assert "fail-under=" not in flagged.stderr
+
+
+def test_own_file_and_unknown_keys(tmp_path: Path) -> None:
+    (tmp_path / "hypothesis-mcp.toml").write_text('target = "x"\nbogus-key = 1\n', encoding="utf-8")
+    done = cli(["test"], tmp_path)
+    assert done.code == 2 and "unknown key(s) bogus-key" in done.stderr, done
+    (tmp_path / "hypothesis-mcp.toml").write_text(f"config = {json.dumps(str(tmp_path / 'mcp.json'))}\n"
+                                                  'server = "notes"\n', encoding="utf-8")
+    (tmp_path / "mcp.json").write_text(json.dumps({"mcpServers": {"notes": {"command": sample()[0],
+                                                                           "args": sample()[1:]}}}))
+    done = cli(["tools", "--json"], tmp_path)
+    assert done.code == 0 and "create_note" in done.stdout, done
