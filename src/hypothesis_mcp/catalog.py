@@ -33,7 +33,7 @@ DESCRIBED_READS = frozenset(
 HEAD_TAIL = ("head", "tail")
 LIMIT_NAMES = frozenset(
     {"limit", "max_results", "top_k", "top_n", "max_items", "page_size", "per_page", "n_results",
-     "num_results", "first", "last"}
+     "num_results", "first", "last", "max_count"}
 )
 
 READ, WRITE, DESTRUCTIVE, OTHER = "read", "write", "destructive", "other"

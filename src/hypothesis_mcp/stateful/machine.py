@@ -42,6 +42,8 @@ class Record:
     key_tokens: set[str]
     value_tokens: set[str]
     confirmed_by: Reader | None = None
+    shown_among: int = 0
+    """Items (or lines) of the answer that showed the record."""
 
     @property
     def evidence(self) -> set[str]:
@@ -77,6 +79,11 @@ class ProbeContext:
     bounds_judged: int = 0
     stop: Callable[[], bool] = lambda: False
     warm_shrink: bool = True
+    open_many: bool = True
+    """The first example and one in MANY_EVERY open with a long batch, chosen by the run's count of
+    examples. A replay then meets other rules than the run that failed, which the probe run survives
+    (it keeps the failure it saw) but a plain Hypothesis run does not: there a long batch is one
+    rule among the others."""
     out_of_time: bool = False
     smallest: ProbeFinding | None = None
     persisted: list[tuple[str, list[str]]] = field(default_factory=list)
@@ -147,9 +154,17 @@ def set_path(args: Any, path: str, new: Any) -> None:
             return
 
 
+def bound_range(bound: Bound) -> tuple[int, int]:
+    """The limits a bounded read is tried with: within the schema's, at most 50."""
+    return max(1, bound.minimum or 1), bound.maximum if bound.maximum is not None else 50
+
+
 def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
     """A RuleBasedStateMachine class bound to one write tool and its readers."""
     write_strategy = marked_arguments(ctx.write, PLACEHOLDER, ctx.write_args or None)
+    key_field = ctx.key_path.replace("[]", "").split(".")[-1] if ctx.key_path else None
+    long_strategy = marked_arguments(ctx.write, PLACEHOLDER, ctx.write_args or None, long=True,
+                                     short=frozenset({key_field} if key_field else ()))
     bound_choices = [(tool, bound) for tool, bound in ctx.bounds]
     slice_readers = [(r, b) for r in ctx.readers for b in r.tool.bounds if b.kind in ("head", "tail")
                      and ctx.slices]
@@ -175,8 +190,8 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             self.proven: set[str] = set()
             # Shrinking a failure may keep or drop a long batch anywhere; exploring, only the
             # examples picked for it hold one, and they open with it.
-            self.many = ctx.smallest is not None or ctx.runs % MANY_EVERY == 1
-            self.owes_many = self.many and ctx.smallest is None
+            self.many = not ctx.open_many or ctx.smallest is not None or ctx.runs % MANY_EVERY == 1
+            self.owes_many = ctx.open_many and self.many and ctx.smallest is None
             self.markers: set[str] = set()
             self.isolation_checked = not self.fresh or ctx.pool.shared
             self.looked_before_writing = self.isolation_checked
@@ -239,6 +254,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
 
         def confirm(self, record: Record, reader: Reader, outcome: Outcome) -> None:
             record.confirmed_by = reader
+            record.shown_among = count_items(outcome)[0]
             ctx.confirmed += 1
             self.proven.add(reader.tool.name)
             self.judge_fields(record, reader, outcome)
@@ -314,12 +330,29 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 # it is gone as surely as an answer without it; a timeout or a crash says nothing.
                 if outcome.kind != "result":
                     continue
+                if outcome.ok and not any(t in shown(outcome) for t in wanted) and not self.keyed(reader, record):
+                    more = self.read_all(reader, record, outcome)
+                    if more is None:
+                        continue
+                    outcome = more
                 if not outcome.ok or not any(t in shown(outcome) for t in wanted):
                     said = "answers with an error" if not outcome.ok else "no longer shows it"
                     self.fail("probe-data-lost",
                               f"record with key {record.key!r}, shown earlier by {reader.tool.name}, is gone "
                               f"after a later write ({reader.tool.name} {said})", reader,
                               {"contains_any": sorted(wanted), "answered": True}, confidence="high")
+
+        def read_all(self, reader: Reader, record: Record, answer: Outcome) -> Outcome | None:
+            """A list as long as the one that showed the record may be a window of the newest
+            items: it is asked for more through its limit parameter, and without one not judged."""
+            count = count_items(answer)[0]
+            if count < record.shown_among:
+                return answer
+            limit = next((b for b in reader.tool.bounds if b.kind == "limit" and not b.required), None)
+            if limit is None:
+                return None
+            wanted = limit.maximum if limit.maximum is not None else count + len(self.model)
+            return self.call(reader.tool.name, {**self.reader_args(reader, record), limit.param: wanted})
 
         def make_args(self, drawn: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             marker = ctx.next_marker()
@@ -336,22 +369,37 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
         @rule(target=records, batch=st.lists(write_strategy, min_size=2, max_size=6))
         def write_several(self, batch: list[dict[str, Any]]) -> Any:
             """Several records in a row: bugs that need a fuller store (eviction, large bounds)."""
-            return self.store_all(batch)
+            return multiple(*(r for r in self.store_all(batch) if r is not None))
 
         @precondition(lambda self: self.many and len(self.model) < 2)
-        @rule(target=records, batch=st.lists(write_strategy, min_size=MANY, max_size=MANY + 2))
-        def write_many(self, batch: list[dict[str, Any]]) -> Any:
+        @rule(target=records, batch=st.lists(write_strategy, min_size=MANY - 1, max_size=MANY + 1),
+              long=long_strategy, again=write_strategy)
+        def write_many(self, batch: list[dict[str, Any]], long: dict[str, Any], again: dict[str, Any]) -> Any:
             """Ten or more records early in an example before the oldest is read again: a store that
-            keeps only a few records has lost one by then."""
+            keeps only a few records has lost one by then. The newest holds long texts of numbered
+            lines; every head/tail reader is asked for half of its lines, every bounded reader for
+            one item fewer than the records stored (where an off-by-one shows), and the newest is
+            overwritten with shorter values, then with its long ones under a new marker. Each of
+            these is also a rule of its own, which an example may never draw."""
             self.owes_many = False
-            return self.store_all(batch)
+            stored = self.store_all([*batch, long])
+            newest = stored[-1]
+            if newest is not None:
+                for reader, bound in slice_readers:
+                    self.judge_slice(reader, bound, newest, None)
+            for tool, bound in bound_choices:
+                self.judge_bound(tool, bound, len(self.model) - 1)
+            if newest is not None and ctx.key_path is not None:
+                self.judge_overwrite(newest, again)
+                self.judge_overwrite(newest, long)
+            return multiple(*(r for r in stored if r is not None))
 
-        def store_all(self, batch: list[dict[str, Any]]) -> Any:
+        def store_all(self, batch: list[dict[str, Any]]) -> list[Record | None]:
             """Each record written and looked for; the records kept are judged once, after the batch."""
             stored = [self.store(drawn, judge_kept=False) for drawn in batch]
             if not self.inert:
                 self.check_kept()
-            return multiple(*(r for r in stored if r is not None))
+            return stored
 
         def look_before_writing(self) -> None:
             """Before this example's first write, one read that lists (a reader without required
@@ -376,7 +424,6 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 return None
             ctx.writes_ok += 1
             key = get_path(args, ctx.key_path) if ctx.key_path else marker
-            key_field = ctx.key_path.replace("[]", "").split(".")[-1] if ctx.key_path else None
             key_tokens = tokens({key_field: key}, marker) if key_field else set()
             record = Record(key, marker, args, key_tokens, tokens(args, marker) - key_tokens)
             # A write to a key already stored replaces that record (a key the user fixed is one
@@ -395,6 +442,10 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
         @precondition(lambda self: ctx.key_path is not None and not self.inert)
         @rule(record=records, drawn=write_strategy)
         def overwrite(self, record: Record, drawn: dict[str, Any]) -> None:
+            self.judge_overwrite(record, drawn)
+
+        def judge_overwrite(self, record: Record, drawn: dict[str, Any]) -> None:
+            """A second write to a record's key shows its new values, not the old ones."""
             current = self.model.get(json.dumps(record.key, sort_keys=True))
             if current is None or current.confirmed_by is None:
                 return
@@ -422,12 +473,17 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
         @rule(choice=st.sampled_from(bound_choices) if bound_choices else st.nothing(), data=st.data())
         def bounded_read(self, choice: tuple[Tool, Bound], data: st.DataObject) -> None:
             tool, bound = choice
-            hi = bound.maximum if bound.maximum is not None else 50
-            lo = max(1, bound.minimum or 1)
+            lo, hi = bound_range(bound)
             stored = len(self.model)
             near = [v for v in (1, 2, stored - 1, stored) if lo <= v <= hi] or [lo]
             n = data.draw(st.one_of(st.sampled_from(sorted(set(near))), st.integers(lo, max(lo, hi))),
                           label=bound.param)
+            self.judge_bound(tool, bound, n)
+
+        def judge_bound(self, tool: Tool, bound: Bound, n: int) -> None:
+            """A limit of n returns at most n items, and all of them when fewer are stored."""
+            lo, hi = bound_range(bound)
+            n = min(max(n, lo), max(lo, hi))
             base = dict(ctx.base_args.get(tool.name, {}))
             base.pop(bound.param, None)
             full = self.call(tool.name, base)
@@ -455,12 +511,19 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
         @rule(choice=st.sampled_from(slice_readers) if slice_readers else st.nothing(),
               record=records, n=st.one_of(st.sampled_from([0, 1, 2, 3]), st.integers(0, 12)))
         def sliced_read(self, choice: tuple[Reader, Bound], record: Record, n: int) -> None:
-            """head/tail on a record this example wrote: the first/last n lines of the full read."""
-            reader, bound = choice
+            self.judge_slice(*choice, record, n)
+
+        def judge_slice(self, reader: Reader, bound: Bound, record: Record, n: int | None) -> None:
+            """head/tail on a record this example wrote: the first/last n lines of the full read
+            (without n, half of them)."""
             base = ctx.base_args.get(reader.tool.name, {})
             args = {k: v for k, v in fill_reader_args(reader, record.args, record.key, base).items()
                     if k not in {b.param for b in reader.tool.bounds if b.kind in ("head", "tail")}}
             full = self.call(reader.tool.name, args)
+            if n is None:
+                if not full.ok:
+                    return
+                n = len(lines(full)) // 2
             limited = self.call(reader.tool.name, {**args, bound.param: n})
             if not (full.ok and limited.ok):
                 return

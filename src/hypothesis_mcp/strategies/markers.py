@@ -39,6 +39,7 @@ TAIL = st.lists(st.text(string.ascii_letters + string.digits + " ", max_size=3),
 LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 ANY_CHAR = st.characters(codec="utf-8", exclude_characters=LINE_BREAKS)
 """Any character JSON carries (surrogates excluded), apart from line breaks other than `\n`."""
+OTHER_LETTER = st.characters(codec="utf-8", min_codepoint=0x80, categories=["L"])
 UNBOUNDED = 1000  # longest text drawn for a field without maxLength
 LONG_ODDS = 10
 """One marked text in this many may be long: long values find cuts, but cost every call they ride on."""
@@ -62,8 +63,10 @@ def find_markers(blob: Any, marker: str | None = None) -> list[str]:
     return pattern.findall(text)
 
 
-def marked_text(marker: str, field: str, lo: int = 0, hi: int | None = None) -> st.SearchStrategy[str]:
-    """`{marker}-{field}` then generated text, within [lo, hi] code points; shrinks to the prefix."""
+def marked_text(marker: str, field: str, lo: int = 0, hi: int | None = None, *,
+                long: bool = False) -> st.SearchStrategy[str]:
+    """`{marker}-{field}` then generated text, within [lo, hi] code points; shrinks to the prefix.
+    `long`: always a long text of numbered lines, at least half the longest allowed."""
     prefix = f"{marker}-{field}"
     if hi is not None and len(prefix) > hi:
         prefix = prefix[:hi]
@@ -72,9 +75,11 @@ def marked_text(marker: str, field: str, lo: int = 0, hi: int | None = None) -> 
     top = max(least, room)
     longest = max(least, UNBOUNDED - len(prefix) if hi is None else room)
     pad = "x" * least
+    if long:
+        return _long_lines(max(least, longest // 2), longest).map(lambda tail: prefix + tail)
     short = st.one_of(TAIL, st.text(ANY_CHAR, max_size=8)).map(lambda tail: (tail + pad)[:top])
-    long = _long_text(longest).map(lambda tail: (tail + pad)[:longest])
-    return st.integers(0, LONG_ODDS - 1).flatmap(lambda n: long if n == LONG_ODDS - 1 else short).map(
+    lengthy = _long_text(longest).map(lambda tail: (tail + pad)[:longest])
+    return st.integers(0, LONG_ODDS - 1).flatmap(lambda n: lengthy if n == LONG_ODDS - 1 else short).map(
         lambda tail: prefix + tail)
 
 
@@ -87,12 +92,25 @@ def _long_text(longest: int) -> st.SearchStrategy[str]:
         lambda drawn: (drawn[0] * (drawn[1] // len(drawn[0]) + 1))[:drawn[1]])
 
 
-class MarkedBuilder:
-    """Marked values for the nodes of one compiled schema."""
+def _long_lines(least: int, longest: int) -> st.SearchStrategy[str]:
+    """Numbered lines of one drawn unit, `least` to `longest` characters: every line differs, so a
+    read that cuts the text or returns the wrong lines of it shows on any of them. The unit holds
+    a letter outside ASCII, so a store that mishandles other scripts meets one."""
+    unit = st.tuples(OTHER_LETTER, st.text(ANY_CHAR, max_size=3)).map("".join)
+    return st.tuples(unit, st.integers(least, longest)).map(
+        lambda drawn: "".join(f"\n{drawn[0]}{i}" for i in range(drawn[1]))[:drawn[1]])
 
-    def __init__(self, compiler: Compiler, marker: str) -> None:
+
+class MarkedBuilder:
+    """Marked values for the nodes of one compiled schema; with `long`, long texts in every free-text
+    field but those named in `short` (a record's key stays short, as a person would write it)."""
+
+    def __init__(self, compiler: Compiler, marker: str, long: bool = False,
+                 short: frozenset[str] = frozenset()) -> None:
         self.c = compiler
         self.marker = marker
+        self.long = long
+        self.short = short
 
     def value(self, schema: Any, field: str, depth: int = 0) -> st.SearchStrategy[Any]:
         try:
@@ -115,7 +133,8 @@ class MarkedBuilder:
         if kinds is None:
             return self.c.compile(schema)
         if "string" in kinds and not node.patterns and not node.formats:
-            return marked_text(self.marker, field, node.min_length, node.max_length)
+            return marked_text(self.marker, field, node.min_length, node.max_length,
+                               long=self.long and field not in self.short)
         if "object" in kinds and not (
             node.dependent_schemas or node.dependent_required or node.min_properties or node.property_names is not None
         ):
@@ -168,13 +187,15 @@ class MarkedBuilder:
         return st.lists(item, min_size=size, max_size=most, unique_by=json_key if node.unique_items else None)
 
 
-def marked_arguments(tool: Tool, marker: str, overrides: OverridesLike = None) -> st.SearchStrategy[dict[str, Any]]:
+def marked_arguments(tool: Tool, marker: str, overrides: OverridesLike = None, *, long: bool = False,
+                     short: frozenset[str] = frozenset()) -> st.SearchStrategy[dict[str, Any]]:
     """Arguments for a write whose free-text fields carry `marker`; the simplest draw is exactly
-    `"{marker}-{field}"` in each of them. Overridden parameters take the user's values."""
+    `"{marker}-{field}"` in each of them (with `long`, a long text of numbered lines after it in
+    each field not named in `short`). Overridden parameters take the user's values."""
     schema = tool_schema(tool)
     try:
         compiler = compiler_for(schema)
-        strategy = MarkedBuilder(compiler, marker).value(compiler.root, "value")
+        strategy = MarkedBuilder(compiler, marker, long, short).value(compiler.root, "value")
     except SchemaError as exc:
         raise with_tool(tool, exc) from exc
     except Unsatisfiable as exc:
