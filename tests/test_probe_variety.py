@@ -18,6 +18,7 @@ from hypothesis_mcp.stateful.config import ProbeConfig
 
 FOUND = {
     "evict-5": ("doc_put", "probe-data-lost"),
+    "evict-7": ("doc_put", "probe-data-lost"),
     "evict-9": ("doc_put", "probe-data-lost"),
     "skip-odd-chars": ("profile_upsert", "probe-silent-noop"),
     "clamp-points": ("score_set", "probe-value-changed"),
