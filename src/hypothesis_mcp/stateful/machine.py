@@ -72,11 +72,9 @@ class ProbeContext:
     writes_ok: int = 0
     writes_unmarked: int = 0
     writes_refused: list[Outcome] = field(default_factory=list)
-    reader_answers: int = 0
     confirmed: int = 0
     fields_judged: int = 0
     overwrites_judged: int = 0
-    bounds_judged: int = 0
     stop: Callable[[], bool] = lambda: False
     warm_shrink: bool = True
     open_many: bool = True
@@ -228,7 +226,6 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             outcome = self.call(reader.tool.name, args)
             self.reads[key] = outcome
             if outcome.ok:
-                ctx.reader_answers += 1
                 self.check_isolation(reader, outcome)
             return outcome
 
@@ -494,7 +491,6 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             got, _ = count_items(limited)
             if unit != "items":
                 return  # text lines are no count of items: a prose answer is not judged
-            ctx.bounds_judged += 1
             reader = Reader(tool, "medium", bound_basis(tool, bound))
             if got > n:
                 self.fail("probe-bound-exceeded",
@@ -529,7 +525,6 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 return
             whole, got = lines(full), lines(limited)
             want = whole[:n] if bound.kind == "head" else (whole[-n:] if n else [])
-            ctx.bounds_judged += 1
             if got == want:
                 return
             rule_id = ("probe-bound-exceeded" if len(got) > len(want)
