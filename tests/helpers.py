@@ -53,6 +53,11 @@ def smoke_bugs(bug: str | None = None, *extra: str) -> list[str]:
     return [PYTHON, str(ROOT / "tests/servers/smoke_bugs.py"), *(["--bug", bug] if bug else []), *extra]
 
 
+def effect_variety(bug: str | None = None, *extra: str) -> list[str]:
+    """tests/servers/effect_variety.py: effect bugs behind naming unlike the sample server's."""
+    return [PYTHON, str(ROOT / "tests/servers/effect_variety.py"), *(["--bug", bug] if bug else []), *extra]
+
+
 def probe_bugs(bug: str | None = None, *extra: str) -> list[str]:
     """tests/servers/probe_bugs.py: effect bugs that need more than a few fixed steps."""
     return [PYTHON, str(ROOT / "tests/servers/probe_bugs.py"), *(["--bug", bug] if bug else []), *extra]

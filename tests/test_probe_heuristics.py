@@ -83,8 +83,11 @@ def test_deleting_and_sending_tools_are_never_called_unless_named(name: str) -> 
     ("graph", {"readOnlyHint": True}, True),
     ("get_or_create_note", {}, False),       # a read verb first, but it also stores
     ("list_notes", {"readOnlyHint": False}, False),
+    ("kv_get", {}, True), ("note_list", {}, True), ("memory_bank_read", {}, True), ("x_read", {}, True),
+    ("note_get_or_update", {}, False),      # a read verb anywhere, but it also stores
+    ("kv_get", {"destructiveHint": True}, False),
 ])
-def test_read_tools_are_annotated_or_start_with_a_read_verb(name: str, annotations: dict[str, bool],
+def test_read_tools_are_annotated_or_named_with_a_read_verb(name: str, annotations: dict[str, bool],
                                                             read: bool) -> None:
     assert tool(name, **annotations).is_read is read
 
@@ -182,10 +185,10 @@ def test_a_noun_every_tool_shares_is_still_a_noun() -> None:
 
 
 def test_memory_bank_catalog_roles_and_keys() -> None:
-    """memory_bank_read has no read verb first, so it is "other": the strategy declares the pair."""
+    """memory_bank_read has its read verb last: a reader, as a person reads the name."""
     tools = catalog("memory-bank-mcp-0.2.2")
     assert {n: t.role for n, t in tools.items()} == {
-        "list_projects": "read", "list_project_files": "read", "memory_bank_read": "other",
+        "list_projects": "read", "list_project_files": "read", "memory_bank_read": "read",
         "memory_bank_write": "write", "memory_bank_update": "write"}
     assert tools["memory_bank_write"].key_fields == ["projectName", "fileName"]
 
@@ -302,3 +305,69 @@ def test_declared_agreement_and_idempotent_expectations_replay() -> None:
     assert not from_dict({**subset, "agree": "equal"}).holds(three, one_note)
     assert from_dict({"same_as_previous": True}).holds(three, three)
     assert not from_dict({"same_as_previous": True}).holds(one_note, three)
+
+
+# --- readers found as a person would find them, fidelity of a read -------------------------------
+
+def test_a_description_that_says_it_reads_makes_a_reader() -> None:
+    def described(name: str, text: str) -> Tool:
+        return Tool.from_dict({"name": name, "inputSchema": {"type": "object"}, "description": text})
+
+    assert described("recent_notes", "Lists the newest notes.").is_read
+    assert described("profile_lookup", "Fetches one profile by username.").is_read
+    assert not described("note_save", "Lists nothing; keeps a note.").is_read   # a storing verb wins
+    assert not described("notes", "Deletes old notes.").is_read
+
+
+def test_readers_share_nouns_in_any_place_and_by_stem() -> None:
+    tools = [tool("doc_put"), tool("doc_get"), tool("notebook_read"), tool("x_read")]
+    readers = {r.tool.name: r.confidence for r in choose_readers(tools[0], tools, None, set())}
+    assert readers == {"doc_get": "medium", "notebook_read": "low", "x_read": "low"}
+    note = tool("note_save")
+    by_stem = {r.tool.name: r.confidence for r in choose_readers(note, [note, *tools], None, set())}
+    assert by_stem["notebook_read"] == "medium"
+
+
+def test_a_pair_without_read_args_is_filled_like_any_reader() -> None:
+    config = parse_config({"pairs": [{"write": "kv_set", "read": "kv_get"}]})
+    assert config.pairs[0].read_args is None
+    reader = Reader(tool("kv_get", properties={"slug": {"type": "string"}}), "high", "declared", None)
+    assert fill_reader_args(reader, {"slug": "hm00000001-slug"}, "hm00000001-slug", {}) == {"slug": "hm00000001-slug"}
+
+
+def _json_read(payload: Any) -> Outcome:
+    return Outcome(kind="result", content=[{"type": "text", "text": json.dumps(payload)}])
+
+
+def test_value_changes_are_losses_or_normalisations() -> None:
+    from hypothesis_mcp.stateful.fidelity import changes
+
+    written = {"slug": "hm00000001-slug", "bio": "hm00000001-bio" + "x" * 300, "points": 5000,
+               "tags": ["hm00000001-tags", "hm00000001-tagsA"]}
+    tokens = {"hm00000001-bio", "hm00000001-tags"}
+    shown = {**written, "bio": written["bio"][:120], "points": 1000, "tags": [], "id": 7}
+    found = {c.field: c for c in changes(written, _json_read({"items": [shown]}), tokens)}
+    assert set(found) == {"bio", "points", "tags"} and all(c.loss for c in found.values())
+    assert found["bio"].message.endswith("cut from 314 to 120 characters")
+    assert not changes(written, _json_read([written | {"id": 7, "created": "now"}]), tokens)
+    cased = changes(written, _json_read([{**written, "bio": written["bio"].upper() + " "}]), tokens)
+    assert [(c.field, c.loss) for c in cased] == [("bio", False)]
+
+
+def test_items_of_one_write_are_compared_with_their_own_record() -> None:
+    """Regression: the relations of one write share a marker; one was compared with its neighbour
+    and reported as cut (server-memory create_relations)."""
+    from hypothesis_mcp.stateful.fidelity import changes
+
+    written = {"relations": [{"from": "hm00000001-fromA", "to": "hm00000001-toLonger"},
+                             {"from": "hm00000001-fromB", "to": "hm00000001-to"}]}
+    tokens = {"hm00000001-from", "hm00000001-to"}
+    assert not changes(written, _json_read({"relations": written["relations"]}), tokens)
+
+
+def test_a_shown_record_answering_an_error_later_is_lost() -> None:
+    expect = from_dict({"contains_any": ["hm00000001-body"], "answered": True})
+    missing = Outcome(kind="result", content=[{"type": "text", "text": "not found"}], is_error=True)
+    assert not expect.holds(missing)
+    assert expect.holds(Outcome(kind="timeout"))
+    assert from_dict({"contains_any": ["hm00000001-body"]}).holds(missing)

@@ -36,8 +36,11 @@ def test_memory_silent_noop_is_found_with_high_confidence(memory_report: Report)
     [finding] = probe_results(memory_report, "create_entities", "probe-silent-noop")
     assert (finding.status, finding.confidence) == ("fail", "high")
     calls = finding.reproduction.calls
-    assert [c.tool for c in calls] == ["create_entities", "read_graph", "create_entities", "read_graph"]
-    first, again = calls[0].arguments["entities"][0], calls[2].arguments["entities"][0]
+    # The writes, then the read that misses the second one (a read of the graph before the writes
+    # may stay in front: the shrinker keeps what the replay does not prove unneeded).
+    writes = [c for c in calls if c.tool == "create_entities"]
+    assert len(writes) == 2 and calls[-1].tool == "read_graph", calls
+    first, again = writes[0].arguments["entities"][0], writes[1].arguments["entities"][0]
     assert first["name"] == again["name"] and first["observations"] != again["observations"]
 
 

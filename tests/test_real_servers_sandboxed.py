@@ -38,9 +38,12 @@ def test_filesystem_head_and_tail_zero_are_flagged(version: str, sandbox: Path) 
     assert (0, None) in flagged and (None, 0) in flagged
     # 2026.8.31 answers an unknown tool with an isError result instead of a protocol error; 2.0.1 did not.
     unknown = {("server", "smoke_unknown_tool", "fail", "high")} if version == "2026.8.31" else set()
+    # tail: N on a text of multi-byte characters longer than 1,024 bytes returns N-1 lines (the
+    # line at the chunk boundary is lost): the long record of write_file's first example shows it.
     assert not_passed(report) == unknown | {
         ("read_text_file", "probe-bound-exceeded", "fail", "high"),
         ("read_file", "probe-bound-exceeded", "warn", "medium"),
+        ("read_file", "probe-bound-short", "warn", "medium"),
     }
     assert (report.grade, report.score) == ("C", 94.0)
     assert report.grade_cap.reasons == ["probe-bound-exceeded on read_text_file"]

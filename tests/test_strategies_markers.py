@@ -76,7 +76,7 @@ def test_every_marked_value_validates_and_carries_the_marker() -> None:
     def run(args: dict[str, Any]) -> None:
         assert check.is_valid(args), list(check.iter_errors(args))
         entity = args["entities"][0]
-        assert len(args["entities"]) == 1
+        assert 1 <= len(args["entities"]) <= 4
         assert entity["name"].startswith(f"{marker}-name")
         assert entity["observations"][0].startswith(f"{marker}-observations")
         assert len(find_markers(args, marker)) >= 4

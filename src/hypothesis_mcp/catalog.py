@@ -26,10 +26,14 @@ SENDING_VERBS = frozenset(
 KEY_WORDS = frozenset(
     {"name", "id", "key", "title", "path", "slug", "uri", "url", "filename", "email", "username"}
 )
+DESCRIBED_READS = frozenset(
+    {"read", "reads", "list", "lists", "search", "searches", "fetch", "fetches"}
+)
+"""The first word of a description that says the tool reads (`Lists the newest notes.`)."""
 HEAD_TAIL = ("head", "tail")
 LIMIT_NAMES = frozenset(
     {"limit", "max_results", "top_k", "top_n", "max_items", "page_size", "per_page", "n_results",
-     "num_results", "first", "last"}
+     "num_results", "first", "last", "max_count"}
 )
 
 READ, WRITE, DESTRUCTIVE, OTHER = "read", "write", "destructive", "other"
@@ -105,14 +109,21 @@ class Tool:
 
     @property
     def is_read(self) -> bool:
-        """Read-only: annotated so, or named with a read verb first and not contradicted."""
+        """Read-only as a person would judge it: annotated so, or a read verb anywhere in the name
+        (`kv_get`, `note_list`), or a description that opens by saying it reads, lists, searches or
+        fetches; never when a write or sending verb is in the name or the hints say otherwise."""
         if self.read_only_hint is True:
             return True
-        if self.read_only_hint is False:
+        if self.read_only_hint is False or self.destructive_hint is True:
             return False
-        first = self.words[0] if self.words else ""
         verbs = self._verbs()
-        return first in READ_VERBS and not (verbs & (WRITE_VERBS | SENDING_VERBS))
+        if verbs & (WRITE_VERBS | SENDING_VERBS):
+            return False
+        return bool(verbs & READ_VERBS) or self._described_as_read()
+
+    def _described_as_read(self) -> bool:
+        said = words(self.description or "")[:1]
+        return bool(said) and said[0] in DESCRIBED_READS
 
     @property
     def is_sending(self) -> bool:

@@ -53,7 +53,7 @@ def config_problems(tools: list[Tool], config: ProbeConfig) -> list[str]:
     known = {name: values for name, values in config.args.items() if name == ALL_TOOLS or name in by_name}
     params = Overrides.from_mapping(known, f"{config.source}: args")
     for i, pair in enumerate(config.pairs):
-        for role, name, values in (("write", pair.write, pair.write_args), ("read", pair.read, pair.read_args)):
+        for role, name, values in (("write", pair.write, pair.write_args), ("read", pair.read, pair.read_args or {})):
             if name in by_name:
                 params |= Overrides.from_mapping({name: values}, f"{config.source}: pairs[{i}].{role}_args")
     for i, rel in enumerate(config.relations):

@@ -49,6 +49,29 @@ def lines(outcome: Outcome) -> list[str]:
     return text.splitlines() if text else []
 
 
+def records_holding(outcome: Outcome, token: str) -> list[dict[str, Any]]:
+    """The objects of a structured answer (structuredContent, or JSON text) that hold `token` in one
+    of their own texts or lists of texts: the records a read shows for a marked write."""
+    found: list[dict[str, Any]] = []
+    for value in (outcome.structured if outcome.has_structured else None, _json(outcome.text)):
+        for obj in _objects(value):
+            texts = [v for v in obj.values() if isinstance(v, str)]
+            texts += [i for v in obj.values() if isinstance(v, list) for i in v if isinstance(i, str)]
+            if any(token in t for t in texts) and obj not in found:
+                found.append(obj)
+    return found
+
+
+def _objects(value: Any, depth: int = 0) -> list[dict[str, Any]]:
+    if depth > 8:
+        return []
+    if isinstance(value, dict):
+        return [value, *(o for v in value.values() for o in _objects(v, depth + 1))]
+    if isinstance(value, list):
+        return [o for v in value for o in _objects(v, depth + 1)]
+    return []
+
+
 def _json(text: str) -> Any:
     try:
         return json.loads(text)

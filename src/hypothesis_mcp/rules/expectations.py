@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from jsonschema import exceptions as jsonschema_exceptions
 
 from hypothesis_mcp.connection import Outcome
-from hypothesis_mcp.rules.answers import count_items, items_of, lines, shown
+from hypothesis_mcp.rules.answers import count_items, items_of, lines, records_holding, shown
 from hypothesis_mcp.strategies.dialect import value_validator
 
 INCIDENT_RULES = {"closed": "server-crashed", "timeout": "call-timeout", "protocol": "protocol-violation"}
@@ -150,17 +150,40 @@ class ConformsTo(Expectation):
 
 @dataclass(frozen=True)
 class ContainsAny(Expectation):
-    """The read shows at least one of the tokens a write stored."""
+    """The read shows at least one of the tokens a write stored. With `answered`, the reader has
+    shown such records before, so an isError answer ("not found") is no excuse either."""
 
     tokens: tuple[str, ...]
+    answered: bool = False
     key: ClassVar[str] = "contains_any"
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if not answer.ok:
+            return not (self.answered and answer.kind == "result")
         text = shown(answer)
-        return not answer.ok or any(token in text for token in self.tokens)
+        return any(token in text for token in self.tokens)
 
     def to_dict(self) -> dict[str, Any]:
-        return {self.key: list(self.tokens)}
+        return {self.key: list(self.tokens), **({"answered": True} if self.answered else {})}
+
+
+@dataclass(frozen=True)
+class FieldEquals(Expectation):
+    """The record the read shows (the object holding `marker`) has `field` equal to what was written."""
+
+    field: str
+    value: Any
+    marker: str
+    key: ClassVar[str] = "field_equals"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if not answer.ok:
+            return True
+        shown_values = [r[self.field] for r in records_holding(answer, self.marker) if self.field in r]
+        return not shown_values or any(v == self.value for v in shown_values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.field, "value": self.value, "marker": self.marker}
 
 
 @dataclass(frozen=True)
@@ -299,7 +322,9 @@ def from_dict(data: dict[str, Any]) -> Expectation:
     if ExactlyOf.key in data:
         return ExactlyOf(data[ExactlyOf.key], unit)
     if ContainsAny.key in data:
-        return ContainsAny(tuple(data[ContainsAny.key]))
+        return ContainsAny(tuple(data[ContainsAny.key]), bool(data.get("answered")))
+    if FieldEquals.key in data:
+        return FieldEquals(data[FieldEquals.key], data.get("value"), str(data.get("marker", "")))
     if AtMost.key in data:
         return AtMost(data[AtMost.key], unit)
     if Exactly.key in data:

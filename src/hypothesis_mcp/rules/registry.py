@@ -54,6 +54,10 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Make every write keep the records it does not target: merge into or append to the stored data "
         "instead of rewriting it from the new input alone."
     )),
+    Rule("probe-value-changed", "probe", (
+        "Store and return each written value as given: no silent cut to a length, clamp to a range, or "
+        "dropped list items; refuse a value the tool cannot keep with an error instead."
+    )),
     Rule("probe-write-not-observable", "probe", (
         "Make what a write stores visible through a read tool, or declare the reader and its arguments in"
         " a probe config so the round trip can be checked."

@@ -60,6 +60,6 @@ def effect_machine(
         key_path=key_fields[0] if key_fields else None,
         base_args={r.tool.name: base_arguments(r.tool, None, config) for r in readers},
         bounds=[(r.tool, b) for r in readers for b in r.tool.bounds if b.kind == "limit"],
-        shrink_runs=10**9, give_up_after=None,
+        shrink_runs=10**9, give_up_after=None, open_many=False,
     )
     return shrinking_warm(build_machine(ctx), ctx)

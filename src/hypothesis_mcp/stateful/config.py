@@ -25,7 +25,8 @@ TOP_KEYS = {"args", "builtins", "writes", "exclude", "pairs", "relations", "agre
 class Pair:
     write: str
     read: str
-    read_args: dict[str, Any] = field(default_factory=dict)
+    read_args: dict[str, Any] | None = None
+    """None when not declared: the reader's arguments are then filled like a heuristic reader's."""
     write_args: dict[str, Any] = field(default_factory=dict)
     key: list[str] = field(default_factory=list)
 
@@ -141,7 +142,7 @@ def _parse(data: Any, source: str) -> ProbeConfig:
               f"{where}.key", "must be a field name or a list of them")
         config.pairs.append(Pair(
             write=_name(item.get("write"), f"{where}.write"), read=_name(item.get("read"), f"{where}.read"),
-            read_args=_mapping(item.get("read_args"), f"{where}.read_args"),
+            read_args=_mapping(item["read_args"], f"{where}.read_args") if "read_args" in item else None,
             write_args=_mapping(item.get("write_args"), f"{where}.write_args"), key=list(keys or []),
         ))
     for i, raw in enumerate(data.get("relations") or []):

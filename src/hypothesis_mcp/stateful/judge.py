@@ -27,6 +27,8 @@ class ProbeFinding:
     expect: Expectation | dict[str, Any] = field(default_factory=Unjudged)
     check: str = "round-trip"
     fresh: bool = True
+    details: dict[str, Any] = field(default_factory=dict)
+    """Shown with the result: the written and the read value of a changed field."""
 
     def __post_init__(self) -> None:
         if isinstance(self.expect, dict):

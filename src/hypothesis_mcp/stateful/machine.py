@@ -21,12 +21,18 @@ from hypothesis_mcp.results import CONFIDENCE_ORDER, Call
 from hypothesis_mcp.rules.answers import count_items, lines, shown
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.bounds import bound_basis
+from hypothesis_mcp.stateful.fidelity import changes
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.stateful.steps import ShownChoice, shown_calls
 from hypothesis_mcp.strategies import find_markers, marked_arguments
 
 PLACEHOLDER = "hm00000000"
+MANY = 10
+"""Records one step stores in a row: enough for a store that evicts at its 5th, 7th or 9th."""
+MANY_EVERY = 8
+"""The first example, and one in this many after it, opens with a long batch; the others stay
+short, since a long batch costs a dozen writes and their reads."""
 
 
 @dataclass
@@ -37,6 +43,8 @@ class Record:
     key_tokens: set[str]
     value_tokens: set[str]
     confirmed_by: Reader | None = None
+    shown_among: int = 0
+    """Items (or lines) of the answer that showed the record."""
 
     @property
     def evidence(self) -> set[str]:
@@ -65,12 +73,16 @@ class ProbeContext:
     writes_ok: int = 0
     writes_unmarked: int = 0
     writes_refused: list[Outcome] = field(default_factory=list)
-    reader_answers: int = 0
     confirmed: int = 0
+    fields_judged: int = 0
     overwrites_judged: int = 0
-    bounds_judged: int = 0
     stop: Callable[[], bool] = lambda: False
     warm_shrink: bool = True
+    open_many: bool = True
+    """The first example and one in MANY_EVERY open with a long batch, chosen by the run's count of
+    examples. A replay then meets other rules than the run that failed, which the probe run survives
+    (it keeps the failure it saw) but a plain Hypothesis run does not: there a long batch is one
+    rule among the others."""
     out_of_time: bool = False
     smallest: ProbeFinding | None = None
     persisted: list[tuple[str, list[str]]] = field(default_factory=list)
@@ -141,9 +153,17 @@ def set_path(args: Any, path: str, new: Any) -> None:
             return
 
 
+def bound_range(bound: Bound) -> tuple[int, int]:
+    """The limits a bounded read is tried with: within the schema's, at most 50."""
+    return max(1, bound.minimum or 1), bound.maximum if bound.maximum is not None else 50
+
+
 def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
     """A RuleBasedStateMachine class bound to one write tool and its readers."""
     write_strategy = shown_calls(ctx.write.name, marked_arguments(ctx.write, PLACEHOLDER, ctx.write_args or None))
+    key_field = ctx.key_path.replace("[]", "").split(".")[-1] if ctx.key_path else None
+    long_strategy = shown_calls(ctx.write.name, marked_arguments(
+        ctx.write, PLACEHOLDER, ctx.write_args or None, long=True, short=frozenset({key_field} if key_field else ())))
     bound_choices = [ShownChoice((tool, bound)) for tool, bound in ctx.bounds]
     slice_readers = [ShownChoice((r, b)) for r in ctx.readers for b in r.tool.bounds if b.kind in ("head", "tail")
                      and ctx.slices]
@@ -164,6 +184,11 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             self.calls: list[Call] = []
             self.model: dict[str, Record] = {}
             self.reads: dict[tuple[str, str], Outcome] = {}
+            self.proven: set[str] = set()
+            # Shrinking a failure may keep or drop a long batch anywhere; exploring, only the
+            # examples picked for it hold one, and they open with it.
+            self.many = not ctx.open_many or ctx.smallest is not None or ctx.runs % MANY_EVERY == 1
+            self.owes_many = ctx.open_many and self.many and ctx.smallest is None
             self.markers: set[str] = set()
             self.isolation_checked = not self.fresh or ctx.pool.shared
             self.looked_before_writing = self.isolation_checked
@@ -184,11 +209,12 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             return self.connect().call(tool, args)
 
         def fail(self, rule_id: str, message: str, reader: Reader, expect: dict[str, Any],
-                 confidence: str | None = None, check: str = "round-trip", tool: str | None = None) -> None:
+                 confidence: str | None = None, check: str = "round-trip", tool: str | None = None,
+                 details: dict[str, Any] | None = None) -> None:
             finding = ProbeFinding(
                 rule=rule_id, tool=tool or ctx.write.name, message=message,
                 confidence=confidence or reader.confidence, basis=reader.basis,
-                calls=list(self.calls), expect=expect, check=check, fresh=self.fresh,
+                calls=list(self.calls), expect=expect, check=check, fresh=self.fresh, details=details or {},
             )
             ctx.record_failure(finding)
             raise ProbeFailure(finding)
@@ -205,7 +231,6 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             outcome = self.call(reader.tool.name, args)
             self.reads[key] = outcome
             if outcome.ok:
-                ctx.reader_answers += 1
                 self.check_isolation(reader, outcome)
             return outcome
 
@@ -224,19 +249,48 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             self.reads.clear()
             return self.call(ctx.write.name, args)
 
+        def keyed(self, reader: Reader, record: Record) -> bool:
+            """The reader is asked for this record (by its key or its values), not for everything."""
+            base = ctx.base_args.get(reader.tool.name, {})
+            return self.reader_args(reader, record) != fill_reader_args(reader, {}, None, base)
+
+        def confirm(self, record: Record, reader: Reader, outcome: Outcome) -> None:
+            record.confirmed_by = reader
+            record.shown_among = count_items(outcome)[0]
+            ctx.confirmed += 1
+            self.proven.add(reader.tool.name)
+            self.judge_fields(record, reader, outcome)
+
         def observe(self, record: Record) -> None:
-            """Find a reader that shows the new record; the first one becomes its witness."""
+            """Find a reader that shows the new record; the first one becomes its witness. A keyed
+            reader that already showed this tool's records and misses the new one is proof enough."""
             wanted = record.evidence
             answered: list[Reader] = []
+            missed_by_proven: Reader | None = None
             for reader in ctx.readers:
                 outcome = self.read(reader, record)
+                proven = reader.tool.name in self.proven and self.keyed(reader, record)
                 if not outcome.ok:
+                    if proven and outcome.kind == "result" and missed_by_proven is None:
+                        missed_by_proven = reader
                     continue
                 answered.append(reader)
                 if any(t in shown(outcome) for t in wanted):
-                    record.confirmed_by = reader
-                    ctx.confirmed += 1
+                    self.confirm(record, reader, outcome)
                     return
+                if proven and missed_by_proven is None:
+                    missed_by_proven = reader
+            if missed_by_proven is not None:
+                reader = missed_by_proven
+                again = self.call(reader.tool.name, self.reader_args(reader, record))
+                if again.ok and any(t in shown(again) for t in wanted):
+                    self.confirm(record, reader, again)
+                    return
+                if again.kind == "result":
+                    self.fail("probe-write-not-observable",
+                              f"a write to key {record.key!r} reported success but {reader.tool.name}, which "
+                              "showed this tool's earlier records, does not show it", reader,
+                              {"contains_any": sorted(wanted), "answered": True}, confidence="high")
             if answered:
                 best = min(answered, key=lambda r: CONFIDENCE_ORDER[r.confidence])
                 # Read once more through the surest reader, so that the last call of the reproduction,
@@ -245,13 +299,25 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 if not again.ok:
                     return
                 if any(t in shown(again) for t in wanted):
-                    record.confirmed_by = best
-                    ctx.confirmed += 1
+                    self.confirm(record, best, again)
                     return
                 self.fail("probe-write-not-observable",
                           f"a write to key {record.key!r} reported success but no read tool shows it "
                           f"(read: {', '.join(r.tool.name for r in answered)})",
                           best, {"contains_any": sorted(wanted)})
+
+        def judge_fields(self, record: Record, reader: Reader, outcome: Outcome) -> None:
+            """Each written field the read shows under its name must come back as written."""
+            found = changes(record.args, outcome, record.value_tokens)
+            ctx.fields_judged += 1
+            if not found:
+                return
+            change = found[0]
+            self.fail("probe-value-changed",
+                      f"a read by {reader.tool.name} shows the record with key {record.key!r} but {change.message}",
+                      reader, {"field_equals": change.field, "value": change.written, "marker": change.token},
+                      confidence="high" if change.loss else "medium",
+                      details={"field": change.field, "written": change.written, "read": change.read})
 
         def check_kept(self, skip: Record | None = None) -> None:
             """Re-read the oldest and newest records seen so far (at most six reads per step, so a
@@ -261,32 +327,83 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 reader = record.confirmed_by
                 assert reader is not None
                 outcome = self.read(reader, record)
-                if not outcome.ok:
-                    continue
                 wanted = record.evidence
-                if not any(t in shown(outcome) for t in wanted):
+                # A reader that showed the record and now answers with an error ("not found") says
+                # it is gone as surely as an answer without it; a timeout or a crash says nothing.
+                if outcome.kind != "result":
+                    continue
+                if outcome.ok and not any(t in shown(outcome) for t in wanted) and not self.keyed(reader, record):
+                    more = self.read_all(reader, record, outcome)
+                    if more is None:
+                        continue
+                    outcome = more
+                if not outcome.ok or not any(t in shown(outcome) for t in wanted):
+                    said = "answers with an error" if not outcome.ok else "no longer shows it"
                     self.fail("probe-data-lost",
                               f"record with key {record.key!r}, shown earlier by {reader.tool.name}, is gone "
-                              "after a later write", reader, {"contains_any": sorted(wanted)},
-                              confidence="high")
+                              f"after a later write ({reader.tool.name} {said})", reader,
+                              {"contains_any": sorted(wanted), "answered": True}, confidence="high")
+
+        def read_all(self, reader: Reader, record: Record, answer: Outcome) -> Outcome | None:
+            """A list as long as the one that showed the record may be a window of the newest
+            items: it is asked for more through its limit parameter, and without one not judged."""
+            count = count_items(answer)[0]
+            if count < record.shown_among:
+                return answer
+            limit = next((b for b in reader.tool.bounds if b.kind == "limit" and not b.required), None)
+            if limit is None:
+                return None
+            wanted = limit.maximum if limit.maximum is not None else count + len(self.model)
+            return self.call(reader.tool.name, {**self.reader_args(reader, record), limit.param: wanted})
 
         def make_args(self, drawn: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             marker = ctx.next_marker()
             self.markers.add(marker)
             return marker, json.loads(json.dumps(drawn).replace(PLACEHOLDER, marker))
 
+        @precondition(lambda self: not self.owes_many)
         @rule(target=records, drawn=write_strategy)
         def write_new(self, drawn: dict[str, Any]) -> Any:
             record = self.store(drawn)
             return multiple() if record is None else record
 
+        @precondition(lambda self: not self.owes_many)
         @rule(target=records, batch=st.lists(write_strategy, min_size=2, max_size=6))
         def write_several(self, batch: list[dict[str, Any]]) -> Any:
             """Several records in a row: bugs that need a fuller store (eviction, large bounds)."""
-            stored = [r for r in (self.store(drawn, check=False) for drawn in batch) if r is not None]
-            # Earlier records are re-read once, after the batch: a loss shows the same at its end.
-            self.check_kept(skip=stored[-1] if stored else None)
-            return multiple(*stored)
+            return multiple(*(r for r in self.store_all(batch) if r is not None))
+
+        @precondition(lambda self: self.many and len(self.model) < 2)
+        @rule(target=records, batch=st.lists(write_strategy, min_size=MANY - 1, max_size=MANY + 1),
+              long=long_strategy, again=write_strategy)
+        def write_many(self, batch: list[dict[str, Any]], long: dict[str, Any], again: dict[str, Any]) -> Any:
+            """Ten or more records early in an example before the oldest is read again: a store that
+            keeps only a few records has lost one by then. The newest holds long texts of numbered
+            lines; every head/tail reader is asked for half of its lines, every bounded reader for
+            one item fewer than the records stored (where an off-by-one shows), and the newest is
+            overwritten with shorter values, then with its long ones under a new marker. Each of
+            these is also a rule of its own, which an example may never draw."""
+            self.owes_many = False
+            stored = self.store_all([*batch, long])
+            newest = stored[-1]
+            if newest is not None:
+                for reader, bound in slice_readers:
+                    self.judge_slice(reader, bound, newest, None)
+            for tool, bound in bound_choices:
+                self.judge_bound(tool, bound, len(self.model) - 1)
+            if newest is not None and ctx.key_path is not None:
+                self.judge_overwrite(newest, again)
+                self.judge_overwrite(newest, long)
+            return multiple(*(r for r in stored if r is not None))
+
+        def store_all(self, batch: list[dict[str, Any]]) -> list[Record | None]:
+            """Each record written and looked for; the records kept are judged once, after the batch."""
+            stored = [self.store(drawn, judge_kept=False) for drawn in batch]
+            if not self.inert:
+                # The newest was read right after its write; the others are re-read once, here.
+                written = [r for r in stored if r is not None]
+                self.check_kept(skip=written[-1] if written else None)
+            return stored
 
         def look_before_writing(self) -> None:
             """Before this example's first write, one read that lists (a reader without required
@@ -298,7 +415,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             if outcome.ok:
                 self.check_isolation(reader, outcome)
 
-        def store(self, drawn: dict[str, Any], check: bool = True) -> Record | None:
+        def store(self, drawn: dict[str, Any], judge_kept: bool = True) -> Record | None:
             if self.inert:
                 return None
             if not self.looked_before_writing:
@@ -310,7 +427,6 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 return None
             ctx.writes_ok += 1
             key = get_path(args, ctx.key_path) if ctx.key_path else marker
-            key_field = ctx.key_path.replace("[]", "").split(".")[-1] if ctx.key_path else None
             key_tokens = tokens({key_field: key}, marker) if key_field else set()
             record = Record(key, marker, args, key_tokens, tokens(args, marker) - key_tokens)
             # A write to a key already stored replaces that record (a key the user fixed is one
@@ -321,7 +437,7 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 ctx.writes_unmarked += 1
                 return None
             self.observe(record)
-            if check:
+            if judge_kept:
                 self.check_kept(skip=record)
             self.model[json.dumps(key, sort_keys=True)] = record
             return record
@@ -329,6 +445,10 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
         @precondition(lambda self: ctx.key_path is not None and not self.inert)
         @rule(record=records, drawn=write_strategy)
         def overwrite(self, record: Record, drawn: dict[str, Any]) -> None:
+            self.judge_overwrite(record, drawn)
+
+        def judge_overwrite(self, record: Record, drawn: dict[str, Any]) -> None:
+            """A second write to a record's key shows its new values, not the old ones."""
             current = self.model.get(json.dumps(record.key, sort_keys=True))
             if current is None or current.confirmed_by is None:
                 return
@@ -356,12 +476,17 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
         @rule(choice=st.sampled_from(bound_choices) if bound_choices else st.nothing(), data=st.data())
         def bounded_read(self, choice: tuple[Tool, Bound], data: st.DataObject) -> None:
             tool, bound = choice
-            hi = bound.maximum if bound.maximum is not None else 50
-            lo = max(1, bound.minimum or 1)
+            lo, hi = bound_range(bound)
             stored = len(self.model)
             near = [v for v in (1, 2, stored - 1, stored) if lo <= v <= hi] or [lo]
             n = data.draw(st.one_of(st.sampled_from(sorted(set(near))), st.integers(lo, max(lo, hi))),
                           label=bound.param)
+            self.judge_bound(tool, bound, n)
+
+        def judge_bound(self, tool: Tool, bound: Bound, n: int) -> None:
+            """A limit of n returns at most n items, and all of them when fewer are stored."""
+            lo, hi = bound_range(bound)
+            n = min(max(n, lo), max(lo, hi))
             base = dict(ctx.base_args.get(tool.name, {}))
             base.pop(bound.param, None)
             full = self.call(tool.name, base)
@@ -372,7 +497,6 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             got, _ = count_items(limited)
             if unit != "items":
                 return  # text lines are no count of items: a prose answer is not judged
-            ctx.bounds_judged += 1
             reader = Reader(tool, "medium", bound_basis(tool, bound))
             if got > n:
                 self.fail("probe-bound-exceeded",
@@ -389,18 +513,24 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
         @rule(choice=st.sampled_from(slice_readers) if slice_readers else st.nothing(),
               record=records, n=st.one_of(st.sampled_from([0, 1, 2, 3]), st.integers(0, 12)))
         def sliced_read(self, choice: tuple[Reader, Bound], record: Record, n: int) -> None:
-            """head/tail on a record this example wrote: the first/last n lines of the full read."""
-            reader, bound = choice
+            self.judge_slice(*choice, record, n)
+
+        def judge_slice(self, reader: Reader, bound: Bound, record: Record, n: int | None) -> None:
+            """head/tail on a record this example wrote: the first/last n lines of the full read
+            (without n, half of them)."""
             base = ctx.base_args.get(reader.tool.name, {})
             args = {k: v for k, v in fill_reader_args(reader, record.args, record.key, base).items()
                     if k not in {b.param for b in reader.tool.bounds if b.kind in ("head", "tail")}}
             full = self.call(reader.tool.name, args)
+            if n is None:
+                if not full.ok:
+                    return
+                n = len(lines(full)) // 2
             limited = self.call(reader.tool.name, {**args, bound.param: n})
             if not (full.ok and limited.ok):
                 return
             whole, got = lines(full), lines(limited)
             want = whole[:n] if bound.kind == "head" else (whole[-n:] if n else [])
-            ctx.bounds_judged += 1
             if got == want:
                 return
             rule_id = ("probe-bound-exceeded" if len(got) > len(want)

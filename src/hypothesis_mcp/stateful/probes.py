@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import seed as hypothesis_seed
-from hypothesis.errors import Flaky, HypothesisException
+from hypothesis.errors import Flaky
 from hypothesis.stateful import run_state_machine_as_test
 
 from hypothesis_mcp.catalog import Tool
@@ -144,7 +144,7 @@ class ProbeRun:
         details: dict[str, Any] = {}
         if finding is not None:
             repro = Reproduction(list(finding.calls), fresh_server=finding.fresh and not self.pool.shared)
-            details = {"expect": finding.expectation.to_dict()}
+            details = {**finding.details, "expect": finding.expectation.to_dict()}
         return Result(
             kind="probe", check=check, tool=tool, status=status, rule=rule, message=message,  # type: ignore[arg-type]
             confidence=confidence, basis=basis, reproduction=repro, details=details,  # type: ignore[arg-type]
@@ -281,7 +281,9 @@ class ProbeRun:
             run_state_machine_as_test(machine, settings=self.profile.settings(self.profile.probe_examples))
         except (ProbeFailure, Flaky):
             pass
-        except HypothesisException as exc:
+        except Exception as exc:
+            # Hypothesis itself can fail while shrinking a run whose server answered differently;
+            # a failure seen before that is still verified and reported.
             error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
         self.examples += ctx.runs
         return ctx, error

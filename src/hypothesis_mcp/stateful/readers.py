@@ -56,14 +56,21 @@ def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: s
     firsts = {(words(t.name) or [t.name])[0] for t in tools}
     prefix = {_singular(w) for w in firsts} if len(tools) > 2 and len(firsts) == 1 else set()
     mine = nouns(write) - prefix
-    sharing = [t for t in candidates if nouns(t) & mine]
+    sharing = [t for t in candidates if _shared(nouns(t), mine)]
     others = [t for t in candidates if t not in sharing]
     for tool in sharing:
-        shared = ", ".join(sorted(nouns(tool) & mine))
+        shared = ", ".join(_shared(nouns(tool), mine))
         readers.append(Reader(tool, "medium", f"read tool {tool.name} shares the noun '{shared}' with {write.name}"))
     for tool in others:
         readers.append(Reader(tool, "low", f"{tool.name} is another read tool of the server"))
     return readers[:MAX_READERS]
+
+
+def _shared(theirs: set[str], mine: set[str]) -> list[str]:
+    """Nouns two names share, as a person reads them: the same word, or one the stem of the other
+    (`note` and `notebook`, `doc` and `docs`), in whatever place of the name it stands."""
+    return sorted({a for a in theirs for b in mine
+                   if a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))})
 
 
 def _flat_fields(args: Any, prefix: str = "") -> dict[str, Any]:

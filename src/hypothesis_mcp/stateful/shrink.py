@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from hypothesis_mcp.results import Call
-from hypothesis_mcp.rules.expectations import ContainsAny
+from hypothesis_mcp.rules.expectations import ContainsAny, FieldEquals
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.readers import field_texts
 
@@ -59,7 +59,8 @@ def smaller(finding: ProbeFinding, write: str, replays: Replays, budget: int = 1
     earlier read that showed it, as evidence of what was lost."""
     best = finding
     calls, mapping = plain_calls(finding.calls)
-    if calls != finding.calls:
+    # A changed value is judged against the value written: a plain marker would not carry it.
+    if calls != finding.calls and not isinstance(finding.expectation, FieldEquals):
         message = finding.message
         for old, new in mapping.items():
             message = message.replace(repr(old), repr(new))
@@ -71,10 +72,13 @@ def smaller(finding: ProbeFinding, write: str, replays: Replays, budget: int = 1
     judged = finding.calls[-2:] if bound else finding.calls[-1:]
     head = finding.calls[:-len(judged)]
     expect = finding.expectation
-    evidence = [str(t) for t in expect.tokens] if isinstance(expect, ContainsAny) else []
+    evidence = ([str(t) for t in expect.tokens] if isinstance(expect, ContainsAny)
+                else [expect.marker] if isinstance(expect, FieldEquals) else [])
     last = judged[-1]
     # The first read that showed what was later lost: the same call as the judged one, made earlier.
-    witness = next((c for c in head if finding.rule in SHOWN_FIRST and c == last), None)
+    written = [i for i, c in enumerate(head) if c.tool == write]
+    witness = next((c for c in head[written[0] + 1:] if finding.rule in SHOWN_FIRST and c == last), None) \
+        if written else None
 
     def needed(call: Call) -> bool:
         if call.tool == write:

@@ -2,11 +2,16 @@
 
 A marker makes a written record recognisable when a read tool shows it (and later findable for
 clean-up). Free text is a string without pattern, format, enum or const; it gets
-`"{marker}-{field}"` followed by generated text, cut to maxLength. When maxLength is shorter than
-the prefix, the prefix is cut from its end: the field name goes first, then the marker's tail (a
-field capped under 10 characters cannot carry a whole marker, so probes cannot find it). Arrays
-get one item (or minItems), objects their required and free-text fields; everything else keeps
-ordinary schema-valid values, so every result validates.
+`"{marker}-{field}"` followed by text drawn from the whole space the schema allows: other scripts,
+combining marks, emoji, whitespace and control characters. About one text in ten is long, up to
+maxLength (or a thousand characters when unbounded); the others are short. The only characters
+left out are line breaks other than `\n`, so that a line-based read counts lines as every server
+does. When maxLength is shorter than the prefix, the prefix is cut from its end: the field name
+goes first, then the marker's tail (a field capped under 10 characters cannot carry a whole
+marker, so probes cannot find it). Arrays get one to a few marked items within minItems/maxItems,
+objects their required and free-text fields with their other fields present or absent;
+everything else keeps ordinary schema-valid values, so every result validates. Every draw
+shrinks towards the plain marker.
 """
 
 from __future__ import annotations
@@ -31,6 +36,14 @@ MARKER = re.compile(r"(?<![0-9A-Za-z])hm[0-9a-f]{8}(?![0-9a-f])")
 SUFFIX = 24  # most generated characters after a marker
 TAIL = st.lists(st.text(string.ascii_letters + string.digits + " ", max_size=3), max_size=6).map("\n".join)
 """Readable text after a marker; several short lines, so line-based reads have something to cut."""
+LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+ANY_CHAR = st.characters(codec="utf-8", exclude_characters=LINE_BREAKS)
+"""Any character JSON carries (surrogates excluded), apart from line breaks other than `\n`."""
+OTHER_LETTER = st.characters(codec="utf-8", min_codepoint=0x80, categories=["L"])
+UNBOUNDED = 1000  # longest text drawn for a field without maxLength
+LONG_ODDS = 10
+"""One marked text in this many may be long: long values find cuts, but cost every call they ride on."""
+EXTRA_ITEMS = 3  # most items an array gets beyond its least
 MAX_DEPTH = 4  # nesting of objects and arrays that still get markers
 
 
@@ -50,23 +63,54 @@ def find_markers(blob: Any, marker: str | None = None) -> list[str]:
     return pattern.findall(text)
 
 
-def marked_text(marker: str, field: str, lo: int = 0, hi: int | None = None) -> st.SearchStrategy[str]:
-    """`{marker}-{field}` then generated text, within [lo, hi] code points; shrinks to the prefix."""
+def marked_text(marker: str, field: str, lo: int = 0, hi: int | None = None, *,
+                long: bool = False) -> st.SearchStrategy[str]:
+    """`{marker}-{field}` then generated text, within [lo, hi] code points; shrinks to the prefix.
+    `long`: always a long text of numbered lines, at least half the longest allowed."""
     prefix = f"{marker}-{field}"
     if hi is not None and len(prefix) > hi:
         prefix = prefix[:hi]
     room = SUFFIX if hi is None else hi - len(prefix)
     least = max(0, lo - len(prefix))
     top = max(least, room)
-    return TAIL.map(lambda tail: prefix + (tail + "x" * least)[:top] if least else prefix + tail[:top])
+    longest = max(least, UNBOUNDED - len(prefix) if hi is None else room)
+    pad = "x" * least
+    if long:
+        return _long_lines(max(least, longest // 2), longest).map(lambda tail: prefix + tail)
+    short = st.one_of(TAIL, st.text(ANY_CHAR, max_size=8)).map(lambda tail: (tail + pad)[:top])
+    lengthy = _long_text(longest).map(lambda tail: (tail + pad)[:longest])
+    return st.integers(0, LONG_ODDS - 1).flatmap(lambda n: lengthy if n == LONG_ODDS - 1 else short).map(
+        lambda tail: prefix + tail)
+
+
+def _long_text(longest: int) -> st.SearchStrategy[str]:
+    """A text of any length up to `longest`: a short drawn unit repeated, so a long value costs
+    one draw and shrinks by its length."""
+    if longest <= 0:
+        return st.just("")
+    return st.tuples(st.text(ANY_CHAR, min_size=1, max_size=4), st.integers(0, longest)).map(
+        lambda drawn: (drawn[0] * (drawn[1] // len(drawn[0]) + 1))[:drawn[1]])
+
+
+def _long_lines(least: int, longest: int) -> st.SearchStrategy[str]:
+    """Numbered lines of one drawn unit, `least` to `longest` characters: every line differs, so a
+    read that cuts the text or returns the wrong lines of it shows on any of them. The unit holds
+    a letter outside ASCII, so a store that mishandles other scripts meets one."""
+    unit = st.tuples(OTHER_LETTER, st.text(ANY_CHAR, max_size=3)).map("".join)
+    return st.tuples(unit, st.integers(least, longest)).map(
+        lambda drawn: "".join(f"\n{drawn[0]}{i}" for i in range(drawn[1]))[:drawn[1]])
 
 
 class MarkedBuilder:
-    """Marked values for the nodes of one compiled schema."""
+    """Marked values for the nodes of one compiled schema; with `long`, long texts in every free-text
+    field but those named in `short` (a record's key stays short, as a person would write it)."""
 
-    def __init__(self, compiler: Compiler, marker: str) -> None:
+    def __init__(self, compiler: Compiler, marker: str, long: bool = False,
+                 short: frozenset[str] = frozenset()) -> None:
         self.c = compiler
         self.marker = marker
+        self.long = long
+        self.short = short
 
     def value(self, schema: Any, field: str, depth: int = 0) -> st.SearchStrategy[Any]:
         try:
@@ -89,7 +133,8 @@ class MarkedBuilder:
         if kinds is None:
             return self.c.compile(schema)
         if "string" in kinds and not node.patterns and not node.formats:
-            return marked_text(self.marker, field, node.min_length, node.max_length)
+            return marked_text(self.marker, field, node.min_length, node.max_length,
+                               long=self.long and field not in self.short)
         if "object" in kinds and not (
             node.dependent_schemas or node.dependent_required or node.min_properties or node.property_names is not None
         ):
@@ -111,8 +156,11 @@ class MarkedBuilder:
         return self.c.compile(schema)
 
     def _object(self, node: Node, field: str, depth: int) -> st.SearchStrategy[dict[str, Any]]:
+        """Required and free-text fields always (they carry the marker); the others present or absent."""
         wanted = list(dict.fromkeys([*node.required, *(n for n in node.properties if self._is_text(n, node))]))
-        return st.fixed_dictionaries({n: self.value(node.schema_for(n), n, depth + 1) for n in wanted})
+        optional = [n for n in node.properties if n not in wanted]
+        return st.fixed_dictionaries({n: self.value(node.schema_for(n), n, depth + 1) for n in wanted},
+                                     optional={n: self.c.compile(node.schema_for(n)) for n in optional})
 
     def _is_text(self, name: str, node: Node) -> bool:
         try:
@@ -132,19 +180,22 @@ class MarkedBuilder:
 
     def _array(self, node: Node, field: str, depth: int) -> st.SearchStrategy[list[Any]]:
         size = max(1, node.min_items)
+        most = size + EXTRA_ITEMS
         if node.max_items is not None:
-            size = min(size, node.max_items)
+            size, most = min(size, node.max_items), min(most, node.max_items)
         item = self.value(True if node.items is None else node.items, field, depth + 1)
-        return st.lists(item, min_size=size, max_size=size, unique_by=json_key if node.unique_items else None)
+        return st.lists(item, min_size=size, max_size=most, unique_by=json_key if node.unique_items else None)
 
 
-def marked_arguments(tool: Tool, marker: str, overrides: OverridesLike = None) -> st.SearchStrategy[dict[str, Any]]:
+def marked_arguments(tool: Tool, marker: str, overrides: OverridesLike = None, *, long: bool = False,
+                     short: frozenset[str] = frozenset()) -> st.SearchStrategy[dict[str, Any]]:
     """Arguments for a write whose free-text fields carry `marker`; the simplest draw is exactly
-    `"{marker}-{field}"` in each of them. Overridden parameters take the user's values."""
+    `"{marker}-{field}"` in each of them (with `long`, a long text of numbered lines after it in
+    each field not named in `short`). Overridden parameters take the user's values."""
     schema = tool_schema(tool)
     try:
         compiler = compiler_for(schema)
-        strategy = MarkedBuilder(compiler, marker).value(compiler.root, "value")
+        strategy = MarkedBuilder(compiler, marker, long, short).value(compiler.root, "value")
     except SchemaError as exc:
         raise with_tool(tool, exc) from exc
     except Unsatisfiable as exc:
