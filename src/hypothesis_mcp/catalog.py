@@ -13,11 +13,12 @@ from typing import Any
 
 READ_VERBS = frozenset(
     {"get", "list", "search", "read", "find", "query", "fetch", "show", "describe", "view",
-     "lookup", "open", "browse", "retrieve", "inspect", "count", "stat", "check"}
+     "lookup", "open", "browse", "retrieve", "inspect", "count", "stat", "check", "filter"}
 )
 WRITE_VERBS = frozenset(
     {"create", "add", "update", "write", "set", "save", "put", "insert", "upsert", "append",
-     "edit", "modify", "store", "remember", "record"}
+     "edit", "modify", "store", "remember", "record", "complete", "close", "replace", "relate", "link",
+     "mark"}
 )
 SENDING_VERBS = frozenset(
     {"delete", "remove", "send", "publish", "deploy", "drop", "destroy", "purge", "erase",
