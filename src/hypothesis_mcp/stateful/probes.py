@@ -179,7 +179,7 @@ class ProbeRun:
         given = self.write_args(tool, pair)
         if (needed := updated_id(tool, set(given))) is not None:
             yield self.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
-                              f"it changes only a record that exists (required {needed}); give a real {needed} "
+                              f"it needs a record that exists (required {needed}); give a real {needed} "
                               f"with --arg {tool.name}:{needed}=VALUE to probe it", confidence="low")
             return
         key_path = choose_key(tool, readers, given, pair.key if pair and pair.key else [])

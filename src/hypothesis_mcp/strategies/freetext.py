@@ -25,7 +25,7 @@ CONSTRAINED = frozenset({"query", "sql", "regex", "pattern", "code", "json", "ya
                          "mode", "format", "lang", "language", "locale", "timezone", "tz", "color",
                          "colour", "date", "time", "timestamp", "datetime", "due", "sort", "order", "level",
                          "severity", "version", "hash", "checksum", "encoding", "unit", "currency", "country",
-                         "operation", "op", "action", "method", "role", "scope"})
+                         "operation", "op", "action", "method", "role", "scope", "at"})
 """Words of a field that holds code or a value from a small set."""
 DESCRIBED = re.compile(
     r"\b(one of|must be (a|an|one)\b|(one|single|a) (capital |upper-?case |lower-?case )?(letter|character|word)|"
