@@ -14,9 +14,8 @@ ID_WORDS = frozenset({"id", "uuid", "guid"})
 
 
 def updated_id(tool: Tool, given: set[str]) -> str | None:
-    """The first required id field (`id`, `todo_id`, `comment_uuid`) the user gave no value."""
+    """The first required id field (`id`, `todo_id`, `id_or_name`) the user gave no value."""
     for name in tool.required:
-        parts = words(name)
-        if parts and parts[-1] in ID_WORDS and name not in given:
+        if set(words(name)) & ID_WORDS and name not in given:
             return name
     return None
