@@ -22,7 +22,7 @@ def resource_showing(conn: Connection, wanted: Iterable[str]) -> str | None:
     if not isinstance(listed, list):
         return None
     tokens = list(wanted)
-    uris = [e["uri"] for e in listed if isinstance(e.get("uri"), str)][:MAX_RESOURCES]
+    uris = [str(e["uri"]) for e in listed if isinstance(e.get("uri"), str)][:MAX_RESOURCES]
     for uri in uris:
         outcome = conn.read_resource(uri)
         if not outcome.ok:
