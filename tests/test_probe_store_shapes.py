@@ -90,11 +90,11 @@ def test_the_key_is_a_field_every_write_fills_and_readers_ask_for() -> None:
     assert choose_key(only_id, [], {}, []) is None
 
 
-def test_writes_that_need_an_existing_record_are_told_by_a_required_id() -> None:
+def test_update_only_writes_are_told_by_their_verb_and_a_required_id() -> None:
     assert updated_id(tool("todo_complete", {"id": {"type": "string"}}, ["id"]), set()) == "id"
     assert updated_id(tool("edit_card", {"card_uuid": {"type": "string"}}, ["card_uuid"]), set()) == "card_uuid"
     assert updated_id(tool("edit_card", {"card_uuid": {"type": "string"}}, ["card_uuid"]), {"card_uuid"}) is None
-    assert updated_id(tool("add_card", {"deck_name": {"type": "string"}}, ["deck_name"]), set()) is None
+    assert updated_id(tool("card_put", {"card_id": {"type": "string"}}, ["card_id"]), set()) is None
 
 
 def test_roles_from_descriptions_and_shared_prefixes() -> None:

@@ -111,21 +111,25 @@ def test_todo_mcp_server_kit() -> None:
         assert probes[write][0] == "inconclusive" and "needs a record that exists" in probes[write][1]
 
 
-ERROR_AS_SUCCESS_TOOLKIT = {("project_update", "probe-write-not-observable", "warn", "medium")}
-"""Updating a project that is not registered answers `{"error": true, "code": "not_found"}` as a
-success; the error-as-success rule (another branch) makes it a refusal."""
+ERROR_AS_SUCCESS_TOOLKIT = {"project_update", "todo_add_tag", "todo_add_blocker", "todo_comment_add"}
+"""Writes to a record that does not exist (a project not registered, a made-up todo id) answer
+`{"error": true, "code": "not_found"}` as a success; the error-as-success rule (another branch) makes
+them refusals. Until then their probe-write-not-observable is listed here, not counted as real."""
 
 
 def test_agent_toolkit() -> None:
     """62 tools, so the smallest run: max_examples 3. Real: an unknown tool is an isError result, and
-    `true` is taken for an integer (`limit`, `expected_revision`, `lines`). Notes, todos, project
-    documents and templates round-trip; writes that need an existing record are inconclusive."""
+    `true` is taken for an integer (`limit`, `expected_revision`, `lines`). Notes, todos, templates
+    and timers round-trip; writes named for changing a record by its id are inconclusive."""
     report = graded(store("agent-toolkit-mcp-server", "0.4.0", "agent-toolkit-mcp-server"), "agent-toolkit", 3)
-    assert {UNKNOWN_TOOL} <= verdicts(report) <= {UNKNOWN_TOOL} | ERROR_AS_SUCCESS_TOOLKIT
+    others = verdicts(report) - {UNKNOWN_TOOL}
+    assert UNKNOWN_TOOL in verdicts(report)
+    assert all(tool in ERROR_AS_SUCCESS_TOOLKIT and rule == "probe-write-not-observable"
+               for tool, rule, _, _ in others), others
     assert edge_coercions(report) <= {"note_list", "note_tail", "note_append", "note_edit", "note_clear", "note_search",
                                       "note_find", "note_rename", "timer_set", "todo_list", "note_read"}
     probes = probe_verdicts(report)
     for write in ("note_write", "todo_create", "template_create", "timer_set"):
         assert probes[write][0] == "pass", probes[write]
-    for write in ("todo_update", "todo_complete", "todo_comment_add", "template_update"):
+    for write in ("todo_update", "todo_complete", "todo_set_blockers", "template_update"):
         assert probes[write][0] == "inconclusive" and "needs a record that exists" in probes[write][1]
