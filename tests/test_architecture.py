@@ -40,7 +40,7 @@ ALLOWED: dict[str, set[str]] = {
     "emit": {"results"},
     "report": BASE | {"connection", "scorecard"},
     "shipped": {"errors", "stateful", "files", "suggest"},
-    "pytest_plugin": {"connection"},
+    "pytest_plugin": {"connection", "engine", "events", "profiles", "results"},
     "sample_server": set(),
     "__main__": {"cli"},
     "": {"catalog", "connection", "version"},

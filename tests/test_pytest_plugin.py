@@ -193,6 +193,33 @@ def test_options_and_marker_are_registered(pytester: pytest.Pytester) -> None:
     assert "@pytest.mark.mcp_server(target" in markers
 
 
+GRADED = """
+def test_grade(mcp_grade):
+    report = mcp_grade(profile="default", smoke=True, max_time=120)
+    assert report.score > 0 and report.stats.calls > 0
+    failing = sorted({{r.rule for r in report.results if r.status == "fail"}} - {{"happy-output-schema"}})
+    assert not failing, f"failing rules: {{failing}}"
+"""
+"""The sample server's html export breaks its output schema on every server variant
+(docs/sample-server.md), so that failure is expected of each."""
+
+
+@pytest.mark.parametrize("bug", [None, "prompt-default-arg"])
+def test_mcp_grade_runs_the_engine_and_shows_its_progress(pytester: pytest.Pytester, bug: str | None) -> None:
+    """`mcp_grade` grades the configured server as the CLI does: a correct server's report has no
+    failure, the bug's rule fails the test, and under -v the run's steps are pytest output lines."""
+    pytester.makepyfile(test_graded=GRADED.format())
+    result = pytester.runpytest_subprocess("--mcp-server", command_line(sample(bug)), "-p", "no:cacheprovider",
+                                           "-v", timeout=300)
+    output = result.stdout.str()
+    assert "hypothesis-mcp smoke" in output, output[-3000:]
+    if bug is None:
+        result.assert_outcomes(passed=1)
+    else:
+        result.assert_outcomes(failed=1)
+        assert "failing rules: ['prompt-missing-argument-accepted']" in output, output[-3000:]
+
+
 # --- the example suite, both ways -----------------------------------------------------------------
 
 def test_example_suite_passes_on_the_correct_server(example_runs: dict[str, ExampleRun]) -> None:

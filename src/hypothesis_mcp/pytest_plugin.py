@@ -1,4 +1,5 @@
-"""pytest plugin: an `mcp_server` fixture for the server under test.
+"""pytest plugin: the server under test as a connection (`mcp_server`) or as a graded run
+(`mcp_grade`).
 
 The server comes from `@pytest.mark.mcp_server(TARGET)`, `--mcp-server TARGET` or the
 `mcp_server` ini option, in that order; `--mcp-server-scope` (or the marker's `scope=`) picks
@@ -7,11 +8,16 @@ one server for the whole session or a fresh one per test.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
-from hypothesis_mcp.connection import Connection
+from hypothesis_mcp.connection import Connection, parse_target
+from hypothesis_mcp.engine import RunOptions, run
+from hypothesis_mcp.events import Event, Step
+from hypothesis_mcp.profiles import make_profile
+from hypothesis_mcp.results import Report
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -45,9 +51,9 @@ def _mcp_session_server(pytestconfig: pytest.Config) -> Iterator[Connection | No
         yield conn
 
 
-@pytest.fixture
-def mcp_server(request: pytest.FixtureRequest, _mcp_session_server: Connection | None) -> Iterator[Connection]:
-    """A connected `hypothesis_mcp.Connection` to the server under test."""
+def _for_test(request: pytest.FixtureRequest) -> tuple[str, str, float, bool]:
+    """The test's server, scope and timeout, and whether a marker named them; skips the test when
+    no server is given."""
     marker = request.node.get_closest_marker("mcp_server")
     target, scope, timeout = _configured(request.config)
     if marker is not None:
@@ -55,8 +61,49 @@ def mcp_server(request: pytest.FixtureRequest, _mcp_session_server: Connection |
         scope = marker.kwargs.get("scope", "function")
     if target is None:
         pytest.skip("no MCP server given: use --mcp-server, the mcp_server ini option or @pytest.mark.mcp_server")
-    if scope == "session" and marker is None and _mcp_session_server is not None:
+    return target, scope, timeout, marker is not None
+
+
+@pytest.fixture
+def mcp_server(request: pytest.FixtureRequest, _mcp_session_server: Connection | None) -> Iterator[Connection]:
+    """A connected `hypothesis_mcp.Connection` to the server under test."""
+    target, scope, timeout, marked = _for_test(request)
+    if scope == "session" and not marked and _mcp_session_server is not None:
         yield _mcp_session_server
         return
     with Connection(target, timeout=timeout) as conn:
         yield conn
+
+
+def _shown(config: pytest.Config) -> Callable[[Event], None]:
+    """Under `-v`, each finished tool or check as a line of pytest's own output; quiet otherwise."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    capture = config.pluginmanager.get_plugin("capturemanager")
+
+    def show(event: Event) -> None:
+        if reporter is None or config.get_verbosity() < 1 or not isinstance(event, Step) or event.phase != "done":
+            return
+        line = f"hypothesis-mcp {event.stage} {event.name}: {event.status or 'done'} ({event.calls} calls so far)"
+        if capture is None:
+            reporter.write_line(line)
+            return
+        with capture.global_and_fixture_disabled():
+            reporter.write_line(line)
+
+    return show
+
+
+@pytest.fixture
+def mcp_grade(request: pytest.FixtureRequest) -> Callable[..., Report]:
+    """Grade the server under test as `hypothesis-mcp test` does: call it with `RunOptions` fields
+    (`profile` may be a profile name) and get the report back. Each call starts servers of its own,
+    whatever the scope."""
+    target, _, timeout, _ = _for_test(request)
+
+    def grade(**options: Any) -> Report:
+        if isinstance(options.get("profile"), str):
+            options["profile"] = make_profile(options["profile"])
+        options.setdefault("timeout", timeout)
+        return run(parse_target(target), RunOptions(**options), events=_shown(request.config))
+
+    return grade

@@ -10,8 +10,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from hypothesis_mcp.checks.surfaces import (
+    MetadataRules,
     SurfaceChecks,
-    description_problem,
     list_entries,
     smoke_result,
     text_problem,
@@ -32,6 +32,7 @@ UNKNOWN = "smoke_unknown_prompt"
 INVALID_ENTRY = "prompt-invalid-entry"
 DUPLICATE = "prompt-duplicate-name"
 NO_DESCRIPTION = "prompt-missing-description"
+RULES = MetadataRules(INVALID_ENTRY, DUPLICATE, NO_DESCRIPTION)
 UNDOCUMENTED = "prompt-undocumented-argument"
 BASIS = {
     METADATA: "MCP Prompts §Data Types: a prompt has a name; its arguments have names and a required flag",
@@ -106,21 +107,8 @@ class PromptChecks(SurfaceChecks):
                 described = argument.get("description")
                 if not isinstance(described, str) or not described.strip():
                     undocumented.append(argument["name"])
-            if problems:
-                found += 1
-                self.add(smoke_result(METADATA, subject, "fail", "; ".join(problems), rule=INVALID_ENTRY,
-                                                 basis=BASIS[METADATA], details={"entry": prompt}))
-            name = prompt.get("name")
-            if isinstance(name, str):
-                if name in seen:
-                    found += 1
-                    self.add(smoke_result(METADATA, subject, "fail", f"name {name} is listed twice",
-                                                     rule=DUPLICATE, basis=BASIS[METADATA]))
-                seen.add(name)
-            if (problem := description_problem(prompt)) is not None:
-                found += 1
-                self.add(smoke_result(METADATA, subject, "warn", problem, rule=NO_DESCRIPTION,
-                                                 basis=BASIS[METADATA]))
+            found += self.entry_metadata(RULES, subject, prompt, problems, ("name", prompt.get("name")), seen,
+                                         check=METADATA, basis=BASIS[METADATA])
             if undocumented:
                 found += 1
                 self.add(smoke_result(METADATA, subject, "warn", "argument(s) without a description: "

@@ -14,8 +14,8 @@ from hypothesis_mcp.checks.surfaces import (
     MEDIA_TYPE,
     URI,
     Listing,
+    MetadataRules,
     SurfaceChecks,
-    description_problem,
     list_entries,
     smoke_result,
     text_problem,
@@ -42,6 +42,7 @@ UNKNOWN = "smoke_unknown_resource"
 INVALID_ENTRY = "resource-invalid-entry"
 DUPLICATE = "resource-duplicate-uri"
 NO_DESCRIPTION = "resource-missing-description"
+RULES = MetadataRules(INVALID_ENTRY, DUPLICATE, NO_DESCRIPTION)
 WARNINGS = frozenset({NO_DESCRIPTION, MIME_MISMATCH})
 BASIS = {
     METADATA: "MCP Resources §Data Types: a resource has a uri and a name, a template a uriTemplate "
@@ -104,20 +105,8 @@ class ResourceChecks(SurfaceChecks):
             mime = entry.get("mimeType")
             if isinstance(mime, str) and mime.strip() and not MEDIA_TYPE.fullmatch(mime.strip()):
                 problems.append(f"mimeType {mime!r} is not a media type")
-            if problems:
-                found += 1
-                self.add(smoke_result(METADATA, subject, "fail", "; ".join(problems), rule=INVALID_ENTRY,
-                                                 basis=BASIS[METADATA], details={"entry": entry}))
-            if isinstance(value, str):
-                if value in seen:
-                    found += 1
-                    self.add(smoke_result(METADATA, subject, "fail", f"{key} {value} is listed twice",
-                                                     rule=DUPLICATE, basis=BASIS[METADATA]))
-                seen.add(value)
-            if (problem := description_problem(entry)) is not None:
-                found += 1
-                self.add(smoke_result(METADATA, subject, "warn", problem, rule=NO_DESCRIPTION,
-                                                 basis=BASIS[METADATA]))
+            found += self.entry_metadata(RULES, subject, entry, problems, (key, value), seen,
+                                         check=METADATA, basis=BASIS[METADATA])
         if not found:
             self.add(smoke_result(
                 METADATA, None, "pass", f"{len(resources.entries)} resource(s) and {len(templates.entries)} "

@@ -34,6 +34,15 @@ class Listing:
     broken: Outcome | None = None
 
 
+@dataclass(frozen=True)
+class MetadataRules:
+    """The rule ids a listing's metadata is judged under, for one kind of entry."""
+
+    invalid: str
+    duplicate: str
+    no_description: str
+
+
 @dataclass
 class SurfaceChecks:
     """The state a resource or prompt check run keeps: where it calls, its results so far."""
@@ -54,6 +63,27 @@ class SurfaceChecks:
     def add(self, result: Result) -> None:
         self.results.append(result)
         self.on_result(result)
+
+    def entry_metadata(self, rules: MetadataRules, subject: str, entry: dict[str, Any], problems: list[str],
+                       identity: tuple[str, Any], seen: set[str], *, check: str, basis: str) -> int:
+        """The results every listed entry can earn (invalid fields, an identity listed twice, no
+        description), whatever the listing; how many it found."""
+        found = 0
+        if problems:
+            found += 1
+            self.add(smoke_result(check, subject, "fail", "; ".join(problems), rule=rules.invalid, basis=basis,
+                                  details={"entry": entry}))
+        label, value = identity
+        if isinstance(value, str):
+            if value in seen:
+                found += 1
+                self.add(smoke_result(check, subject, "fail", f"{label} {value} is listed twice",
+                                      rule=rules.duplicate, basis=basis))
+            seen.add(value)
+        if (problem := description_problem(entry)) is not None:
+            found += 1
+            self.add(smoke_result(check, subject, "warn", problem, rule=rules.no_description, basis=basis))
+        return found
 
     def unreachable(self, check: str, basis: str) -> bool:
         """Say once, as a skip, that the server no longer answers; True when it does not."""
