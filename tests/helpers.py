@@ -284,3 +284,9 @@ class Cli:
 
 def cli(args: list[str], cwd: Path, **kwargs: Any) -> CliRun:
     return Cli(args, cwd, **kwargs).wait()
+
+
+def task_ledger(bug: str | None = None) -> list[str]:
+    """tests/servers/task_ledger.py: an upsert with an optional id, a one-letter grade, a write only a
+    resource shows and an update-only tool; `--bug loses-jottings|loses-summaries`."""
+    return [PYTHON, str(ROOT / "tests/servers/task_ledger.py"), *(["--bug", bug] if bug else [])]

@@ -13,11 +13,12 @@ from typing import Any
 
 READ_VERBS = frozenset(
     {"get", "list", "search", "read", "find", "query", "fetch", "show", "describe", "view",
-     "lookup", "open", "browse", "retrieve", "inspect", "count", "stat", "check"}
+     "lookup", "open", "browse", "retrieve", "inspect", "count", "stat", "check", "filter"}
 )
 WRITE_VERBS = frozenset(
     {"create", "add", "update", "write", "set", "save", "put", "insert", "upsert", "append",
-     "edit", "modify", "store", "remember", "record"}
+     "edit", "modify", "store", "remember", "record", "complete", "close", "replace", "relate", "link",
+     "mark"}
 )
 SENDING_VERBS = frozenset(
     {"delete", "remove", "send", "publish", "deploy", "drop", "destroy", "purge", "erase",
@@ -27,9 +28,15 @@ KEY_WORDS = frozenset(
     {"name", "id", "key", "title", "path", "slug", "uri", "url", "filename", "email", "username"}
 )
 DESCRIBED_READS = frozenset(
-    {"read", "reads", "list", "lists", "search", "searches", "fetch", "fetches"}
+    {"read", "reads", "list", "lists", "search", "searches", "fetch", "fetches", "show", "shows", "get", "gets",
+     "return", "returns", "display", "displays", "filter", "filters"}
 )
 """The first word of a description that says the tool reads (`Lists the newest notes.`)."""
+DESCRIBED_WRITES = frozenset(
+    {"keep", "keeps", "store", "stores", "save", "saves", "add", "adds", "create", "creates", "write", "writes",
+     "record", "records", "append", "appends", "remember", "remembers"}
+)
+"""The first word of a description that says a tool without a verb in its name stores (`Keeps a note.`)."""
 HEAD_TAIL = ("head", "tail")
 LIMIT_NAMES = frozenset(
     {"limit", "max_results", "top_k", "top_n", "max_items", "page_size", "per_page", "n_results",
@@ -125,6 +132,10 @@ class Tool:
         said = words(self.description or "")[:1]
         return bool(said) and said[0] in DESCRIBED_READS
 
+    def _described_as_write(self) -> bool:
+        said = words(self.description or "")[:1]
+        return bool(said) and said[0] in DESCRIBED_WRITES
+
     @property
     def is_sending(self) -> bool:
         """Deletes, sends, publishes or deploys: never called unless the user names it."""
@@ -147,6 +158,8 @@ class Tool:
         if self._verbs() & SENDING_VERBS:
             return False
         if self._verbs() & WRITE_VERBS:
+            return True
+        if self.read_only_hint is None and not self._verbs() & READ_VERBS and self._described_as_write():
             return True
         return self.read_only_hint is False and self.destructive_hint is False
 

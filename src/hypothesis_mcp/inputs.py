@@ -53,8 +53,8 @@ def config_problems(tools: list[Tool], config: ProbeConfig) -> list[str]:
     known = {name: values for name, values in config.args.items() if name == ALL_TOOLS or name in by_name}
     params = Overrides.from_mapping(known, f"{config.source}: args")
     for i, pair in enumerate(config.pairs):
-        for role, name, values in (("write", pair.write, pair.write_args), ("read", pair.read, pair.read_args or {})):
-            if name in by_name:
+        for role, name, values in (("write", pair.write, pair.write_args), ("read", pair.read, pair.read_args)):
+            if name in by_name and values is not None:
                 params |= Overrides.from_mapping({name: values}, f"{config.source}: pairs[{i}].{role}_args")
     for i, rel in enumerate(config.relations):
         tool = by_name.get(rel.tool)

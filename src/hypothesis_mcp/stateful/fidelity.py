@@ -82,6 +82,10 @@ def _number(value: Any) -> bool:
 def _compare(name: str, written: Any, read: Any, token: str) -> Change | None:
     if written == read and (type(written) is type(read) or (_number(written) and _number(read))):
         return None
+    if written is None or read is None:
+        # null written asks for no value (an empty list or a default read back is no change); null
+        # read is a field the reader leaves out (a listing of metadata), not a value it lost.
+        return None
     if isinstance(written, str) and isinstance(read, str):
         if _normal(written) == _normal(read):
             return Change(name, written, read, token, False,
@@ -106,7 +110,7 @@ def _compare(name: str, written: Any, read: Any, token: str) -> Change | None:
         if sorted(map(repr, written)) == sorted(map(repr, read)):
             return None  # the same items in another order: a list is no promise of order
         return Change(name, written, read, token, False, f"{name!r}: items read back changed")
-    if read is None or read == "" or read == []:
+    if read == "" or read == []:
         return Change(name, written, read, token, True, f"{name!r} emptied")
     return None
 

@@ -24,6 +24,7 @@ from hypothesis_mcp.stateful.bounds import bound_basis
 from hypothesis_mcp.stateful.fidelity import changes
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
+from hypothesis_mcp.stateful.resource_readers import resource_showing
 from hypothesis_mcp.stateful.steps import ShownChoice, shown_calls
 from hypothesis_mcp.strategies import find_markers, marked_arguments
 
@@ -88,6 +89,8 @@ class ProbeContext:
     persisted: list[tuple[str, list[str]]] = field(default_factory=list)
     """(reader, markers) a fresh server's first read showed from earlier examples: state persists."""
     candidates: list[ProbeFinding] = field(default_factory=list)
+    resources_shown: set[str] = field(default_factory=set)
+    """Resources that showed a record no read tool showed."""
     _counter: itertools.count[int] = field(default_factory=itertools.count)
 
     def next_marker(self) -> str:
@@ -301,6 +304,10 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
                 if any(t in shown(again) for t in wanted):
                     self.confirm(record, best, again)
                     return
+                if self.conn is not None and (uri := resource_showing(self.conn, wanted)) is not None:
+                    ctx.confirmed += 1
+                    ctx.resources_shown.add(uri)
+                    return
                 self.fail("probe-write-not-observable",
                           f"a write to key {record.key!r} reported success but no read tool shows it "
                           f"(read: {', '.join(r.tool.name for r in answered)})",
@@ -460,16 +467,18 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
             if not outcome.ok or says_skipped(outcome) or not new_tokens:
                 return
             reader = current.confirmed_by
+            # The reader asks for the record as now written: its arguments come from this write only.
+            old_tokens = current.value_tokens
+            current.marker, current.args, current.value_tokens = marker, args, new_tokens
             after = self.read(reader, current)
             if not after.ok:
                 return
             ctx.overwrites_judged += 1
             text = shown(after)
-            if not any(t in text for t in new_tokens) and any(t in text for t in current.value_tokens):
+            if not any(t in text for t in new_tokens) and any(t in text for t in old_tokens):
                 self.fail("probe-silent-noop",
                           f"a second write to key {current.key!r} reported success; state unchanged",
                           reader, {"contains_any": sorted(new_tokens)}, confidence="high")
-            current.marker, current.args, current.value_tokens = marker, args, new_tokens
             self.check_kept(skip=current)
 
         @precondition(lambda self: bool(bound_choices) and bool(self.model) and not self.inert)

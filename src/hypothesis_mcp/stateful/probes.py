@@ -22,8 +22,10 @@ from hypothesis_mcp.search.saved import SavedFailures, digest
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
+from hypothesis_mcp.stateful.keys import choose_key
 from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
+from hypothesis_mcp.stateful.roles import updated_id
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.strategies.boundary import zero_value
@@ -175,14 +177,18 @@ class ProbeRun:
         # A key field the user fixed (a repository path, a project) is the same for every record:
         # another key field tells records apart, if there is one.
         given = self.write_args(tool, pair)
-        free = [f for f in tool.key_fields if f.split(".")[0].removesuffix("[]") not in given]
-        key_fields = pair.key if pair and pair.key else free or tool.key_fields
+        if (needed := updated_id(tool, set(given))) is not None:
+            yield self.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
+                              f"it needs a record that exists (required {needed}); give a real {needed} "
+                              f"with --arg {tool.name}:{needed}=VALUE to probe it", confidence="low")
+            return
+        key_path = choose_key(tool, readers, given, pair.key if pair and pair.key else [])
         scope = self.scope(tool, readers, given)
         kept = self.kept(scope, {tool.name, *(r.tool.name for r in readers)})
         if kept is not None and self.reproduces(kept):
             yield kept  # the failure this probe shrank to last time, replayed first
             return
-        ctx, error = self.explore(tool, readers, pair, key_fields[0] if key_fields else None, self.config.builtins)
+        ctx, error = self.explore(tool, readers, pair, key_path, self.config.builtins)
         verified = self.verified(ctx)
         if verified is not None and verified.tool != tool.name:
             # A bound of a reader broke first; judge the round trip itself without bounded reads.
@@ -216,6 +222,8 @@ class ProbeRun:
         else:
             best = min(readers, key=lambda r: CONFIDENCE_ORDER[r.confidence])
             judged = f"{ctx.writes_ok} write(s), {ctx.overwrites_judged} same-key overwrite(s) judged"
+            if ctx.resources_shown:
+                judged += f"; shown by resource {', '.join(sorted(ctx.resources_shown))}"
             where = "shared-server (URL target)" if self.pool.shared else "fresh-process"
             yield self.result(tool.name, "round-trip", "pass", "round-trip",
                               f"writes were visible and kept ({judged}, {ctx.runs} {where} example(s))",

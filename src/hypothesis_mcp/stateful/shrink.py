@@ -18,6 +18,7 @@ from typing import Any
 
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.expectations import ContainsAny, FieldEquals
+from hypothesis_mcp.stateful.claims import claims_hold
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.readers import field_texts
 
@@ -88,10 +89,13 @@ def smaller(finding: ProbeFinding, write: str, replays: Replays, budget: int = 1
     def kept(calls: list[Call]) -> ProbeFinding:
         return replace(finding, calls=calls + judged)
 
+    def still_fails(candidate: ProbeFinding) -> bool:
+        return claims_hold(candidate, write) and replays(candidate)
+
     without_reads = [c for c in head if c.tool == write or needed(c)]
     if len(without_reads) < len(head) and budget > 0:
         budget -= 1
-        if replays(kept(without_reads)):
+        if still_fails(kept(without_reads)):
             head, best = without_reads, kept(without_reads)
     chunk = max(1, len(head) // 2)
     while chunk >= 1 and budget > 0:
@@ -103,7 +107,7 @@ def smaller(finding: ProbeFinding, write: str, replays: Replays, budget: int = 1
                 continue
             fewer = head[:start] + head[start + chunk:]
             budget -= 1
-            if replays(kept(fewer)):
+            if still_fails(kept(fewer)):
                 head, best = fewer, kept(fewer)
             else:
                 start += chunk

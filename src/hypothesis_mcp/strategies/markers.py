@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.strategies.compiler import Compiler
+from hypothesis_mcp.strategies.freetext import free_text, locating
 from hypothesis_mcp.strategies.normalise import Node, Unsatisfiable, json_key, merge
 from hypothesis_mcp.strategies.schemas import compiler_for, tool_schema
 from hypothesis_mcp.strategies.tools import OverridesLike, fixed_values, with_tool
@@ -156,11 +157,33 @@ class MarkedBuilder:
         return self.c.compile(schema)
 
     def _object(self, node: Node, field: str, depth: int) -> st.SearchStrategy[dict[str, Any]]:
-        """Required and free-text fields always (they carry the marker); the others present or absent."""
-        wanted = list(dict.fromkeys([*node.required, *(n for n in node.properties if self._is_text(n, node))]))
-        optional = [n for n in node.properties if n not in wanted]
-        return st.fixed_dictionaries({n: self.value(node.schema_for(n), n, depth + 1) for n in wanted},
+        """Required and free-text fields always (they carry the marker); optional text fields that
+        are not free text (a priority letter, an id, a query) never; the others present or absent."""
+        texts = {n for n in node.properties if self._is_text(n, node)}
+        free = {n for n in texts if self._is_free(n, node)}
+        wanted = list(dict.fromkeys([*node.required, *(n for n in node.properties if n in free)]))
+        optional = [n for n in node.properties if n not in wanted and n not in texts]
+        return st.fixed_dictionaries({n: self._field(node, n, n in free or n not in texts, depth) for n in wanted},
                                      optional={n: self.c.compile(node.schema_for(n)) for n in optional})
+
+    def _field(self, node: Node, name: str, free: bool, depth: int) -> st.SearchStrategy[Any]:
+        """A required field that is not free text gets a bare marker where one fits (it names a
+        record) and an ordinary value otherwise (code, one of a few words)."""
+        schema = node.schema_for(name)
+        if free:
+            return self.value(schema, name, depth + 1)
+        bare = f"{self.marker}-{name}"
+        if locating(name) and self.c.check(schema)(bare):
+            return st.just(bare)
+        return self.c.compile(schema)
+
+    def _is_free(self, name: str, node: Node) -> bool:
+        schema = node.schema_for(name)
+        try:
+            child = self.c.normalise(schema)
+        except Unsatisfiable:
+            return False
+        return free_text(name, schema, child.max_length)
 
     def _is_text(self, name: str, node: Node) -> bool:
         try:

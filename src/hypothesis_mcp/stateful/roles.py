@@ -1,0 +1,28 @@
+"""Writes that only change a record that already exists (`complete_todo(id)`, `todo_update(id)`).
+
+Such a tool takes the id of a record it did not create: a probe that makes one up asks for a
+record that does not exist, and whatever the server answers says nothing about whether writes
+are kept. Until the probe can create the record first, it says so instead of judging. A field
+the user gives a value (--arg, a strategy) is no obstacle.
+"""
+
+from __future__ import annotations
+
+from hypothesis_mcp.catalog import Tool, words
+
+UPDATE_VERBS = frozenset({"update", "edit", "modify", "patch", "complete", "close", "finish", "mark", "replace",
+                          "set", "toggle", "rename", "done"})
+"""Verbs of a tool that changes a record: `doc_put(doc_id)` stores under an id it is given, while
+`todo_update(id)` needs the record first."""
+ID_WORDS = frozenset({"id", "uuid", "guid"})
+
+
+def updated_id(tool: Tool, given: set[str]) -> str | None:
+    """The required id field (`id`, `todo_id`, `id_or_name`) of a tool named for changing a record,
+    unless the user gave its value."""
+    if not set(words(tool.name)) & UPDATE_VERBS:
+        return None
+    for name in tool.required:
+        if set(words(name)) & ID_WORDS and name not in given:
+            return name
+    return None
