@@ -354,6 +354,20 @@ def test_value_changes_are_losses_or_normalisations() -> None:
     assert [(c.field, c.loss) for c in cased] == [("bio", False)]
 
 
+def test_labels_read_back_as_a_set_hold_every_value() -> None:
+    """Regression: a list of labels with a duplicate or a blank item, read back with the duplicate
+    merged and the blank dropped, was reported as items lost (three stores keep tags as a set)."""
+    from hypothesis_mcp.stateful.fidelity import changes
+
+    written = {"title": "hm00000001-title", "labels": ["b", "", "a", "a", "\u00a0"]}
+    tokens = {"hm00000001-title"}
+    assert not changes(written, _json_read([{**written, "labels": ["a", "b"]}]), tokens)
+    dropped = changes(written, _json_read([{**written, "labels": ["a"]}]), tokens)
+    assert [(c.field, c.loss) for c in dropped] == [("labels", True)]
+    numbers = {"title": "hm00000001-title", "scores": [1, 1]}
+    assert [c.field for c in changes(numbers, _json_read([{**numbers, "scores": [1]}]), tokens)] == ["scores"]
+
+
 def test_items_of_one_write_are_compared_with_their_own_record() -> None:
     """Regression: the relations of one write share a marker; one was compared with its neighbour
     and reported as cut (server-memory create_relations)."""

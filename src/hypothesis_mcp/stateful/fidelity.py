@@ -4,7 +4,8 @@ Only fields the write set are compared, under the same name, in the object of th
 one of the record's marked values; fields the server adds (ids, timestamps) are never looked at.
 A loss (a text cut, a number clamped, list items dropped, a value emptied) is high confidence; a
 pure normalisation (surrounding whitespace, letter case, Unicode form, number formatting) is a
-warning.
+warning. A list of strings read back with its duplicates merged and its blank items dropped (tags
+kept as a set) holds every value written: no change.
 """
 
 from __future__ import annotations
@@ -105,6 +106,8 @@ def _compare(name: str, written: Any, read: Any, token: str) -> Change | None:
             return Change(name, written, read, token, False, f"{name!r} {written!r} read back as {read!r}")
         return Change(name, written, read, token, True, f"{name!r}: value {written!r} read back as {read!r}")
     if isinstance(written, list) and isinstance(read, list):
+        if (labels := _meaningful(written)) is not None and labels == _meaningful(read):
+            return None  # a list of labels read back as a set: duplicates merged, blank items dropped
         if len(read) < len(written):
             return Change(name, written, read, token, True, f"{name!r}: {len(written)} written, {len(read)} shown")
         if sorted(map(repr, written)) == sorted(map(repr, read)):
@@ -113,6 +116,13 @@ def _compare(name: str, written: Any, read: Any, token: str) -> Change | None:
     if read == "" or read == []:
         return Change(name, written, read, token, True, f"{name!r} emptied")
     return None
+
+
+def _meaningful(items: list[Any]) -> set[str] | None:
+    """The distinct items of a list of strings that are not blank; None for any other list."""
+    if not all(isinstance(i, str) for i in items):
+        return None
+    return {i for i in items if _normal(i)}
 
 
 def _normal(text: str) -> str:
