@@ -352,6 +352,13 @@ def test_value_changes_are_losses_or_normalisations() -> None:
     assert not changes(written, _json_read([written | {"id": 7, "created": "now"}]), tokens)
     cased = changes(written, _json_read([{**written, "bio": written["bio"].upper() + " "}]), tokens)
     assert [(c.field, c.loss) for c in cased] == [("bio", False)]
+    folded = changes(written, _json_read([{**written, "bio": written["bio"].replace("bio", "bio\n\n") + "\n"}]), tokens)
+    assert [(c.field, c.loss) for c in folded] == [("bio", False)]
+    one_line = {"slug": "hm00000001-slug", "bio": "hm00000001-bio\n\nsecond line\n"}
+    folded = changes(one_line, _json_read([{**one_line, "bio": "hm00000001-bio  second line"}]), tokens)
+    assert [(c.field, c.loss) for c in folded] == [("bio", False)]
+    cut = changes(one_line, _json_read([{**one_line, "bio": "hm00000001-bio"}]), tokens)
+    assert [(c.field, c.loss) for c in cut] == [("bio", True)]
 
 
 def test_labels_read_back_as_a_set_hold_every_value() -> None:

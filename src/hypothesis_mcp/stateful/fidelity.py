@@ -3,7 +3,7 @@
 Only fields the write set are compared, under the same name, in the object of the read that holds
 one of the record's marked values; fields the server adds (ids, timestamps) are never looked at.
 A loss (a text cut, a number clamped, list items dropped, a value emptied) is high confidence; a
-pure normalisation (surrounding whitespace, letter case, Unicode form, number formatting) is a
+pure normalisation (whitespace folded or trimmed, letter case, Unicode form, number formatting) is a
 warning. A list of strings read back with its duplicates merged and its blank items dropped (tags
 kept as a set) holds every value written: no change.
 """
@@ -126,4 +126,6 @@ def _meaningful(items: list[Any]) -> set[str] | None:
 
 
 def _normal(text: str) -> str:
-    return unicodedata.normalize("NFC", text).strip().casefold()
+    """The text with its whitespace folded: line breaks turned into spaces and runs of them merged
+    change how it is laid out, not what it says."""
+    return " ".join(unicodedata.normalize("NFC", text).split()).casefold()
