@@ -1,6 +1,6 @@
 """Five stateful public PyPI stores the engine was never tuned on, graded with smoke, probes and writes
 in a throw-away folder per process ({tmpdir}), with their shipped strategies. Every finding they get
-is listed here and explained in docs/real-servers.md; none is a false alarm.
+is listed here, verified by hand and explained in docs/real-servers.md; none is a false alarm.
 
 The servers sit in venvs of their own (scripts/install-pypi-stores). Each run uses a smaller
 max_examples than the grading profile's so that the five stay within a couple of minutes.
@@ -22,6 +22,10 @@ from public_servers import PYPI, not_passed
 pytestmark = pytest.mark.slow
 
 UNKNOWN_TOOL = ("server", "smoke_unknown_tool", "fail", "high")
+
+
+def errors_as_success(*tools: str, high: tuple[str, ...] = ()) -> set[tuple[str, str, str, str]]:
+    return {(tool, "error-as-success", "warn", "high" if tool in high else "medium") for tool in (*tools, *high)}
 
 
 def store(package: str, version: str, script: str, *args: str) -> list[str]:
@@ -56,21 +60,24 @@ def verdicts(report: Report) -> set[tuple[str, str, str, str]]:
 
 def test_mcp_server_sqlite() -> None:
     """SQL writes carry no marker (their only text is SQL): inconclusive; insights are shown only by
-    the memo://insights resource, which the probe reads. The one real finding: an unknown tool gets a
-    success answer ("Error: Missing arguments")."""
+    the memo://insights resource, which the probe reads. Real: an unknown tool gets a success answer
+    ("Error: Missing arguments"), and every SQL tool answers its failures as success text ("Error: Only
+    SELECT queries are allowed for read_query", "Database error: near ")": syntax error")."""
     report = graded(store("mcp-server-sqlite", "2025.4.25", "mcp-server-sqlite", "--db-path", "{tmpdir}/db.sqlite"),
                     "mcp-server-sqlite", 10)
-    assert verdicts(report) == {UNKNOWN_TOOL}
+    assert verdicts(report) == {UNKNOWN_TOOL} | errors_as_success("read_query", "write_query", "create_table",
+                                                                  "describe_table")
     assert edge_coercions(report) == set()
     probes = probe_verdicts(report)
     assert probes["append_insight"][0] == "pass" and "shown by resource memo://insights" in probes["append_insight"][1]
-    for write in ("write_query", "create_table"):
-        assert probes[write][0] == "inconclusive" and "no value of the write can carry a marker" in probes[write][1]
+    for write in ("write_query", "create_table"):  # SQL refuses a marker, or no value can carry one
+        assert probes[write][0] == "inconclusive", probes[write]
 
 
 def test_todo_txt_mcp() -> None:
     """Real: an unknown tool is an isError result; `include_completed: 0` is taken for false; a todo's
     line breaks are folded into spaces (todo.txt holds one line per task), a normalisation (warn).
+    Contexts are kept as a set (duplicates merged): no change.
     update_todo and complete_todo need a todo the server made: inconclusive."""
     report = graded(store("todo-txt-mcp", "1.0.2", "todo-txt-mcp", "{tmpdir}/todo.txt"), "todo-txt-mcp", 10)
     assert verdicts(report) == {UNKNOWN_TOOL, ("add_todo", "probe-value-changed", "warn", "medium")}
@@ -83,24 +90,23 @@ def test_todo_txt_mcp() -> None:
         assert probes[write][0] == "inconclusive" and "needs a record that exists" in probes[write][1]
 
 
-ERROR_AS_SUCCESS_MEMORY_BANK = {("memory_bank_append_content", "probe-write-not-observable", "warn", "medium"),
-                                ("memory_bank_write_document", "probe-write-not-observable", "warn", "medium")}
-"""Refusals answered as success, which the error-as-success rule (another branch) turns into refusals:
-appending to a document that does not exist answers `{"error": "tags (minimum 2) are required when
-creating a new document"}`, and a document name too long for a file name `{"error": "Internal server
-error"}`. Until that rule is merged they are listed here, not counted as real findings."""
-
-
 def test_mcp_memory_bank() -> None:
+    """Real: an unknown tool gets a success answer `{"error": "project_id is required"}`; the two writes
+    answer their failures the same way (`{"error": "name is required"}`); appended content loses its
+    trailing line break, a normalisation (warn). A blank tag is dropped: no change."""
     report = graded(store("mcp-memory-bank", "1.1.3", "mcp-memory-bank", "--dir", "{tmpdir}"), "mcp-memory-bank", 10)
-    assert {UNKNOWN_TOOL} <= verdicts(report) <= {UNKNOWN_TOOL} | ERROR_AS_SUCCESS_MEMORY_BANK
+    assert verdicts(report) == {UNKNOWN_TOOL, ("memory_bank_append_content", "probe-value-changed", "warn", "medium")} \
+        | errors_as_success("memory_bank_write_document", "memory_bank_append_content")
+    [trimmed] = [r for r in report.results if r.rule == "probe-value-changed"]
+    assert trimmed.details["field"] == "content" and trimmed.details["read"] == trimmed.details["written"].rstrip()
     assert edge_coercions(report) == set()
     assert probe_verdicts(report)["memory_bank_write_document"][0] in ("pass", "warn")
 
 
 def test_todo_mcp_server_kit() -> None:
     """Real: add_todo answers with the whole text but keeps only its first line (high). The priority
-    (one of high, med, low) stays out of probe writes; mark_done and edit_todo need a real id."""
+    (one of high, med, low) stays out of probe writes; mark_done and edit_todo need a real id. An
+    empty tag is dropped: no change."""
     report = graded(store("todo-mcp-server-kit", "0.2.0", "todo-mcp-server-kit"), "todo-mcp-server-kit", 10)
     assert verdicts(report) == {UNKNOWN_TOOL, ("add_todo", "probe-value-changed", "fail", "high")}
     [cut] = [r for r in report.results if r.rule == "probe-value-changed"]
@@ -111,21 +117,28 @@ def test_todo_mcp_server_kit() -> None:
         assert probes[write][0] == "inconclusive" and "needs a record that exists" in probes[write][1]
 
 
-ERROR_AS_SUCCESS_TOOLKIT = {"project_update", "todo_add_tag", "todo_add_blocker", "todo_comment_add"}
-"""Writes to a record that does not exist (a project not registered, a made-up todo id) answer
-`{"error": true, "code": "not_found"}` as a success; the error-as-success rule (another branch) makes
-them refusals. Until then their probe-write-not-observable is listed here, not counted as real."""
+ERROR_AS_SUCCESS_TOOLKIT = errors_as_success(
+    "fire_when_idle_all", "fire_when_idle_any", "idle_watch_cancel", "note_add_tags", "note_append_section",
+    "note_archive", "note_clear", "note_edit", "note_find", "note_list", "note_read", "note_rename", "note_search",
+    "note_tags_list", "note_tail", "note_write", "project_doc_list", "project_doc_read", "project_doc_write",
+    "project_get", "project_register", "project_resolve", "project_update", "template_create", "template_get",
+    "template_render", "template_update", "timer_ack", "timer_cancel", "timer_pause", "timer_resume",
+    "todo_add_blocker", "todo_add_tag", "todo_comment_add", "todo_comment_edit", "todo_comment_list",
+    "todo_complete", "todo_create", "todo_get", "todo_list", "todo_lock", "todo_set_blockers", "todo_tags_list",
+    "todo_unlock", "todo_update", high=("note_append",))
+"""Every tool that takes a name or id answers a failure as a success: `{"error": true, "code": "not_found",
+"message": "Note '' not found."}`, `{"error": true, "code": "missing_arg", "message": "text required"}`,
+`{"error": true, "code": "unknown_project", ...}`. note_append answers so to a call with an argument its
+schema does not allow, which it should have refused: high."""
 
 
 def test_agent_toolkit() -> None:
     """62 tools, so the smallest run: max_examples 3. Real: an unknown tool is an isError result, and
-    `true` is taken for an integer (`limit`, `expected_revision`, `lines`). Notes, todos, templates
-    and timers round-trip; writes named for changing a record by its id are inconclusive."""
+    `true` is taken for an integer (`limit`, `expected_revision`, `lines`), and failures are answered as
+    successes. Notes, todos, templates and timers round-trip; writes named for changing a record by its
+    id are inconclusive."""
     report = graded(store("agent-toolkit-mcp-server", "0.4.0", "agent-toolkit-mcp-server"), "agent-toolkit", 3)
-    others = verdicts(report) - {UNKNOWN_TOOL}
-    assert UNKNOWN_TOOL in verdicts(report)
-    assert all(tool in ERROR_AS_SUCCESS_TOOLKIT and rule == "probe-write-not-observable"
-               for tool, rule, _, _ in others), others
+    assert verdicts(report) == {UNKNOWN_TOOL} | ERROR_AS_SUCCESS_TOOLKIT
     assert edge_coercions(report) <= {"note_list", "note_tail", "note_append", "note_edit", "note_clear", "note_search",
                                       "note_find", "note_rename", "timer_set", "todo_list", "note_read"}
     probes = probe_verdicts(report)
