@@ -371,6 +371,8 @@ def test_labels_read_back_as_a_set_hold_every_value() -> None:
     assert not changes(written, _json_read([{**written, "labels": ["a", "b"]}]), tokens)
     dropped = changes(written, _json_read([{**written, "labels": ["a"]}]), tokens)
     assert [(c.field, c.loss) for c in dropped] == [("labels", True)]
+    defaulted = {"title": "hm00000001-title", "scope": "", "labels": []}
+    assert not changes(defaulted, _json_read([{**defaulted, "scope": "main", "labels": ["new"]}]), tokens)
     numbers = {"title": "hm00000001-title", "scores": [1, 1]}
     assert [c.field for c in changes(numbers, _json_read([{**numbers, "scores": [1]}]), tokens)] == ["scores"]
 

@@ -119,16 +119,16 @@ def test_todo_mcp_server_kit() -> None:
 
 ERROR_AS_SUCCESS_TOOLKIT = errors_as_success(
     "fire_when_idle_all", "fire_when_idle_any", "idle_watch_cancel", "note_add_tags", "note_append_section",
-    "note_archive", "note_clear", "note_edit", "note_find", "note_list", "note_read", "note_rename", "note_search",
-    "note_tags_list", "note_tail", "note_write", "project_doc_list", "project_doc_read", "project_doc_write",
-    "project_get", "project_register", "project_resolve", "project_update", "template_create", "template_get",
-    "template_render", "template_update", "timer_ack", "timer_cancel", "timer_pause", "timer_resume",
-    "todo_add_blocker", "todo_add_tag", "todo_comment_add", "todo_comment_edit", "todo_comment_list",
-    "todo_complete", "todo_create", "todo_get", "todo_list", "todo_lock", "todo_set_blockers", "todo_tags_list",
-    "todo_unlock", "todo_update", high=("note_append",))
+    "note_archive", "note_clear", "note_edit", "note_find", "note_read", "note_rename", "note_search", "note_tail",
+    "project_doc_list", "project_doc_read", "project_doc_write", "project_get", "project_register",
+    "project_resolve", "project_update", "template_create", "template_get", "template_render", "template_update",
+    "timer_ack", "timer_cancel", "timer_pause", "timer_resume", "todo_add_blocker", "todo_add_tag",
+    "todo_comment_add", "todo_comment_edit", "todo_comment_list", "todo_complete", "todo_create", "todo_get",
+    "todo_lock", "todo_set_blockers", "todo_unlock", "todo_update", high=("note_append",))
 """Every tool that takes a name or id answers a failure as a success: `{"error": true, "code": "not_found",
 "message": "Note '' not found."}`, `{"error": true, "code": "missing_arg", "message": "text required"}`,
-`{"error": true, "code": "unknown_project", ...}`. note_append answers so to a call with an argument its
+`{"error": true, "code": "unknown_project", ...}` (a project other than the strategy's global one,
+""). note_append answers so to a call with an argument its
 schema does not allow, which it should have refused: high."""
 
 

@@ -83,9 +83,9 @@ def _number(value: Any) -> bool:
 def _compare(name: str, written: Any, read: Any, token: str) -> Change | None:
     if written == read and (type(written) is type(read) or (_number(written) and _number(read))):
         return None
-    if written is None or read is None:
-        # null written asks for no value (an empty list or a default read back is no change); null
-        # read is a field the reader leaves out (a listing of metadata), not a value it lost.
+    if written is None or read is None or written in ("", []):
+        # null or an empty value written asks for no value (an empty list or a default read back is
+        # no change); null read is a field the reader leaves out (a listing of metadata), not a value it lost.
         return None
     if isinstance(written, str) and isinstance(read, str):
         if _normal(written) == _normal(read):
