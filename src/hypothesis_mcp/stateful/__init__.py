@@ -12,8 +12,9 @@ from hypothesis.stateful import RuleBasedStateMachine
 from hypothesis_mcp.connection import Connection, Target, parse_target
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.config import ProbeConfig, load_config, parse_config
+from hypothesis_mcp.stateful.context import ProbeContext
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
-from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
+from hypothesis_mcp.stateful.machine import build_machine
 from hypothesis_mcp.stateful.probes import base_arguments
 from hypothesis_mcp.stateful.readers import choose_readers
 from hypothesis_mcp.stateful.suite import shrinking_warm

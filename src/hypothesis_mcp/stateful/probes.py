@@ -21,9 +21,10 @@ from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.search.saved import SavedFailures, digest
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
+from hypothesis_mcp.stateful.context import ProbeContext
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.keys import choose_key
-from hypothesis_mcp.stateful.machine import ProbeContext, build_machine
+from hypothesis_mcp.stateful.machine import build_machine
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
 from hypothesis_mcp.stateful.roles import updated_id
 from hypothesis_mcp.stateful.shrink import smaller

@@ -14,7 +14,7 @@ from __future__ import annotations
 from hypothesis.control import current_build_context
 from hypothesis.stateful import RuleBasedStateMachine
 
-from hypothesis_mcp.stateful.machine import ProbeContext
+from hypothesis_mcp.stateful.context import ProbeContext
 
 ONE_KEY_RULES = ("probe-silent-noop",)
 """Failures judged on one key's records, whatever else is stored: these shrink on the warm server.

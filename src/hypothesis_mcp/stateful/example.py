@@ -1,0 +1,351 @@
+"""One example of the effect machine: the server it talks to, what it wrote and read, and the
+judgements of each write and read. The state machine (machine.py) holds only the rules that
+Hypothesis chooses; each rule asks its example to act and judge."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis_mcp.catalog import Bound, Tool
+from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.results import CONFIDENCE_ORDER, Call
+from hypothesis_mcp.rules.answers import count_items, lines, shown
+from hypothesis_mcp.stateful.bounds import bound_basis
+from hypothesis_mcp.stateful.context import (
+    MANY_EVERY,
+    PLACEHOLDER,
+    ProbeContext,
+    Record,
+    bound_range,
+    get_path,
+    set_path,
+)
+from hypothesis_mcp.stateful.fidelity import changes
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
+from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
+from hypothesis_mcp.stateful.resource_readers import resource_showing
+from hypothesis_mcp.strategies import find_markers
+
+
+class Example:
+    """The state of one example and what it judges; a new one for every example Hypothesis runs."""
+
+    def __init__(self, ctx: ProbeContext, key_field: str | None) -> None:
+        self.ctx = ctx
+        self.key_field = key_field
+        self.ctx.runs += 1
+        if self.ctx.smallest is not None:
+            self.ctx.runs_after_failure += 1
+        self.inert = self.ctx.spent
+        # Exploration runs on fresh servers; once a failure is known, shrinking candidates run
+        # on one warm server (markers keep them apart) and the result is verified fresh later.
+        self.fresh = self.ctx.smallest is None or not self.ctx.warm_shrink
+        self.conn: Connection | None = None
+        self.calls: list[Call] = []
+        self.model: dict[str, Record] = {}
+        self.reads: dict[tuple[str, str], Outcome] = {}
+        self.proven: set[str] = set()
+        # Shrinking a failure may keep or drop a long batch anywhere; exploring, only the
+        # examples picked for it hold one, and they open with it.
+        self.many = not self.ctx.open_many or self.ctx.smallest is not None or self.ctx.runs % MANY_EVERY == 1
+        self.owes_many = self.ctx.open_many and self.many and self.ctx.smallest is None
+        self.markers: set[str] = set()
+        self.isolation_checked = not self.fresh or self.ctx.pool.shared
+        self.looked_before_writing = self.isolation_checked
+
+    def close(self) -> None:
+        if self.conn is not None and self.fresh:
+            self.ctx.pool.release(self.conn)
+
+    def connect(self) -> Connection:
+        """The example's server, taken at its first call: an example Hypothesis rejects before
+        any call (a few in every run) costs no server start."""
+        if self.conn is None:
+            self.conn = self.ctx.pool.acquire() if self.fresh else self.ctx.pool.warm()
+        return self.conn
+
+    def call(self, tool: str, args: dict[str, Any]) -> Outcome:
+        self.calls.append(Call(tool, json.loads(json.dumps(args))))
+        return self.connect().call(tool, args)
+
+    def fail(self, rule_id: str, message: str, reader: Reader, expect: dict[str, Any],
+             confidence: str | None = None, check: str = "round-trip", tool: str | None = None,
+             details: dict[str, Any] | None = None) -> None:
+        finding = ProbeFinding(
+            rule=rule_id, tool=tool or self.ctx.write.name, message=message,
+            confidence=confidence or reader.confidence, basis=reader.basis,
+            calls=list(self.calls), expect=expect, check=check, fresh=self.fresh, details=details or {},
+        )
+        self.ctx.record_failure(finding)
+        raise ProbeFailure(finding)
+
+    def reader_args(self, reader: Reader, record: Record) -> dict[str, Any]:
+        return fill_reader_args(reader, record.args, record.key, self.ctx.base_args.get(reader.tool.name, {}))
+
+    def read(self, reader: Reader, record: Record) -> Outcome:
+        """A read tool's answer for this record; the same read is made once between writes."""
+        args = self.reader_args(reader, record)
+        key = (reader.tool.name, json.dumps(args, sort_keys=True))
+        if key in self.reads:
+            return self.reads[key]
+        outcome = self.call(reader.tool.name, args)
+        self.reads[key] = outcome
+        if outcome.ok:
+            self.check_isolation(reader, outcome)
+        return outcome
+
+    def check_isolation(self, reader: Reader, outcome: Outcome) -> None:
+        """A new process must not show records this example did not write: if a read does (the
+        first that shows any), the server keeps its data outside the process and examples are
+        not isolated."""
+        if self.isolation_checked:
+            return
+        earlier = sorted(set(find_markers(shown(outcome))) - self.markers)
+        if earlier:
+            self.isolation_checked = True
+            self.ctx.persisted.append((reader.tool.name, earlier))
+
+    def write(self, args: dict[str, Any]) -> Outcome:
+        self.reads.clear()
+        return self.call(self.ctx.write.name, args)
+
+    def keyed(self, reader: Reader, record: Record) -> bool:
+        """The reader is asked for this record (by its key or its values), not for everything."""
+        base = self.ctx.base_args.get(reader.tool.name, {})
+        return self.reader_args(reader, record) != fill_reader_args(reader, {}, None, base)
+
+    def confirm(self, record: Record, reader: Reader, outcome: Outcome) -> None:
+        record.confirmed_by = reader
+        record.shown_among = count_items(outcome)[0]
+        self.ctx.confirmed += 1
+        self.proven.add(reader.tool.name)
+        self.judge_fields(record, reader, outcome)
+
+    def observe(self, record: Record) -> None:
+        """Find a reader that shows the new record; the first one becomes its witness. A keyed
+        reader that already showed this tool's records and misses the new one is proof enough."""
+        wanted = record.evidence
+        answered: list[Reader] = []
+        missed_by_proven: Reader | None = None
+        for reader in self.ctx.readers:
+            outcome = self.read(reader, record)
+            proven = reader.tool.name in self.proven and self.keyed(reader, record)
+            if not outcome.ok:
+                if proven and outcome.kind == "result" and missed_by_proven is None:
+                    missed_by_proven = reader
+                continue
+            answered.append(reader)
+            if any(t in shown(outcome) for t in wanted):
+                self.confirm(record, reader, outcome)
+                return
+            if proven and missed_by_proven is None:
+                missed_by_proven = reader
+        if missed_by_proven is not None:
+            reader = missed_by_proven
+            again = self.call(reader.tool.name, self.reader_args(reader, record))
+            if again.ok and any(t in shown(again) for t in wanted):
+                self.confirm(record, reader, again)
+                return
+            if again.kind == "result":
+                self.fail("probe-write-not-observable",
+                          f"a write to key {record.key!r} reported success but {reader.tool.name}, which "
+                          "showed this tool's earlier records, does not show it", reader,
+                          {"contains_any": sorted(wanted), "answered": True}, confidence="high")
+        if answered:
+            best = min(answered, key=lambda r: CONFIDENCE_ORDER[r.confidence])
+            # Read once more through the surest reader, so that the last call of the reproduction,
+            # the one a replay judges, is its answer and not whichever reader came last.
+            again = self.call(best.tool.name, self.reader_args(best, record))
+            if not again.ok:
+                return
+            if any(t in shown(again) for t in wanted):
+                self.confirm(record, best, again)
+                return
+            if self.conn is not None and (uri := resource_showing(self.conn, wanted)) is not None:
+                self.ctx.confirmed += 1
+                self.ctx.resources_shown.add(uri)
+                return
+            self.fail("probe-write-not-observable",
+                      f"a write to key {record.key!r} reported success but no read tool shows it "
+                      f"(read: {', '.join(r.tool.name for r in answered)})",
+                      best, {"contains_any": sorted(wanted)})
+
+    def judge_fields(self, record: Record, reader: Reader, outcome: Outcome) -> None:
+        """Each written field the read shows under its name must come back as written."""
+        found = changes(record.args, outcome, record.value_tokens)
+        self.ctx.fields_judged += 1
+        if not found:
+            return
+        change = found[0]
+        self.fail("probe-value-changed",
+                  f"a read by {reader.tool.name} shows the record with key {record.key!r} but {change.message}",
+                  reader, {"field_equals": change.field, "value": change.written, "marker": change.token},
+                  confidence="high" if change.loss else "medium",
+                  details={"field": change.field, "written": change.written, "read": change.read})
+
+    def check_kept(self, skip: Record | None = None) -> None:
+        """Re-read the oldest and newest records seen so far (at most six reads per step, so a
+        long example stays linear; eviction shows on the oldest, overwriting on the newest)."""
+        seen = [r for r in self.model.values() if r is not skip and r.confirmed_by is not None]
+        for record in seen[:3] + seen[3:][-3:]:
+            reader = record.confirmed_by
+            assert reader is not None
+            outcome = self.read(reader, record)
+            wanted = record.evidence
+            # A reader that showed the record and now answers with an error ("not found") says
+            # it is gone as surely as an answer without it; a timeout or a crash says nothing.
+            if outcome.kind != "result":
+                continue
+            if outcome.ok and not any(t in shown(outcome) for t in wanted) and not self.keyed(reader, record):
+                more = self.read_all(reader, record, outcome)
+                if more is None:
+                    continue
+                outcome = more
+            if not outcome.ok or not any(t in shown(outcome) for t in wanted):
+                said = "answers with an error" if not outcome.ok else "no longer shows it"
+                self.fail("probe-data-lost",
+                          f"record with key {record.key!r}, shown earlier by {reader.tool.name}, is gone "
+                          f"after a later write ({reader.tool.name} {said})", reader,
+                          {"contains_any": sorted(wanted), "answered": True}, confidence="high")
+
+    def read_all(self, reader: Reader, record: Record, answer: Outcome) -> Outcome | None:
+        """A list as long as the one that showed the record may be a window of the newest
+        items: it is asked for more through its limit parameter, and without one not judged."""
+        count = count_items(answer)[0]
+        if count < record.shown_among:
+            return answer
+        limit = next((b for b in reader.tool.bounds if b.kind == "limit" and not b.required), None)
+        if limit is None:
+            return None
+        wanted = limit.maximum if limit.maximum is not None else count + len(self.model)
+        return self.call(reader.tool.name, {**self.reader_args(reader, record), limit.param: wanted})
+
+    def make_args(self, drawn: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        marker = self.ctx.next_marker()
+        self.markers.add(marker)
+        return marker, json.loads(json.dumps(drawn).replace(PLACEHOLDER, marker))
+
+    def store_all(self, batch: list[dict[str, Any]]) -> list[Record | None]:
+        """Each record written and looked for; the records kept are judged once, after the batch."""
+        stored = [self.store(drawn, judge_kept=False) for drawn in batch]
+        if not self.inert:
+            # The newest was read right after its write; the others are re-read once, here.
+            written = [r for r in stored if r is not None]
+            self.check_kept(skip=written[-1] if written else None)
+        return stored
+
+    def look_before_writing(self) -> None:
+        """Before this example's first write, one read that lists (a reader without required
+        parameters, if there is one): on a new process it can show only earlier examples' records.
+        Not part of the reproduction: a read changes nothing a later call could depend on."""
+        self.looked_before_writing = True
+        reader = min(self.ctx.readers, key=lambda r: bool(r.tool.required))
+        outcome = self.connect().call(reader.tool.name, self.ctx.base_args.get(reader.tool.name, {}))
+        if outcome.ok:
+            self.check_isolation(reader, outcome)
+
+    def store(self, drawn: dict[str, Any], judge_kept: bool = True) -> Record | None:
+        if self.inert:
+            return None
+        if not self.looked_before_writing:
+            self.look_before_writing()
+        marker, args = self.make_args(drawn)
+        outcome = self.write(args)
+        if not outcome.ok:
+            self.ctx.writes_refused.append(outcome)
+            return None
+        self.ctx.writes_ok += 1
+        key = get_path(args, self.ctx.key_path) if self.ctx.key_path else marker
+        key_tokens = tokens({self.key_field: key}, marker) if self.key_field else set()
+        record = Record(key, marker, args, key_tokens, tokens(args, marker) - key_tokens)
+        # A write to a key already stored replaces that record (a key the user fixed is one
+        # record for every write): the old values are not expected to stay.
+        self.model.pop(json.dumps(key, sort_keys=True), None)
+        if not record.evidence:
+            # Every value was given (--arg, a strategy): nothing marks this record in a read.
+            self.ctx.writes_unmarked += 1
+            return None
+        self.observe(record)
+        if judge_kept:
+            self.check_kept(skip=record)
+        self.model[json.dumps(key, sort_keys=True)] = record
+        return record
+
+    def judge_overwrite(self, record: Record, drawn: dict[str, Any]) -> None:
+        """A second write to a record's key shows its new values, not the old ones."""
+        current = self.model.get(json.dumps(record.key, sort_keys=True))
+        if current is None or current.confirmed_by is None:
+            return
+        marker, args = self.make_args(drawn)
+        assert self.ctx.key_path is not None
+        set_path(args, self.ctx.key_path, current.key)
+        new_tokens = tokens(args, marker)
+        outcome = self.write(args)
+        if not outcome.ok or says_skipped(outcome) or not new_tokens:
+            return
+        reader = current.confirmed_by
+        # The reader asks for the record as now written: its arguments come from this write only.
+        old_tokens = current.value_tokens
+        current.marker, current.args, current.value_tokens = marker, args, new_tokens
+        after = self.read(reader, current)
+        if not after.ok:
+            return
+        self.ctx.overwrites_judged += 1
+        text = shown(after)
+        if not any(t in text for t in new_tokens) and any(t in text for t in old_tokens):
+            self.fail("probe-silent-noop",
+                      f"a second write to key {current.key!r} reported success; state unchanged",
+                      reader, {"contains_any": sorted(new_tokens)}, confidence="high")
+        self.check_kept(skip=current)
+
+    def judge_bound(self, tool: Tool, bound: Bound, n: int) -> None:
+        """A limit of n returns at most n items, and all of them when fewer are stored."""
+        lo, hi = bound_range(bound)
+        n = min(max(n, lo), max(lo, hi))
+        base = dict(self.ctx.base_args.get(tool.name, {}))
+        base.pop(bound.param, None)
+        full = self.call(tool.name, base)
+        limited = self.call(tool.name, {**base, bound.param: n})
+        if not (full.ok and limited.ok):
+            return
+        everything, unit = count_items(full)
+        got, _ = count_items(limited)
+        if unit != "items":
+            return  # text lines are no count of items: a prose answer is not judged
+        reader = Reader(tool, "medium", bound_basis(tool, bound))
+        if got > n:
+            self.fail("probe-bound-exceeded",
+                      f"{bound.param}={n} returned {got} {unit} (at most {n} allowed)",
+                      reader, {"max_items": n, "unit": unit}, check="bound", tool=tool.name)
+        if not bound.required and got < min(n, everything):
+            self.fail("probe-bound-short",
+                      f"{bound.param}={n} returned {got} {unit}; {min(n, everything)} expected "
+                      f"(min({n}, {everything}))",
+                      reader, {"exact_of": n, "unit": unit}, check="bound",
+                      tool=tool.name)
+
+    def judge_slice(self, reader: Reader, bound: Bound, record: Record, n: int | None) -> None:
+        """head/tail on a record this example wrote: the first/last n lines of the full read
+        (without n, half of them)."""
+        base = self.ctx.base_args.get(reader.tool.name, {})
+        args = {k: v for k, v in fill_reader_args(reader, record.args, record.key, base).items()
+                if k not in {b.param for b in reader.tool.bounds if b.kind in ("head", "tail")}}
+        full = self.call(reader.tool.name, args)
+        if n is None:
+            if not full.ok:
+                return
+            n = len(lines(full)) // 2
+        limited = self.call(reader.tool.name, {**args, bound.param: n})
+        if not (full.ok and limited.ok):
+            return
+        whole, got = lines(full), lines(limited)
+        want = whole[:n] if bound.kind == "head" else (whole[-n:] if n else [])
+        if got == want:
+            return
+        rule_id = ("probe-bound-exceeded" if len(got) > len(want)
+                   else "probe-bound-short" if len(got) < len(want) else "probe-slice-mismatch")
+        self.fail(rule_id, f"{bound.param}: {n} returned {len(got)} line(s); the {len(want)} "
+                  f"{'first' if bound.kind == 'head' else 'last'} line(s) of the full content expected",
+                  Reader(reader.tool, "medium", bound_basis(reader.tool, bound)),
+                  {"slice": bound.kind, "n": n}, check="bound", tool=reader.tool.name)
