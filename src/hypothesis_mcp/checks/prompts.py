@@ -179,13 +179,5 @@ class PromptChecks(SurfaceChecks):
         outcome = self.conn.get_prompt(name, {})
         details = {"prompt_name_called": name, "returned": outcome.summary()}
         call = Call(name, {}, PROMPTS_GET)
-        if refused(outcome):
-            self.add(smoke_result(UNKNOWN, None, "pass", f"rejected with JSON-RPC error {outcome.code}",
-                                             basis=BASIS[UNKNOWN], details=details))
-        elif (found := incident(outcome)) is not None:
-            self.add(smoke_result(UNKNOWN, None, "fail", found.message, rule=found.rule,
-                                             basis=BASIS[UNKNOWN], call=call, details=details))
-        else:
-            self.add(smoke_result(UNKNOWN, None, "fail", "answered a request for a nonexistent prompt "
-                                             "instead of a JSON-RPC error", rule=UNKNOWN_ACCEPTED,
-                                             basis=BASIS[UNKNOWN], call=call, details=details))
+        self.judge_unknown(outcome, call, details, check=UNKNOWN, basis=BASIS[UNKNOWN], accepted_rule=UNKNOWN_ACCEPTED,
+                           accepted="answered a request for a nonexistent prompt instead of a JSON-RPC error")

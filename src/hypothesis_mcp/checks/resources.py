@@ -30,7 +30,6 @@ from hypothesis_mcp.rules.surfaces import (
     READ_FAILED,
     contents_problem,
     incident,
-    refused,
 )
 from hypothesis_mcp.rules.surfaces import RESOURCE_UNKNOWN_ACCEPTED as UNKNOWN_ACCEPTED
 from hypothesis_mcp.search.driver import hunt
@@ -199,13 +198,5 @@ class ResourceChecks(SurfaceChecks):
         outcome = self.conn.read_resource(uri)
         details = {"uri": uri, "returned": outcome.summary()}
         call = Call(uri, {}, RESOURCES_READ)
-        if refused(outcome):
-            self.add(smoke_result(UNKNOWN, None, "pass", f"rejected with JSON-RPC error {outcome.code}",
-                                             basis=BASIS[UNKNOWN], details=details))
-        elif (found := incident(outcome)) is not None:
-            self.add(smoke_result(UNKNOWN, None, "fail", found.message, rule=found.rule,
-                                             basis=BASIS[UNKNOWN], call=call, details=details))
-        else:
-            self.add(smoke_result(UNKNOWN, None, "fail", f"answered a read of an unknown URI ({uri}) "
-                                             "instead of a JSON-RPC error", rule=UNKNOWN_ACCEPTED,
-                                             basis=BASIS[UNKNOWN], call=call, details=details))
+        self.judge_unknown(outcome, call, details, check=UNKNOWN, basis=BASIS[UNKNOWN], accepted_rule=UNKNOWN_ACCEPTED,
+                           accepted=f"answered a read of an unknown URI ({uri}) instead of a JSON-RPC error")

@@ -17,6 +17,7 @@ from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import Call, Confidence, Reproduction, Result, Status
 from hypothesis_mcp.rules.registry import fix_for
+from hypothesis_mcp.rules.surfaces import incident, refused
 
 METHOD_NOT_FOUND = -32601
 MIN_DESCRIPTION_CHARS = 20
@@ -84,6 +85,20 @@ class SurfaceChecks:
             found += 1
             self.add(smoke_result(check, subject, "warn", problem, rule=rules.no_description, basis=basis))
         return found
+
+    def judge_unknown(self, outcome: Outcome, call: Call, details: dict[str, Any], *, check: str, basis: str,
+                      accepted_rule: str, accepted: str) -> None:
+        """A request for something the server does not list must be refused with a JSON-RPC error;
+        a crash or hang is its incident, any answer is `accepted`."""
+        if refused(outcome):
+            self.add(smoke_result(check, None, "pass", f"rejected with JSON-RPC error {outcome.code}", basis=basis,
+                                  details=details))
+        elif (found := incident(outcome)) is not None:
+            self.add(smoke_result(check, None, "fail", found.message, rule=found.rule, basis=basis, call=call,
+                                  details=details))
+        else:
+            self.add(smoke_result(check, None, "fail", accepted, rule=accepted_rule, basis=basis, call=call,
+                                  details=details))
 
     def unreachable(self, check: str, basis: str) -> bool:
         """Say once, as a skip, that the server no longer answers; True when it does not."""
