@@ -12,6 +12,7 @@ from typing import Any
 
 from hypothesis_mcp.connection import Connection, Outcome, Target
 from hypothesis_mcp.results import TOOLS_CALL, Call, Result
+from hypothesis_mcp.rules.bindings import Rebinder
 from hypothesis_mcp.rules.expectations import ConformsTo, Expectation, Refused
 from hypothesis_mcp.rules.registry import expectation_for
 from hypothesis_mcp.rules.surfaces import SurfaceAnswer
@@ -50,7 +51,8 @@ def _why(expect: Expectation, outcome: Outcome, broke: bool, probe: bool) -> str
 
 def replay(result: Result, target: Target, *, timeout: float = 30.0,
            on_step: Callable[[Call, Outcome], None] | None = None) -> Replay:
-    """Run the calls in order on a new server process and judge the last answer again."""
+    """Run the calls in order on a new server process and judge the last answer again; an id the
+    server made up is taken from its new answer (`Call.binds`)."""
     done = Replay(result)
     if result.reproduction is None or not result.reproduction.calls:
         done.verdict = "this result has no reproduction to replay"
@@ -63,8 +65,11 @@ def replay(result: Result, target: Target, *, timeout: float = 30.0,
                 schema = conn.tool(last.tool).output_schema
             except KeyError:
                 schema = None
+        rebinder = Rebinder()
         for call in result.reproduction.calls:
+            call = rebinder.before(call)
             outcome = conn.perform(call)
+            rebinder.after(call, outcome)
             done.steps.append((call, outcome))
             if on_step:
                 on_step(call, outcome)

@@ -19,20 +19,45 @@ Method = Literal["tools/call", "resources/read", "prompts/get"]
 
 
 @dataclass(frozen=True)
+class Binding:
+    """A value the server made up (a new record's id) that later calls of a reproduction use.
+
+    The answer of the call that carries it holds the value under one of `names`, at its top level or
+    one level down, or, with `holding`, in the record that holds that marker token. A replay on a
+    fresh server finds the value anew there and gives it to the later calls in place of `value`."""
+
+    value: Any
+    names: tuple[str, ...]
+    holding: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "names": list(self.names), **({"holding": self.holding} if self.holding else {})}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Binding:
+        holding = data.get("holding")
+        return cls(data.get("value"), tuple(str(n) for n in data.get("names") or ()),
+                   str(holding) if holding else None)
+
+
+@dataclass(frozen=True)
 class Call:
     """One request of a reproduction. `tool` names what the request addresses: the tool for
-    tools/call, the prompt for prompts/get, the resource URI for resources/read."""
+    tools/call, the prompt for prompts/get, the resource URI for resources/read. `binds` are values
+    its answer holds that later calls use."""
 
     tool: str
     arguments: dict[str, Any]
     method: Method = "tools/call"
+    binds: tuple[Binding, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         if self.method == RESOURCES_READ:
             return {"method": self.method, "uri": self.tool}
         if self.method == PROMPTS_GET:
             return {"method": self.method, "prompt": self.tool, "arguments": self.arguments}
-        return {"tool": self.tool, "arguments": self.arguments}
+        binds = {"binds": [b.to_dict() for b in self.binds]} if self.binds else {}
+        return {"tool": self.tool, "arguments": self.arguments, **binds}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Call:
@@ -42,7 +67,8 @@ class Call:
             return cls(str(data["uri"]), {}, RESOURCES_READ)
         if method == PROMPTS_GET:
             return cls(str(data["prompt"]), dict(data.get("arguments") or {}), PROMPTS_GET)
-        return cls(data["tool"], dict(data.get("arguments") or {}))
+        binds = tuple(Binding.from_dict(b) for b in data.get("binds") or () if isinstance(b, dict))
+        return cls(data["tool"], dict(data.get("arguments") or {}), binds=binds)
 
     def describe(self) -> str:
         """The call as one line: `tool({...})`, `resources/read <uri>` or `prompts/get name({...})`."""

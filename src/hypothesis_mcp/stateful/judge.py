@@ -7,6 +7,7 @@ from typing import Any
 
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.results import Call
+from hypothesis_mcp.rules.bindings import Rebinder
 from hypothesis_mcp.rules.expectations import Expectation, Unjudged, from_dict
 
 
@@ -52,6 +53,11 @@ class ProbeFailure(AssertionError):
 
 def reproduces(finding: ProbeFinding, conn: Connection) -> bool:
     """Replay the calls on `conn` (a fresh server) and see the last answer break the property."""
-    outcomes = [conn.call(call.tool, call.arguments) for call in finding.calls]
+    rebinder = Rebinder()
+    outcomes = []
+    for call in finding.calls:
+        call = rebinder.before(call)
+        outcomes.append(conn.call(call.tool, call.arguments))
+        rebinder.after(call, outcomes[-1])
     previous = outcomes[-2] if len(outcomes) > 1 else None
     return bool(outcomes) and not finding.expectation.holds(outcomes[-1], previous)

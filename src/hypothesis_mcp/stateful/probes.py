@@ -28,6 +28,7 @@ from hypothesis_mcp.stateful.machine import build_machine
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
 from hypothesis_mcp.stateful.roles import updated_id
 from hypothesis_mcp.stateful.shrink import smaller
+from hypothesis_mcp.stateful.updates import update_probe
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.strategies.boundary import zero_value
 
@@ -179,9 +180,7 @@ class ProbeRun:
         # another key field tells records apart, if there is one.
         given = self.write_args(tool, pair)
         if (needed := updated_id(tool, set(given))) is not None:
-            yield self.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
-                              f"it needs a record that exists (required {needed}); give a real {needed} "
-                              f"with --arg {tool.name}:{needed}=VALUE to probe it", confidence="low")
+            yield from update_probe(self, tool, needed, readers, given)
             return
         key_path = choose_key(tool, readers, given, pair.key if pair and pair.key else [])
         scope = self.scope(tool, readers, given)

@@ -51,10 +51,7 @@ def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: s
                               pair.read_args))
     candidates = [t for t in tools if t.is_read and t.name not in exclude and t.name != write.name
                   and not any(r.tool.name == t.name for r in readers)]
-    # A first word every tool's name starts with (git_status, git_log…) is the server's prefix, not
-    # a shared noun; a noun every tool shares in another place (create_note, list_notes) still is.
-    firsts = {(words(t.name) or [t.name])[0] for t in tools}
-    prefix = {_singular(w) for w in firsts} if len(tools) > 2 and len(firsts) == 1 else set()
+    prefix = server_prefix(tools)
     mine = nouns(write) - prefix
     sharing = [t for t in candidates if _shared(nouns(t), mine)]
     others = [t for t in candidates if t not in sharing]
@@ -64,6 +61,13 @@ def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: s
     for tool in others:
         readers.append(Reader(tool, "low", f"{tool.name} is another read tool of the server"))
     return readers[:MAX_READERS]
+
+
+def server_prefix(tools: list[Tool]) -> set[str]:
+    """A first word every tool's name starts with (git_status, git_log…): the server's prefix, not
+    a shared noun; a noun every tool shares in another place (create_note, list_notes) still is."""
+    firsts = {(words(t.name) or [t.name])[0] for t in tools}
+    return {_singular(w) for w in firsts} if len(tools) > 2 and len(firsts) == 1 else set()
 
 
 def _shared(theirs: set[str], mine: set[str]) -> list[str]:

@@ -14,7 +14,7 @@ UPDATE_VERBS = frozenset({"update", "edit", "modify", "patch", "complete", "clos
                           "set", "toggle", "rename", "done"})
 """Verbs of a tool that changes a record: `doc_put(doc_id)` stores under an id it is given, while
 `todo_update(id)` needs the record first."""
-ID_WORDS = frozenset({"id", "uuid", "guid"})
+ID_WORDS = frozenset({"id", "uuid", "guid", "uid"})
 
 
 def updated_id(tool: Tool, given: set[str]) -> str | None:

@@ -1,0 +1,104 @@
+"""Values a server makes up, found in its answers and carried into later calls.
+
+A record's id is the server's choice: a reproduction that creates a record and then updates it by
+id holds the id the run saw, and a fresh server may choose another (a random uuid). The call whose
+answer held the id says so (`Call.binds`); a replay finds the new id in the same place and gives it
+to every later call in place of the old one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any
+
+from hypothesis_mcp.catalog import snake
+from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.results import Call
+from hypothesis_mcp.rules.answers import records_holding
+
+
+def find_id(outcome: Outcome, names: tuple[str, ...], holding: str | None = None) -> tuple[str, Any] | None:
+    """(member name, value) of the first member named in `names` (compared in snake_case, in the order
+    of `names`): at the top level of the answer's JSON or one level down, or, with `holding`, in the
+    record of the answer that holds that marker token. The value is a non-empty text or an integer."""
+    if not outcome.ok:
+        return None
+    if holding is not None:
+        return _member(records_holding(outcome, holding), names)
+    for value in _answers(outcome):
+        found = _member([value], names)
+        if found is None and isinstance(value, dict):
+            found = _member([v for v in value.values() if isinstance(v, dict)], names)
+        if found is None and isinstance(value, list) and len(value) == 1:
+            found = _member(value, names)
+        if found is not None:
+            return found
+    return None
+
+
+def _answers(outcome: Outcome) -> list[Any]:
+    found = [outcome.structured] if outcome.has_structured else []
+    with contextlib.suppress(ValueError):
+        found.append(json.loads(outcome.text))
+    return found
+
+
+def _member(objects: list[Any], names: tuple[str, ...]) -> tuple[str, Any] | None:
+    for name in names:
+        for obj in objects:
+            if not isinstance(obj, dict):
+                continue
+            for member, value in obj.items():
+                if snake(member) == name and _usable(value):
+                    return member, value
+    return None
+
+
+def _usable(value: Any) -> bool:
+    return (isinstance(value, str) and bool(value.strip())) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+class Rebinder:
+    """Replays calls with the values a fresh server made up in place of those the run saw."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+
+    def before(self, call: Call) -> Call:
+        """The call with every argument equal to a bound run value replaced by the replay's value."""
+        if not self.values:
+            return call
+        return Call(call.tool, self._swap(call.arguments), call.method, call.binds)
+
+    def after(self, call: Call, outcome: Outcome) -> None:
+        """Learn the replay's values of the call's bindings from its answer."""
+        for binding in call.binds:
+            found = find_id(outcome, binding.names, binding.holding)
+            if found is not None and found[1] != binding.value:
+                self.values[_key(binding.value)] = found[1]
+
+    def _swap(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: self._swap(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._swap(v) for v in value]
+        if isinstance(value, str | int) and not isinstance(value, bool):
+            new = self.values.get(_key(value))
+            if new is not None:
+                return in_type_of(value, new)
+        return value
+
+
+def _key(value: Any) -> str:
+    """An id compares as text: an answer's integer 7 is the argument "7" of a tool typed string."""
+    return str(value)
+
+
+def in_type_of(like: Any, value: Any) -> Any:
+    """`value` as the type `like` has (text, or an integer when it reads as one)."""
+    if isinstance(like, str):
+        return str(value)
+    if isinstance(like, int) and isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return value

@@ -1,0 +1,324 @@
+"""Writes that only change an existing record, probed on a record the probe created first.
+
+`todo_update(id, text)` needs the id of a record the server made: the probe creates one through a
+write of the same kind of record (`todo_create`), takes its new id from the answer (or from a
+listing that shows it next to the record's marker), updates the record with marked values and
+reads it back with the reader that showed it. New values shown: the update is kept. The old values
+of the updated fields shown and none of the new: the update reported success and changed nothing.
+A field the update did not touch, shown before and gone after: the update lost it. An update that
+takes no free text carries no marker, so a read cannot show what it changed: it is not judged.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from hypothesis import given, settings
+from hypothesis import seed as hypothesis_seed
+
+from hypothesis_mcp.catalog import Tool, snake, words
+from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.results import Binding, Call
+from hypothesis_mcp.rules.answers import shown
+from hypothesis_mcp.rules.bindings import find_id, in_type_of
+from hypothesis_mcp.stateful.context import PLACEHOLDER
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
+from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, nouns, says_skipped, server_prefix, tokens
+from hypothesis_mcp.stateful.roles import ID_WORDS, UPDATE_VERBS
+from hypothesis_mcp.strategies import marked_arguments
+
+if TYPE_CHECKING:
+    from hypothesis_mcp.stateful.probes import ProbeRun, Record
+
+CREATING_WORDS = frozenset({"new", "make"})
+"""Words of a creating tool's name that are no noun of its records (`task_new`)."""
+
+
+def record_nouns(tool: Tool, prefix: set[str]) -> set[str]:
+    """The kind of record a tool's name speaks of: its nouns, without the server's prefix unless the
+    prefix is the only noun (`task_new`, `task_patch`, `task_show`)."""
+    kinds = nouns(tool) - UPDATE_VERBS - CREATING_WORDS
+    return (kinds - prefix) or kinds
+
+
+def needs_record(tool: Tool, given: set[str]) -> bool:
+    """The tool requires an id the user did not give: it too works on a record that exists."""
+    return any(set(words(name)) & ID_WORDS and name not in given for name in tool.required)
+
+
+def creator_for(updater: Tool, writes: list[Tool], tools: list[Tool], given: dict[str, set[str]]) -> Tool | None:
+    """A write that creates the kind of record `updater` changes: the same nouns, or else the most
+    of them (`todo_create` for `todo_set_blockers`), and no id of an existing record required."""
+    prefix = server_prefix(tools)
+    mine = record_nouns(updater, prefix)
+    if not mine:
+        return None
+    candidates = [t for t in writes if t.name != updater.name and not needs_record(t, given.get(t.name, set()))]
+    same = [t for t in candidates if record_nouns(t, prefix) == mine]
+    fewer = [t for t in candidates if record_nouns(t, prefix) and record_nouns(t, prefix) < mine]
+    fewer.sort(key=lambda t: -len(record_nouns(t, prefix)))
+    return (same or fewer or [None])[0]
+
+
+def id_names(updater: Tool, id_field: str, creator: Tool, tools: list[Tool]) -> tuple[str, ...]:
+    """Names an answer may give the new record's id under: the updater's own field, then `id`,
+    `<noun>_id` and `uuid`-like names."""
+    prefix = server_prefix(tools)
+    kinds = sorted(record_nouns(updater, prefix) | record_nouns(creator, prefix))
+    names = [snake(id_field), "id", *(f"{k}_id" for k in kinds), *sorted(ID_WORDS)]
+    return tuple(dict.fromkeys(names))
+
+
+@dataclass
+class Created:
+    """A record one example created: its arguments and marked tokens, its id, and the calls so far."""
+
+    args: dict[str, Any]
+    marker: str
+    tokens: set[str]
+    record_id: Any
+    fields: dict[str, Any]
+    calls: list[Call]
+
+
+@dataclass
+class UpdateProbe:
+    """The update probe of one update-only write: examples on one warm server, a finding replayed
+    on a fresh one before it is reported."""
+
+    run: ProbeRun
+    tool: Tool
+    id_field: str
+    creator: Tool
+    readers: list[Reader]
+    given: dict[str, Any]
+    creator_given: dict[str, Any]
+    names: tuple[str, ...] = ()
+    examples: int = 0
+    creates_refused: list[Outcome] = field(default_factory=list)
+    without_id: int = 0
+    unseen: int = 0
+    updates_refused: list[Outcome] = field(default_factory=list)
+    updates_ok: int = 0
+    judged: int = 0
+    unmarked: list[tuple[str, bool]] = field(default_factory=list)
+    """(reader, still shows the record) after each update that carried no marker."""
+    witness: Reader | None = None
+    found: ProbeFinding | None = None
+    out_of_time: bool = False
+    _count: int = 0
+
+    def __post_init__(self) -> None:
+        self.names = id_names(self.tool, self.id_field, self.creator, self.run.tools)
+        self.salt = zlib.crc32(f"{self.tool.name}:{self.run.profile.seed}".encode()) & 0xFFFF
+        self.base = {r.tool.name: self.run.base(r.tool) for r in self.readers}
+
+    def results(self) -> Iterator[Record]:
+        error = self.explore()
+        self.run.pool.retire_warm()
+        self.run.examples += self.examples
+        yield from self.verdict(error)
+
+    def explore(self) -> str | None:
+        creating = marked_arguments(self.creator, PLACEHOLDER, self.creator_given or None)
+        updating = marked_arguments(self.tool, PLACEHOLDER, self.given or None)
+
+        @settings(self.run.profile.settings(self.run.profile.probe_examples))
+        @given(create=creating, update=updating)
+        def updates(create: dict[str, Any], update: dict[str, Any]) -> None:
+            self.example(create, update)
+
+        if self.run.profile.seed is not None:
+            updates = hypothesis_seed(self.run.profile.seed)(updates)
+        try:
+            updates()
+        except ProbeFailure:
+            pass
+        except Exception as exc:
+            return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        return None
+
+    def marked(self, drawn: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        marker = f"hm{self.salt:04x}{self._count % 0x10000:04x}"
+        self._count += 1
+        return marker, json.loads(json.dumps(drawn).replace(PLACEHOLDER, marker))
+
+    def example(self, create: dict[str, Any], update: dict[str, Any]) -> None:
+        if self.run.stop():
+            self.out_of_time = True
+            return
+        self.examples += 1
+        conn = self.run.pool.warm()
+        created = self.create(conn, create)
+        if created is None:
+            return
+        witness = self.witness_for(conn, created)
+        if witness is None:
+            self.unseen += 1
+            return
+        reader, before = witness
+        marker, args = self.marked(update)
+        args[self.id_field] = in_type_of(self.id_sample(), created.record_id)
+        calls = [*created.calls, Call(self.tool.name, args)]
+        updated = conn.call(self.tool.name, args)
+        if not updated.ok:
+            self.updates_refused.append(updated)
+            return
+        self.updates_ok += 1
+        read_args = fill_reader_args(reader, {**created.fields, **args}, created.record_id, self.base[reader.tool.name])
+        calls.append(Call(reader.tool.name, read_args))
+        after = conn.call(reader.tool.name, read_args)
+        new = tokens(args, marker)
+        if not new:
+            self.unmarked.append((reader.tool.name, after.ok and any(t in shown(after) for t in created.tokens)))
+            return
+        if says_skipped(updated) or not after.ok:
+            return
+        self.judge(created, reader, before, args, new, after, calls)
+
+    def id_sample(self) -> Any:
+        """A value of the id field's type: an integer for a field typed so, text otherwise."""
+        schema = self.tool.properties.get(self.id_field)
+        return 0 if isinstance(schema, dict) and schema.get("type") == "integer" else ""
+
+    def create(self, conn: Connection, drawn: dict[str, Any]) -> Created | None:
+        """Create a record and find its id: in the create's answer, or else in a listing read that
+        shows the record next to one of its markers."""
+        marker, args = self.marked(drawn)
+        outcome = conn.call(self.creator.name, args)
+        if not outcome.ok:
+            self.creates_refused.append(outcome)
+            return None
+        marks = tokens(args, marker)
+        if not marks:
+            return None
+        found = find_id(outcome, self.names)
+        calls = [Call(self.creator.name, args, binds=(Binding(found[1], self.names),) if found else ())]
+        if found is None:
+            for reader in (r for r in self.readers if not r.tool.required):
+                listing = conn.call(reader.tool.name, self.base[reader.tool.name])
+                token = next((t for t in sorted(marks) if find_id(listing, self.names, t) is not None), None)
+                if token is not None:
+                    found = find_id(listing, self.names, token)
+                    assert found is not None
+                    binding = Binding(found[1], self.names, token)
+                    calls.append(Call(reader.tool.name, self.base[reader.tool.name], binds=(binding,)))
+                    break
+        if found is None:
+            self.without_id += 1
+            return None
+        member, record_id = found
+        fields = {**args, member: record_id, self.id_field: record_id}
+        return Created(args, marker, marks, record_id, fields, calls)
+
+    def witness_for(self, conn: Connection, created: Created) -> tuple[Reader, Outcome] | None:
+        """The first reader that shows the created record, and its answer."""
+        for reader in self.readers:
+            args = fill_reader_args(reader, created.fields, created.record_id, self.base[reader.tool.name])
+            outcome = conn.call(reader.tool.name, args)
+            if outcome.ok and any(t in shown(outcome) for t in created.tokens):
+                self.witness = self.witness or reader
+                return reader, outcome
+        return None
+
+    def judge(self, created: Created, reader: Reader, before: Outcome, args: dict[str, Any], new: set[str],
+              after: Outcome, calls: list[Call]) -> None:
+        text, earlier = shown(after), shown(before)
+        marker = created.marker
+        updated = {t.split("-", 1)[1] for t in new}
+        stale = {f"{marker}-{name}" for name in updated} & created.tokens
+        untouched = {t for t in created.tokens if t.split("-", 1)[1] not in updated and t.split("-", 1)[1] not in args}
+        if any(t in text for t in new):
+            self.judged += 1
+            lost = sorted(t for t in untouched if t in earlier and t not in text)
+            if lost:
+                name = lost[0].split("-", 1)[1]
+                self.fail("probe-data-lost",
+                          f"an update through {self.tool.name} of a record {self.creator.name} created "
+                          f"({self.id_field}={created.record_id!r}) reported success, and {reader.tool.name} shows "
+                          f"the new values but no longer the record's {name}, which the update did not touch",
+                          reader, calls, {"contains_any": lost, "answered": True},
+                          "high" if name not in self.tool.properties else "medium")
+            return
+        if any(t in text for t in stale):
+            self.judged += 1
+            self.fail("probe-silent-noop",
+                      f"an update through {self.tool.name} of a record {self.creator.name} created ({self.id_field}="
+                      f"{created.record_id!r}) reported success, but {reader.tool.name} still shows the old "
+                      f"{', '.join(sorted(updated))} and none of the new values; state unchanged",
+                      reader, calls, {"contains_any": sorted(new)}, "high")
+
+    def fail(self, rule: str, message: str, reader: Reader, calls: list[Call], expect: dict[str, Any],
+             confidence: str) -> None:
+        finding = ProbeFinding(rule, self.tool.name, message, confidence,
+                               f"a record created by {self.creator.name}, updated, and read back by {reader.tool.name}",
+                               calls=calls, expect=expect, fresh=False)
+        self.found = finding
+        raise ProbeFailure(finding)
+
+    def verdict(self, error: str | None) -> Iterator[Record]:
+        run, name, creator = self.run, self.tool.name, self.creator.name
+
+        def inconclusive(message: str) -> Record:
+            return run.result(name, "round-trip", "inconclusive", "probe-write-not-observable", message,
+                              confidence="low")
+
+        if self.found is not None:
+            if run.pool.shared or run.reproduces(self.found):
+                yield replace(self.found, fresh=True)
+            else:
+                yield inconclusive(f"an update seemed lost ({self.found.message}), but a replay on a fresh server "
+                                   "did not show it again")
+        elif self.out_of_time and not self.examples:
+            yield run.result(name, "round-trip", "skip", "probe-write-not-observable",
+                             "not run: --max-time was reached")
+        elif error is not None:
+            yield inconclusive(f"the probe could not run: {error}")
+        elif self.creates_refused and len(self.creates_refused) == self.examples:
+            yield inconclusive(f"it changes a record that exists, and {creator}, which creates one, refused "
+                               f"every try ({len(self.creates_refused)}, last: {self.creates_refused[-1].summary()})")
+        elif self.without_id and not (self.unseen or self.updates_ok or self.updates_refused):
+            yield inconclusive(f"it changes a record that exists (required {self.id_field}); {creator} created one, "
+                               f"but its answer holds no id ({', '.join(self.names[:4])}) and no listing read shows "
+                               f"one next to the record; give a real {self.id_field} with --arg {name}:"
+                               f"{self.id_field}=VALUE to probe it")
+        elif self.unseen and not (self.updates_ok or self.updates_refused):
+            yield inconclusive(f"no read tool showed the records {creator} created, so no update of one can be seen")
+        elif self.updates_refused and not self.updates_ok:
+            yield inconclusive(f"it refused the update of every record {creator} created "
+                               f"({len(self.updates_refused)} tries, last: {self.updates_refused[-1].summary()})")
+        elif self.unmarked and not self.judged:
+            readers = sorted({r for r, _ in self.unmarked})
+            still = sum(1 for _, kept in self.unmarked if kept)
+            yield inconclusive(f"it takes no free text, so no read can show what it changed; {len(self.unmarked)} "
+                               f"update(s) of records {creator} created were accepted, and {', '.join(readers)} still "
+                               f"showed the record after {still} of them")
+        elif self.judged:
+            reader = self.witness
+            assert reader is not None
+            yield run.result(name, "round-trip", "pass", "round-trip",
+                             f"updates were kept: {self.judged} update(s) of records {creator} created were shown by "
+                             f"{reader.tool.name} ({self.examples} example(s))", confidence="high",
+                             basis=f"records created by {creator}, updated and read back by {reader.tool.name}")
+        else:
+            yield inconclusive(f"{self.updates_ok} update(s) of records {creator} created were accepted, but no read "
+                               "showed the updated fields, old or new")
+
+
+def update_probe(run: ProbeRun, tool: Tool, id_field: str, readers: list[Reader],
+                 given: dict[str, Any]) -> Iterator[Record]:
+    """The probe of an update-only write; without a tool that creates its records, it says so."""
+    writes = run.write_tools()
+    wanted = {t.name: set(run.write_args(t, run.config.pair_for(t.name))) for t in writes}
+    creator = creator_for(tool, writes, run.tools, wanted)
+    if creator is None:
+        yield run.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
+                         f"it needs a record that exists (required {id_field}) and no tool creates one; give a real "
+                         f"{id_field} with --arg {tool.name}:{id_field}=VALUE to probe it", confidence="low")
+        return
+    creator_given = run.write_args(creator, run.config.pair_for(creator.name))
+    yield from UpdateProbe(run, tool, id_field, creator, readers, given, creator_given).results()
