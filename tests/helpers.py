@@ -290,3 +290,19 @@ def task_ledger(bug: str | None = None) -> list[str]:
     """tests/servers/task_ledger.py: an upsert with an optional id, a one-letter grade, a write only a
     resource shows and an update-only tool; `--bug loses-jottings|loses-summaries`."""
     return [PYTHON, str(ROOT / "tests/servers/task_ledger.py"), *(["--bug", bug] if bug else [])]
+
+
+def task_patches(bug: str | None = None) -> list[str]:
+    """tests/servers/task_patches.py: annotated tools, integer ids in structuredContent one level down;
+    `--bug keeps-note|drops-title`."""
+    return [PYTHON, str(ROOT / "tests/servers/task_patches.py"), *(["--bug", bug] if bug else [])]
+
+
+def item_edits(bug: str | None = None) -> list[str]:
+    """tests/servers/item_edits.py: random uids only in a JSON text; `--bug keeps-title|drops-note`."""
+    return [PYTHON, str(ROOT / "tests/servers/item_edits.py"), *(["--bug", bug] if bug else [])]
+
+
+def memo_replaces() -> list[str]:
+    """tests/servers/memo_replaces.py: a create that answers no id and a listing without ids."""
+    return [PYTHON, str(ROOT / "tests/servers/memo_replaces.py")]

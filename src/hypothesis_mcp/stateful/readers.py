@@ -31,10 +31,11 @@ class Reader:
 
 def nouns(tool: Tool) -> set[str]:
     verbs = READ_VERBS | WRITE_VERBS | SENDING_VERBS
-    return {_singular(w) for w in words(tool.name) if w not in verbs}
+    return {singular(w) for w in words(tool.name) if w not in verbs}
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
+    """`notes` -> `note`, `entries` -> `entry`: nouns compare in the singular."""
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
@@ -67,7 +68,7 @@ def server_prefix(tools: list[Tool]) -> set[str]:
     """A first word every tool's name starts with (git_status, git_log…): the server's prefix, not
     a shared noun; a noun every tool shares in another place (create_note, list_notes) still is."""
     firsts = {(words(t.name) or [t.name])[0] for t in tools}
-    return {_singular(w) for w in firsts} if len(tools) > 2 and len(firsts) == 1 else set()
+    return {singular(w) for w in firsts} if len(tools) > 2 and len(firsts) == 1 else set()
 
 
 def _shared(theirs: set[str], mine: set[str]) -> list[str]:
@@ -104,7 +105,7 @@ def fill_reader_args(reader: Reader, written: dict[str, Any], key: Any, base: di
     for name, schema in reader.tool.properties.items():
         schema = schema if isinstance(schema, dict) else {}
         flat = snake(name)
-        single = _singular(flat)
+        single = singular(flat)
         if name in fields and not isinstance(fields[name], dict | list):
             args[name] = fields[name]
         elif single != flat and single in fields and schema.get("type") == "array":

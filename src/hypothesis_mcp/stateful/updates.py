@@ -20,15 +20,23 @@ from typing import TYPE_CHECKING, Any
 from hypothesis import given, settings
 from hypothesis import seed as hypothesis_seed
 
-from hypothesis_mcp.catalog import Tool, snake, words
+from hypothesis_mcp.catalog import KEY_WORDS, Tool, snake, words
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.results import Binding, Call
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.bindings import find_id, in_type_of
 from hypothesis_mcp.stateful.context import PLACEHOLDER
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
-from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, nouns, says_skipped, server_prefix, tokens
-from hypothesis_mcp.stateful.roles import ID_WORDS, UPDATE_VERBS
+from hypothesis_mcp.stateful.readers import (
+    Reader,
+    fill_reader_args,
+    nouns,
+    says_skipped,
+    server_prefix,
+    singular,
+    tokens,
+)
+from hypothesis_mcp.stateful.roles import ID_WORDS, UPDATE_VERBS, updated_id
 from hypothesis_mcp.strategies import marked_arguments
 
 if TYPE_CHECKING:
@@ -50,14 +58,19 @@ def needs_record(tool: Tool, given: set[str]) -> bool:
     return any(set(words(name)) & ID_WORDS and name not in given for name in tool.required)
 
 
-def creator_for(updater: Tool, writes: list[Tool], tools: list[Tool], given: dict[str, set[str]]) -> Tool | None:
+def creator_for(updater: Tool, id_field: str, writes: list[Tool], tools: list[Tool],
+                given: dict[str, set[str]]) -> Tool | None:
     """A write that creates the kind of record `updater` changes: the same nouns, or else the most
-    of them (`todo_create` for `todo_set_blockers`), and no id of an existing record required."""
+    of them (`todo_create` for `todo_set_blockers`), and no id of an existing record required. An id
+    field that names a kind (`comment_id`) wants a creator of that kind. An updater whose name has
+    no noun (`mark_done(id)`) changes the records of the server's only creator."""
     prefix = server_prefix(tools)
     mine = record_nouns(updater, prefix)
+    kind = {singular(w) for w in words(id_field)} - ID_WORDS - KEY_WORDS - {"or"}
+    candidates = [t for t in writes if t.name != updater.name and not needs_record(t, given.get(t.name, set()))
+                  and updated_id(t, given.get(t.name, set())) is None and kind <= record_nouns(t, prefix)]
     if not mine:
-        return None
-    candidates = [t for t in writes if t.name != updater.name and not needs_record(t, given.get(t.name, set()))]
+        return candidates[0] if len(candidates) == 1 else None
     same = [t for t in candidates if record_nouns(t, prefix) == mine]
     fewer = [t for t in candidates if record_nouns(t, prefix) and record_nouns(t, prefix) < mine]
     fewer.sort(key=lambda t: -len(record_nouns(t, prefix)))
@@ -169,10 +182,13 @@ class UpdateProbe:
             self.updates_refused.append(updated)
             return
         self.updates_ok += 1
-        read_args = fill_reader_args(reader, {**created.fields, **args}, created.record_id, self.base[reader.tool.name])
+        new = tokens(args, marker)
+        # Asked for the record as now written: a search looks for the update's marker, if it placed one.
+        read_args = fill_reader_args(reader, {**created.fields, **args}, self.key(reader, created, marker if new
+                                                                                  else created.marker),
+                                     self.base[reader.tool.name])
         calls.append(Call(reader.tool.name, read_args))
         after = conn.call(reader.tool.name, read_args)
-        new = tokens(args, marker)
         if not new:
             self.unmarked.append((reader.tool.name, after.ok and any(t in shown(after) for t in created.tokens)))
             return
@@ -215,10 +231,16 @@ class UpdateProbe:
         fields = {**args, member: record_id, self.id_field: record_id}
         return Created(args, marker, marks, record_id, fields, calls)
 
+    def key(self, reader: Reader, created: Created, marker: str) -> Any:
+        """What a reader is asked for the record by: its id where a probe config's read_args say
+        `{key}`, a marker of it in a query-like parameter (a search finds the marked text)."""
+        return created.record_id if reader.read_args is not None else marker
+
     def witness_for(self, conn: Connection, created: Created) -> tuple[Reader, Outcome] | None:
         """The first reader that shows the created record, and its answer."""
         for reader in self.readers:
-            args = fill_reader_args(reader, created.fields, created.record_id, self.base[reader.tool.name])
+            args = fill_reader_args(reader, created.fields, self.key(reader, created, created.marker),
+                                    self.base[reader.tool.name])
             outcome = conn.call(reader.tool.name, args)
             if outcome.ok and any(t in shown(outcome) for t in created.tokens):
                 self.witness = self.witness or reader
@@ -314,7 +336,7 @@ def update_probe(run: ProbeRun, tool: Tool, id_field: str, readers: list[Reader]
     """The probe of an update-only write; without a tool that creates its records, it says so."""
     writes = run.write_tools()
     wanted = {t.name: set(run.write_args(t, run.config.pair_for(t.name))) for t in writes}
-    creator = creator_for(tool, writes, run.tools, wanted)
+    creator = creator_for(tool, id_field, writes, run.tools, wanted)
     if creator is None:
         yield run.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
                          f"it needs a record that exists (required {id_field}) and no tool creates one; give a real "
