@@ -78,7 +78,8 @@ def test_todo_txt_mcp() -> None:
     """Real: an unknown tool is an isError result; `include_completed: 0` is taken for false; a todo's
     line breaks are folded into spaces (todo.txt holds one line per task), a normalisation (warn).
     Contexts are kept as a set (duplicates merged): no change.
-    update_todo and complete_todo need a todo the server made: inconclusive."""
+    update_todo is probed on a todo add_todo made (its id one level down in the answer) and keeps its
+    update; complete_todo takes no text, so it is not judged."""
     report = graded(store("todo-txt-mcp", "1.0.2", "todo-txt-mcp", "{tmpdir}/todo.txt"), "todo-txt-mcp", 10)
     # The folding shows only when a judged read meets a text with line breaks, which not every
     # pytest process draws (its draws mix in the literals of the modules it has loaded); when it
@@ -89,8 +90,8 @@ def test_todo_txt_mcp() -> None:
     for changed in (r for r in report.results if r.rule == "probe-value-changed"):
         assert "normalised" in changed.message and changed.details["field"] == "text"
     probes = probe_verdicts(report)
-    for write in ("update_todo", "complete_todo"):
-        assert probes[write][0] == "inconclusive" and "needs a record that exists" in probes[write][1]
+    assert probes["update_todo"][0] == "pass" and "records add_todo created" in probes["update_todo"][1]
+    assert probes["complete_todo"][0] == "inconclusive" and "takes no free text" in probes["complete_todo"][1]
 
 
 def test_mcp_memory_bank() -> None:
@@ -108,16 +109,17 @@ def test_mcp_memory_bank() -> None:
 
 def test_todo_mcp_server_kit() -> None:
     """Real: add_todo answers with the whole text but keeps only its first line (high). The priority
-    (one of high, med, low) stays out of probe writes; mark_done and edit_todo need a real id. An
-    empty tag is dropped: no change."""
+    (one of high, med, low) stays out of probe writes. edit_todo is probed on a todo add_todo made
+    and keeps its update; mark_done takes no text, so it is not judged. An empty tag is dropped: no
+    change."""
     report = graded(store("todo-mcp-server-kit", "0.2.0", "todo-mcp-server-kit"), "todo-mcp-server-kit", 10)
     assert verdicts(report) == {UNKNOWN_TOOL, ("add_todo", "probe-value-changed", "fail", "high")}
     [cut] = [r for r in report.results if r.rule == "probe-value-changed"]
     assert cut.details["field"] == "text" and "\n" in cut.details["written"]
     assert cut.details["read"] == cut.details["written"].split("\n")[0]
     probes = probe_verdicts(report)
-    for write in ("mark_done", "edit_todo"):
-        assert probes[write][0] == "inconclusive" and "needs a record that exists" in probes[write][1]
+    assert probes["edit_todo"][0] == "pass" and "records add_todo created" in probes["edit_todo"][1]
+    assert probes["mark_done"][0] == "inconclusive" and "takes no free text" in probes["mark_done"][1]
 
 
 ERROR_AS_SUCCESS_TOOLKIT = errors_as_success(
@@ -138,8 +140,9 @@ schema does not allow, which it should have refused: high."""
 def test_agent_toolkit() -> None:
     """62 tools, so the smallest run: max_examples 3. Real: an unknown tool is an isError result, and
     `true` is taken for an integer (`limit`, `expected_revision`, `lines`), and failures are answered as
-    successes. Notes, todos, templates and timers round-trip; writes named for changing a record by its
-    id are inconclusive."""
+    successes. Notes, todos, templates and timers round-trip; todo_update, todo_set_blockers and
+    template_update are probed on a record their creator made and keep their updates; todo_complete
+    takes no text (not judged), and no tool makes a comment without a todo (todo_comment_edit)."""
     report = graded(store("agent-toolkit-mcp-server", "0.4.0", "agent-toolkit-mcp-server"), "agent-toolkit", 3)
     assert verdicts(report) == {UNKNOWN_TOOL} | ERROR_AS_SUCCESS_TOOLKIT
     assert edge_coercions(report) <= {"note_list", "note_tail", "note_append", "note_edit", "note_clear", "note_search",
@@ -147,5 +150,9 @@ def test_agent_toolkit() -> None:
     probes = probe_verdicts(report)
     for write in ("note_write", "todo_create", "template_create", "timer_set"):
         assert probes[write][0] == "pass", probes[write]
-    for write in ("todo_update", "todo_complete", "todo_set_blockers", "template_update"):
-        assert probes[write][0] == "inconclusive" and "needs a record that exists" in probes[write][1]
+    for write, creator in (("todo_update", "todo_create"), ("todo_set_blockers", "todo_create"),
+                           ("template_update", "template_create")):
+        assert probes[write][0] == "pass" and f"records {creator} created" in probes[write][1], probes[write]
+    assert probes["todo_complete"][0] == "inconclusive" and "takes no free text" in probes["todo_complete"][1]
+    assert probes["todo_comment_edit"][0] == "inconclusive"
+    assert "needs a record that exists (required comment_id) and no tool creates one" in probes["todo_comment_edit"][1]
