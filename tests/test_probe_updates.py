@@ -19,6 +19,7 @@ from hypothesis_mcp.connection import Outcome, parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Binding, Call, Result
 from hypothesis_mcp.rules.bindings import Rebinder, find_id
+from hypothesis_mcp.stateful.readers import choose_readers, looks_up
 from hypothesis_mcp.stateful.updates import creator_for, record_nouns
 
 PROFILE = grading(max_examples=12)
@@ -41,7 +42,7 @@ def answer(structured: Any = None, text: str = "") -> Outcome:
     return Outcome.from_result(raw, 0.0)
 
 
-@pytest.mark.parametrize(("server", "updater", "reader"), [(task_patches(), "task_patch", "task_show"),
+@pytest.mark.parametrize(("server", "updater", "reader"), [(task_patches(), "task_patch", "task_brief"),
                                                           (item_edits(), "item_edit", "items_list")])
 def test_the_correct_twins_updates_pass(server: list[str], updater: str, reader: str) -> None:
     report = probes(server)
@@ -56,7 +57,7 @@ def test_an_update_without_free_text_is_not_judged() -> None:
     report = probes(task_patches())
     close = one(report, kind="probe", tool="task_close", check="round-trip")
     assert close.status == "inconclusive" and "takes no free text" in close.message
-    assert "task_show still showed the record" in close.message
+    assert "task_brief still showed the record" in close.message
 
 
 @pytest.mark.parametrize(("server", "bug", "updater", "rule"), [
@@ -137,6 +138,27 @@ def test_the_creator_is_a_write_of_the_same_kind_of_record() -> None:
     assert creator_for(same_prefix[1], "task_id", [same_prefix[0]], same_prefix, {}) == same_prefix[0]
     nameless = [tool("add_todo", ["text"]), tool("mark_done", ["id"]), tool("edit_todo", ["id"])]
     assert creator_for(nameless[1], "id", nameless, nameless, {}) == nameless[0]
+
+
+def test_a_tool_of_no_role_that_says_it_is_read_only_reads_by_a_key_field() -> None:
+    """task_patches.py's task_brief(task_id) has no verb and no annotation: its description says it is
+    read-only and it requires the key field of the writes' records, so it reads them (the correct
+    twin's update is "shown by task_brief" above)."""
+    put = Tool.from_dict({"name": "task_put", "inputSchema": {"type": "object", "properties": {
+        "task_id": {"type": "string"}, "body": {"type": "string"}}, "required": ["task_id", "body"]}})
+
+    def described(name: str, text: str, required: list[str]) -> Tool:
+        properties = {n: {"type": "string"} for n in required}
+        return Tool.from_dict({"name": name, "description": text, "inputSchema": {
+            "type": "object", "properties": properties, "required": required}})
+
+    brief = described("task_brief", "One line about a task, read-only.", ["task_id"])
+    archive = described("task_archive", "Moves a task out of sight.", ["task_id"])
+    unrelated = described("weather_now", "Current weather; read-only.", ["city"])
+    assert brief.role == archive.role == unrelated.role == "other"
+    assert looks_up(brief, put) and not looks_up(archive, put) and not looks_up(unrelated, put)
+    chosen = [r.tool.name for r in choose_readers(put, [put, brief, archive, unrelated], None, set())]
+    assert chosen == ["task_brief"]
 
 
 def test_an_id_is_found_at_the_top_one_level_down_or_next_to_a_marker() -> None:

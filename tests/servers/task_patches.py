@@ -1,9 +1,11 @@
 """Tasks changed by patches: an update-only write whose record another tool creates.
 
-Every tool is annotated (no verb in `task_new` or `task_patch` says it writes); ids are integers
-counted from 1, answered in structuredContent one level down.
+Every tool but one is annotated (no verb in `task_new` or `task_patch` says it writes); ids are
+integers counted from 1, answered in structuredContent one level down.
 - task_new(title, note?): creates a task; answers {"created": {"task_id", "title", "note", "done"}}.
 - task_patch(task_id, note): replaces the task's note; an unknown id is refused (isError).
+- task_brief(task_id): no annotation and no verb, but its description says it is read-only: the
+  text "#<id> <title>: <note>"; an unknown id is refused.
 - task_show(task_id): the task as structuredContent; an unknown id is refused.
 - task_close(task_id): marks the task done; it takes no text.
 
@@ -60,6 +62,12 @@ def build_server(bug: str | None = None) -> MCPServer:
         if bug == "drops-title":
             found["title"] = ""
         return {"ok": True, "task": dict(found)}
+
+    @mcp.tool()
+    def task_brief(task_id: Annotated[int, Field(description="The task's id.")]) -> str:
+        """One line about a task, read-only: its title and note."""
+        found = task(task_id)
+        return f"#{task_id} {found['title']}: {found['note']}"
 
     @mcp.tool(annotations=READS)
     def task_show(task_id: Annotated[int, Field(description="The task's id.")]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis_mcp.catalog import LIMIT_NAMES, READ_VERBS, SENDING_VERBS, WRITE_VERBS, Tool, snake, words
+from hypothesis_mcp.catalog import LIMIT_NAMES, OTHER, READ_VERBS, SENDING_VERBS, WRITE_VERBS, Tool, snake, words
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.stateful.config import Pair
@@ -19,6 +19,10 @@ SKIP_WORDS = re.compile(
     r"\b(skipp(ed|ing)|already exists?|already present|unchanged|duplicates?|no changes?|not (created|added|"
     r"updated|modified)|ignored|exists already)\b", re.IGNORECASE)
 MARKER = re.compile(r"hm[0-9a-f]{8}")
+SAYS_READ_ONLY = re.compile(
+    r"\bread[- ]only\b|\b(does not|doesn't|never) (change|modify|modifies|write|writes)\b|"
+    r"\bwithout (changing|modifying)\b", re.IGNORECASE)
+"""A description that says its tool changes nothing."""
 
 
 @dataclass(frozen=True)
@@ -50,8 +54,8 @@ def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: s
     if pair is not None and pair.read in by_name:
         readers.append(Reader(by_name[pair.read], "high", f"declared pair {write.name} -> {pair.read}",
                               pair.read_args))
-    candidates = [t for t in tools if t.is_read and t.name not in exclude and t.name != write.name
-                  and not any(r.tool.name == t.name for r in readers)]
+    candidates = [t for t in tools if (t.is_read or looks_up(t, write)) and t.name not in exclude
+                  and t.name != write.name and not any(r.tool.name == t.name for r in readers)]
     prefix = server_prefix(tools)
     mine = nouns(write) - prefix
     sharing = [t for t in candidates if _shared(nouns(t), mine)]
@@ -62,6 +66,15 @@ def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: s
     for tool in others:
         readers.append(Reader(tool, "low", f"{tool.name} is another read tool of the server"))
     return readers[:MAX_READERS]
+
+
+def looks_up(tool: Tool, write: Tool) -> bool:
+    """A tool of no known role that requires a key field of the write's records and says it changes
+    nothing (`task_details(task_id)`, "read-only"): it reads the record with that key."""
+    if tool.role != OTHER or not SAYS_READ_ONLY.search(tool.description or ""):
+        return False
+    keys = {path.replace("[]", "").split(".")[-1] for path in write.key_fields}
+    return bool(keys & set(tool.required))
 
 
 def server_prefix(tools: list[Tool]) -> set[str]:
