@@ -173,7 +173,7 @@ class UpdateProbe:
         if witness is None:
             self.unseen += 1
             return
-        reader, before = witness
+        reader, asked, before = witness
         marker, args = self.marked(update)
         args[self.id_field] = in_type_of(self.id_sample(), created.record_id)
         calls = [*created.calls, Call(self.tool.name, args)]
@@ -194,7 +194,7 @@ class UpdateProbe:
             return
         if says_skipped(updated) or not after.ok:
             return
-        self.judge(created, reader, before, args, new, after, calls)
+        self.judge(created, reader, before if read_args == asked else None, args, new, after, calls)
 
     def id_sample(self) -> Any:
         """A value of the id field's type: an integer for a field typed so, text otherwise."""
@@ -236,20 +236,22 @@ class UpdateProbe:
         `{key}`, a marker of it in a query-like parameter (a search finds the marked text)."""
         return created.record_id if reader.read_args is not None else marker
 
-    def witness_for(self, conn: Connection, created: Created) -> tuple[Reader, Outcome] | None:
-        """The first reader that shows the created record, and its answer."""
+    def witness_for(self, conn: Connection, created: Created) -> tuple[Reader, dict[str, Any], Outcome] | None:
+        """The first reader that shows the created record, with its arguments and answer."""
         for reader in self.readers:
             args = fill_reader_args(reader, created.fields, self.key(reader, created, created.marker),
                                     self.base[reader.tool.name])
             outcome = conn.call(reader.tool.name, args)
             if outcome.ok and any(t in shown(outcome) for t in created.tokens):
                 self.witness = self.witness or reader
-                return reader, outcome
+                return reader, args, outcome
         return None
 
-    def judge(self, created: Created, reader: Reader, before: Outcome, args: dict[str, Any], new: set[str],
+    def judge(self, created: Created, reader: Reader, before: Outcome | None, args: dict[str, Any], new: set[str],
               after: Outcome, calls: list[Call]) -> None:
-        text, earlier = shown(after), shown(before)
+        """`before` is the same read before the update, if it was asked the same: only then is a
+        field missing after it lost (a search by the update's marker may show other parts)."""
+        text, earlier = shown(after), shown(before) if before is not None else ""
         marker = created.marker
         updated = {t.split("-", 1)[1] for t in new}
         stale = {f"{marker}-{name}" for name in updated} & created.tokens
