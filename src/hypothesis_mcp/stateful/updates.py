@@ -74,7 +74,8 @@ def creator_for(updater: Tool, id_field: str, writes: list[Tool], tools: list[To
     same = [t for t in candidates if record_nouns(t, prefix) == mine]
     fewer = [t for t in candidates if record_nouns(t, prefix) and record_nouns(t, prefix) < mine]
     fewer.sort(key=lambda t: -len(record_nouns(t, prefix)))
-    return (same or fewer or [None])[0]
+    chosen = same or fewer
+    return chosen[0] if chosen else None
 
 
 def id_names(updater: Tool, id_field: str, creator: Tool, tools: list[Tool]) -> tuple[str, ...]:
