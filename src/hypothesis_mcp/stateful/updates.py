@@ -138,17 +138,18 @@ class UpdateProbe:
         yield from self.verdict(error)
 
     def explore(self) -> str | None:
-        creating = marked_arguments(self.creator, PLACEHOLDER, self.creator_given or None)
-        updating = marked_arguments(self.tool, PLACEHOLDER, self.given or None)
-
-        @settings(self.run.profile.settings(self.run.profile.probe_examples))
-        @given(create=creating, update=updating)
-        def updates(create: dict[str, Any], update: dict[str, Any]) -> None:
-            self.example(create, update)
-
-        if self.run.profile.seed is not None:
-            updates = hypothesis_seed(self.run.profile.seed)(updates)
+        """Run the examples; the error that stopped them, if one did (a schema no value satisfies)."""
         try:
+            creating = marked_arguments(self.creator, PLACEHOLDER, self.creator_given or None)
+            updating = marked_arguments(self.tool, PLACEHOLDER, self.given or None)
+
+            @settings(self.run.profile.settings(self.run.profile.probe_examples))
+            @given(create=creating, update=updating)
+            def updates(create: dict[str, Any], update: dict[str, Any]) -> None:
+                self.example(create, update)
+
+            if self.run.profile.seed is not None:
+                updates = hypothesis_seed(self.run.profile.seed)(updates)
             updates()
         except ProbeFailure:
             pass
