@@ -18,7 +18,7 @@ from helpers import PYTHON, ROOT, Cli, cli, command_line, engine, one, problems,
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, parse_target
 from hypothesis_mcp.results import Report
-from hypothesis_mcp.stateful.unmarked import Plan, marked_fields, plain, plans
+from hypothesis_mcp.stateful.unmarked import Plan, marked_fields, plain, plans, unmarked
 from hypothesis_mcp.strategies import find_markers
 
 SERVERS = {"shelf": ("shelf_store.py", "keeps-old-notes", "put_item", "owner", "probe-silent-noop"),
@@ -46,15 +46,30 @@ def test_retries_keep_the_key_and_the_likeliest_free_text_marked() -> None:
     assert plans(write, ["body"], None) == [] and plans(write, ["slug"], "slug") == []
 
 
-def test_a_plain_value_has_the_length_and_no_marker() -> None:
+def test_a_plain_value_is_short_letters_and_no_marker() -> None:
     marker = "hm0a1b2c3d"
     args = {"slug": f"{marker}-slug", "body": f"{marker}-body\n€ x", "tags": [f"{marker}-tags", "kept"], "n": 3}
     assert marked_fields(args, marker) == ["slug", "body", "tags"]
-    unmarked = Plan(frozenset({"slug"}), frozenset({"body", "tags"})).apply(args, marker)
-    assert "slug" not in unmarked and unmarked["n"] == 3 and unmarked["tags"][1] == "kept"
-    assert len(unmarked["body"]) == len(args["body"]) and unmarked["body"].isalpha()
-    assert not find_markers(unmarked) and marker not in json.dumps(unmarked)
+    plan = Plan(frozenset({"slug"}), frozenset({"body", "tags"}))
+    fewer = plan.apply(args, marker)
+    assert "slug" not in fewer and fewer["n"] == 3 and fewer["tags"][1] == "kept"
+    assert fewer["body"].isalpha() and fewer["body"].islower() and len(fewer["body"]) == 8
+    assert len(plan.apply(args, marker, short=False)["body"]) == len(args["body"])
+    assert not find_markers(fewer) and marker not in json.dumps(fewer)
     assert plain("hm0a1b2c3d-x", "hm0a1b2c3e") == "hm0a1b2c3d-x"
+
+
+def test_a_plain_value_keeps_within_the_schema() -> None:
+    """Short when the schema allows it; as long as the marked text when it wants more; no retry at all
+    when it allows neither (a pattern the letters do not match)."""
+    marker = "hm0a1b2c3d"
+    write = tool({"slug": {"type": "string"}, "body": {"type": "string", "minLength": 12},
+                  "code": {"type": "string", "pattern": "^(hm|[0-9])"}}, ["slug", "body", "code"])
+    args = {"slug": f"{marker}-slug", "body": f"{marker}-body", "code": f"{marker}-code"}
+    fewer = unmarked(write, Plan(frozenset(), frozenset({"body"})), args, marker)
+    assert fewer is not None and len(fewer["body"]) == len(args["body"]) and not find_markers(fewer["body"])
+    assert len(unmarked(write, Plan(frozenset(), frozenset({"slug"})), args, marker)["slug"]) == 8
+    assert unmarked(write, Plan(frozenset(), frozenset({"code"})), args, marker) is None
 
 
 @pytest.mark.parametrize("name", list(SERVERS))

@@ -26,7 +26,7 @@ from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.keys import top
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.stateful.resource_readers import resource_showing
-from hypothesis_mcp.stateful.unmarked import RETRIES, allows, merged, retried
+from hypothesis_mcp.stateful.unmarked import RETRIES, merged, retried, unmarked
 from hypothesis_mcp.strategies import find_markers
 
 
@@ -119,7 +119,8 @@ class Example:
         last try: a refused write changed nothing a later call depends on."""
         tool = self.ctx.write
         learned = self.ctx.unmarked
-        if learned is not None and allows(tool, fewer := learned.apply(args, marker)):
+        fewer = unmarked(tool, learned, args, marker) if learned is not None else None
+        if fewer is not None:
             args = fewer
         outcome = self.write(args)
         if not outcome.rejected:

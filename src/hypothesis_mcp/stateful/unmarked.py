@@ -3,9 +3,9 @@
 A server may refuse a marker in a field whose schema says nothing against it (a category checked
 against a pattern only its code knows, a label from a fixed list). Before a probe gives up, the same
 write is tried again with the marker kept in one field and left out of the others: an optional
-field is dropped, a required one gets a plain text of the same length (lower-case letters, never a
-marker). The fields tried are known, so a refusal names them, and the fields that made the server
-accept a write are left unmarked in the later writes of the run.
+field is dropped, a required one gets a short plain text (lower-case letters, never a marker). The
+fields tried are known, so a refusal names them, and the fields that made the server accept a write
+are left unmarked in the later writes of the run.
 """
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ RETRIES = 3
 markers (a record that does not exist) is refused every time."""
 
 
+PLAIN = 8
+"""Most letters of a plain text, when the schema allows so few."""
+
+
 @dataclass(frozen=True)
 class Plan:
     """The fields of one retry that are left unmarked: `dropped` (optional) and `plain` (required)."""
@@ -34,8 +38,8 @@ class Plan:
     def fields(self) -> frozenset[str]:
         return self.dropped | self.plain
 
-    def apply(self, args: dict[str, Any], marker: str) -> dict[str, Any]:
-        return {name: plain(value, marker) if name in self.plain else value
+    def apply(self, args: dict[str, Any], marker: str, short: bool = True) -> dict[str, Any]:
+        return {name: plain(value, marker, short) if name in self.plain else value
                 for name, value in args.items() if name not in self.dropped}
 
 
@@ -54,15 +58,16 @@ def _texts(value: Any) -> str:
     return ""
 
 
-def plain(value: Any, marker: str) -> Any:
-    """`value` with every text that carries `marker` replaced by letters of the same length, so a
-    length the schema bounds stays within its bounds."""
+def plain(value: Any, marker: str, short: bool = True) -> Any:
+    """`value` with every text that carries `marker` replaced by letters: at most PLAIN of them
+    (a name a server checks is short), or with `short` false as many as the text had, which a
+    length the schema bounds allows."""
     if isinstance(value, str):
-        return plain_text(marker, len(value)) if marker in value else value
+        return plain_text(marker, min(len(value), PLAIN) if short else len(value)) if marker in value else value
     if isinstance(value, dict):
-        return {k: plain(v, marker) for k, v in value.items()}
+        return {k: plain(v, marker, short) for k, v in value.items()}
     if isinstance(value, list):
-        return [plain(v, marker) for v in value]
+        return [plain(v, marker, short) for v in value]
     return value
 
 
@@ -103,15 +108,18 @@ def retried(tool: Tool, args: dict[str, Any], marker: str, key: str | None) -> l
     """Each retry of a refused write with its arguments, those the schema still allows."""
     found = []
     for plan in plans(tool, marked_fields(args, marker), key):
-        fewer = plan.apply(args, marker)
-        if allows(tool, fewer):
+        fewer = unmarked(tool, plan, args, marker)
+        if fewer is not None:
             found.append((plan, fewer))
     return found
 
 
-def allows(tool: Tool, args: dict[str, Any]) -> bool:
+def unmarked(tool: Tool, plan: Plan, args: dict[str, Any], marker: str) -> dict[str, Any] | None:
+    """`args` with the plan's fields unmarked, short plain texts first; None if the schema allows
+    neither."""
     compiler = compiler_for(tool_schema(tool))
-    return bool(compiler.check(compiler.root)(args))
+    valid = compiler.check(compiler.root)
+    return next((fewer for short in (True, False) if valid(fewer := plan.apply(args, marker, short))), None)
 
 
 def merged(learned: Plan | None, plan: Plan) -> Plan:
