@@ -123,12 +123,10 @@ class Example:
         if fewer is not None:
             args = fewer
         outcome = self.write(args)
-        if not outcome.rejected:
+        if not outcome.rejected or self.retries <= 0:
             return args, outcome
         key = top(self.ctx.key_path) if self.ctx.key_path else None
-        for plan, fewer in retried(tool, args, marker, key):
-            if self.retries <= 0:
-                break
+        for plan, fewer in retried(tool, args, marker, key)[:self.retries]:
             self.retries -= 1
             self.calls.pop()
             again = self.write(fewer)

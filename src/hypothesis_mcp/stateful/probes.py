@@ -228,7 +228,7 @@ class ProbeRun:
             if ctx.resources_shown:
                 judged += f"; shown by resource {', '.join(sorted(ctx.resources_shown))}"
             if ctx.unmarked is not None:
-                judged += f"; written without a marker in {', '.join(sorted(ctx.unmarked.fields))}, which it refused"
+                judged += f"; a marker in {', '.join(sorted(ctx.unmarked.fields))} was refused, so writes left it out"
             where = "shared-server (URL target)" if self.pool.shared else "fresh-process"
             yield self.result(tool.name, "round-trip", "pass", "round-trip",
                               f"writes were visible and kept ({judged}, {ctx.runs} {where} example(s))",
