@@ -90,9 +90,10 @@ def smaller(finding: ProbeFinding, write: str, replays: Replays, budget: int = 1
         return replace(finding, calls=calls + judged)
 
     def witnessed(calls: list[Call]) -> bool:
-        """The read that showed the record still follows a write: before any, it shows nothing."""
+        """A lost record's message says a read showed it earlier: that read still follows a write
+        (before any, it shows nothing)."""
         at = next((i for i, c in enumerate(calls) if c is witness), None)
-        return at is None or any(c.tool == write for c in calls[:at])
+        return finding.rule != "probe-data-lost" or at is None or any(c.tool == write for c in calls[:at])
 
     def still_fails(candidate: ProbeFinding) -> bool:
         return claims_hold(candidate, write) and witnessed(candidate.calls) and replays(candidate)
