@@ -117,3 +117,19 @@ def test_a_shrunk_second_write_keeps_both_writes() -> None:
     assert [c.tool for c in shrunk.calls].count("put_card") == 2
     assert not claims_hold(ProbeFinding("probe-silent-noop", "put_card", "", "high", "", calls=[second, read]),
                            "put_card")
+
+
+def test_a_shrunk_lost_record_keeps_a_write_before_the_read_that_showed_it() -> None:
+    """"Shown earlier by a reader, gone after a later write": the read that showed the record is kept,
+    and so is a write before it; without one the read would show nothing."""
+    first = Call("put_card", {"slug": "hm00000001-slug", "body": "hm00000001-body"})
+    read = Call("card_by_slug", {"slug": "hm00000001-slug"})
+    second = Call("put_card", {"slug": "hm00000001-slug", "body": "hm00000002-body"})
+    third = Call("put_card", {"slug": "hm00000001-slug", "body": "hm00000003-body"})
+    finding = ProbeFinding("probe-data-lost", "put_card", "record with key 'hm00000001-slug', shown earlier by "
+                           "card_by_slug, is gone after a later write", "high", "",
+                           calls=[first, read, second, third, read], expect={"contains_any": ["hm00000003-body"]})
+    shrunk = smaller(finding, "put_card", lambda candidate: True)
+    calls = shrunk.calls
+    assert calls[-1] == read and read in calls[:-1]
+    assert any(c.tool == "put_card" for c in calls[:calls.index(read)]), calls

@@ -9,12 +9,27 @@ other sample bugs' reproductions are replayed in test_scorecard.py, on its full 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from helpers import Cli, cli, command_line, error_shapes, grading, one, sample, shared_run, smoke_bug_run, smoke_bugs
+from helpers import (
+    PYTHON,
+    Cli,
+    cli,
+    command_line,
+    error_shapes,
+    grading,
+    one,
+    sample,
+    shared_run,
+    smoke_bug_run,
+    smoke_bugs,
+)
 from hypothesis_mcp.connection import Outcome, parse_target
+from hypothesis_mcp.emit import test_name as emitted_name
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Call, Report, Reproduction, Result
 
@@ -191,3 +206,31 @@ def test_cli_replay_needs_the_environment_the_run_set(tmp_path: Path) -> None:
     here = cli(["replay", "report.json", "--result", found["id"]], tmp_path, env={"TICKET_AUDIT_LOG": str(audit)})
     assert here.code == 1 and "still fails" in here.stdout, here
     assert audit.read_text().splitlines()[-1] == "get_ticket"
+
+
+def test_an_emitted_test_needs_the_environment_the_run_set(tmp_path: Path) -> None:
+    """The pytest file `--emit-tests` writes knows the run's environment names: without them it is
+    skipped, naming them, before any server starts; with them it gives them to the server it starts."""
+    run = cli(["test", "--smoke", "--profile", "grading", "--max-examples", "5", "--env",
+               "TICKET_AUDIT_LOG={tmpdir}/audit.log", "--json", "report.json", "--emit-tests", "emitted", "--",
+               *error_shapes("json-error")], tmp_path)
+    assert run.code == 0, run
+    data = json.loads((tmp_path / "report.json").read_text())
+    [found] = [r for r in data["results"] if r["rule"] == "error-as-success" and r["tool"] == "get_ticket"]
+    path = tmp_path / "emitted" / f"test_{emitted_name(Result.from_dict(found))}.py"
+    assert "TICKET_AUDIT_LOG" in path.read_text() and "audit.log" not in path.read_text()
+    command = [PYTHON, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", str(path)]
+    bare = {k: v for k, v in os.environ.items() if k != "TICKET_AUDIT_LOG"}
+    skipped = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300, env=bare)
+    assert skipped.returncode == 0 and "1 skipped" in skipped.stdout, skipped.stdout[-2000:]
+    assert "the run set TICKET_AUDIT_LOG for the server" in skipped.stdout, skipped.stdout[-2000:]
+
+    audit = tmp_path / "audit.log"
+    ran = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                         env={**bare, "TICKET_AUDIT_LOG": str(audit)})
+    assert ran.returncode == 1 and "error-as-success on get_ticket" in ran.stdout, ran.stdout[-2000:]
+    assert audit.read_text().splitlines()[-1] == "get_ticket"
+    fresh = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                           env={**bare, "TICKET_AUDIT_LOG": "{tmpdir}/audit.log",
+                                "HYPOTHESIS_MCP_TARGET": command_line(error_shapes())})
+    assert fresh.returncode == 0 and "1 passed" in fresh.stdout, fresh.stdout[-2000:]

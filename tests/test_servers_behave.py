@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import os
 import signal
 import socket
@@ -531,3 +532,46 @@ def test_journal_store_server(bug: str | None, tmp_path: Path) -> None:
         assert not (tmp_path / "journal.json").exists()
     else:
         assert second == first, "a new process still holds what the first one wrote"
+
+
+# --- shelf_store and memo_pad: refusals of a value the schema allows ----------------------------
+
+SHELF_SERVER = [str(ROOT / "tests/servers/shelf_store.py")]
+MEMO_SERVER = [str(ROOT / "tests/servers/memo_pad.py")]
+
+
+async def shelf_scenario(s: Session) -> Observations:
+    return {"owner with a dash": await s.outcome("put_item", {"title": "t", "notes": "a", "owner": "ann-lee"}),
+            "put": await s.outcome("put_item", {"title": "t", "notes": "a", "owner": "ann_lee"}),
+            "again": await s.outcome("put_item", {"title": "t", "notes": "b", "owner": "bo"}),
+            "item": json.loads(await s.text("get_item", {"title": "t"})),
+            "unknown": await s.outcome("get_item", {"title": "u"})}
+
+
+@pytest.mark.parametrize("bug", [None, "keeps-old-notes"])
+def test_shelf_store_server(bug: str | None) -> None:
+    args = [*SHELF_SERVER, *(["--bug", bug] if bug else [])]
+    seen = _result(_run_all({"stdio": _observe_stdio(args, shelf_scenario)}), "stdio")
+    notes = "a" if bug else "b"
+    assert seen == {"owner with a dash": "rejected", "put": "ok", "again": "ok",
+                    "item": {"title": "t", "notes": notes, "owner": "bo"}, "unknown": "rejected"}
+
+
+async def memo_scenario(s: Session) -> Observations:
+    return {"odd label": await s.text("save_memo", {"slug": "m", "body": "x", "label": "urgent"}),
+            "save": await s.text("save_memo", {"slug": "m", "body": "x", "label": "work"}),
+            "again": await s.text("save_memo", {"slug": "m", "body": "y"}),
+            "memo": json.loads(await s.text("read_memo", {"slug": "m"})),
+            "unknown": await s.text("read_memo", {"slug": "u"}),
+            "reminder": await s.text("add_reminder", {"slug": "m", "text": "soon"}),
+            "as a success": await s.outcome("add_reminder", {"slug": "m", "text": "soon"})}
+
+
+@pytest.mark.parametrize("bug", [None, "drops-body-on-overwrite"])
+def test_memo_pad_server(bug: str | None) -> None:
+    args = [*MEMO_SERVER, *(["--bug", bug] if bug else [])]
+    seen = _result(_run_all({"stdio": _observe_stdio(args, memo_scenario)}), "stdio")
+    assert seen == {"odd label": '{"error": "unknown label \'urgent\'"}', "save": '{"saved": "m"}',
+                    "again": '{"saved": "m"}', "memo": {"slug": "m", "body": "" if bug else "y", "label": None},
+                    "unknown": '{"error": "no memo \'u\'"}',
+                    "reminder": '{"error": "reminders are switched off"}', "as a success": "ok"}

@@ -253,7 +253,7 @@ def test(
             with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as handle:
                 handle.write(summary + "\n")
         if emit_tests_dir:
-            written = emit_tests(report.results, report.target, emit_tests_dir)
+            written = emit_tests(report.results, report.target, emit_tests_dir, server_env=report.server_env)
             if not quiet:
                 err.print(f"wrote {len(written)} regression test(s) to {emit_tests_dir}")
         if badge:
@@ -302,7 +302,7 @@ def replay(
                       and r.covered_by is None]
         if emit_tests_dir is not None:
             written = emit_tests(chosen, target or data.get("target", ""), emit_tests_dir,
-                                 only_failures=result_id is None)
+                                 only_failures=result_id is None, server_env=data.get("server_env") or [])
             typer.echo(f"wrote {len(written)} regression test(s) to {emit_tests_dir}")
             return EXIT_OK
         if not chosen:

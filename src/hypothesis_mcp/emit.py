@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from hypothesis_mcp.results import Result
@@ -13,22 +14,35 @@ TEMPLATE = '''"""Regression test written by hypothesis-mcp for {rule} on {tool}.
 {message}
 
 Replays the minimal reproduction on a fresh server and asserts the property holds again.
-Set HYPOTHESIS_MCP_TARGET to point it at another server command or URL.
+Set HYPOTHESIS_MCP_TARGET to point it at another server command or URL. The run set SERVER_ENV
+for the server (names only): a server command starts only where each is set, and gets them;
+otherwise the test is skipped (a value may hold {{tmpdir}}, a new folder per server process).
 """
 
 import json
 import os
+
+import pytest
 
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Result
 
 TARGET = os.environ.get("HYPOTHESIS_MCP_TARGET", {target!r})
+SERVER_ENV = {server_env!r}
 RESULT = Result.from_dict(json.loads({result!r}))
 
 
 def test_{name}() -> None:
-    done = replay(RESULT, parse_target(TARGET))
+    target = parse_target(TARGET)
+    if not target.is_url:
+        missing = [name for name in SERVER_ENV if name not in os.environ]
+        if missing:
+            pytest.skip(f"the run set {{', '.join(missing)}} for the server, and this process does not: the "
+                        "server would start in another environment (a default data file, the real home "
+                        f"directory); export {{', '.join(missing)}} to run it")
+        target = parse_target(TARGET, env={{name: os.environ[name] for name in SERVER_ENV}})
+    done = replay(RESULT, target)
     assert not done.still_fails, f"{{RESULT.rule}} on {{RESULT.tool}}: {{done.verdict}}"
 '''
 
@@ -38,9 +52,11 @@ def test_name(result: Result) -> str:
     return re.sub(r"[^0-9a-zA-Z_]+", "_", raw).strip("_").lower()
 
 
-def emit_tests(results: list[Result], target: str, folder: Path, *, only_failures: bool = True) -> list[Path]:
+def emit_tests(results: list[Result], target: str, folder: Path, *, only_failures: bool = True,
+               server_env: Sequence[str] = ()) -> list[Path]:
     """Write `test_<id>.py` for every failure or warning that has a reproduction (with
-    `only_failures=False`, for every given result that has one: a result the user picked)."""
+    `only_failures=False`, for every given result that has one: a result the user picked). A test
+    runs its server with the run's environment names (`server_env`) set, and is skipped without."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for result in results:
@@ -52,7 +68,8 @@ def emit_tests(results: list[Result], target: str, folder: Path, *, only_failure
         path = folder / f"test_{name}.py"
         path.write_text(TEMPLATE.format(
             rule=result.rule, tool=result.tool or "the server", message=result.message.replace('"""', "'''"),
-            target=target, result=json.dumps(result.to_dict(), ensure_ascii=False), name=name,
+            target=target, server_env=sorted(server_env), result=json.dumps(result.to_dict(), ensure_ascii=False),
+            name=name,
         ), encoding="utf-8")
         written.append(path)
     return written

@@ -13,6 +13,7 @@ from hypothesis_mcp.results import CONFIDENCE_ORDER
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.readers import Reader
+from hypothesis_mcp.stateful.unmarked import Plan
 
 PLACEHOLDER = "hm00000000"
 MANY = 10
@@ -60,6 +61,11 @@ class ProbeContext:
     writes_ok: int = 0
     writes_unmarked: int = 0
     writes_refused: list[Outcome] = field(default_factory=list)
+    unmarked: Plan | None = None
+    """The fields that, left unmarked, made the server accept a write it had refused: every later
+    write of the run leaves them unmarked from the start."""
+    retries_refused: list[tuple[Plan, Outcome]] = field(default_factory=list)
+    """Retries with fewer marked fields that were refused too."""
     confirmed: int = 0
     fields_judged: int = 0
     overwrites_judged: int = 0

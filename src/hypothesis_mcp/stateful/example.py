@@ -23,8 +23,10 @@ from hypothesis_mcp.stateful.context import (
 )
 from hypothesis_mcp.stateful.fidelity import changes
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
+from hypothesis_mcp.stateful.keys import top
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.stateful.resource_readers import resource_showing
+from hypothesis_mcp.stateful.unmarked import RETRIES, merged, retried, unmarked
 from hypothesis_mcp.strategies import find_markers
 
 
@@ -53,6 +55,7 @@ class Example:
         self.markers: set[str] = set()
         self.isolation_checked = not self.fresh or self.ctx.pool.shared
         self.looked_before_writing = self.isolation_checked
+        self.retries = RETRIES
 
     def close(self) -> None:
         if self.conn is not None and self.fresh:
@@ -109,6 +112,31 @@ class Example:
     def write(self, args: dict[str, Any]) -> Outcome:
         self.reads.clear()
         return self.call(self.ctx.write.name, args)
+
+    def send(self, args: dict[str, Any], marker: str) -> tuple[dict[str, Any], Outcome]:
+        """A write, with the fields the run learnt to leave unmarked left so; refused, it is tried
+        again with fewer marked fields (the key keeps its marker). The reproduction keeps only the
+        last try: a refused write changed nothing a later call depends on."""
+        tool = self.ctx.write
+        learned = self.ctx.unmarked
+        fewer = unmarked(tool, learned, args, marker) if learned is not None else None
+        if fewer is not None:
+            args = fewer
+        outcome = self.write(args)
+        if not outcome.rejected or self.retries <= 0:
+            return args, outcome
+        key = top(self.ctx.key_path) if self.ctx.key_path else None
+        for plan, fewer in retried(tool, args, marker, key)[:self.retries]:
+            self.retries -= 1
+            self.calls.pop()
+            again = self.write(fewer)
+            if again.ok:
+                self.ctx.unmarked = merged(self.ctx.unmarked, plan)
+                return fewer, again
+            self.ctx.retries_refused.append((plan, again.slim()))
+            if not again.rejected:
+                return fewer, again
+        return args, outcome
 
     def keyed(self, reader: Reader, record: Record) -> bool:
         """The reader is asked for this record (by its key or its values), not for everything."""
@@ -251,7 +279,7 @@ class Example:
         if not self.looked_before_writing:
             self.look_before_writing()
         marker, args = self.make_args(drawn)
-        outcome = self.write(args)
+        args, outcome = self.send(args, marker)
         if not outcome.ok:
             self.ctx.writes_refused.append(outcome)
             return None
@@ -280,8 +308,8 @@ class Example:
         marker, args = self.make_args(drawn)
         assert self.ctx.key_path is not None
         set_path(args, self.ctx.key_path, current.key)
+        args, outcome = self.send(args, marker)
         new_tokens = tokens(args, marker)
-        outcome = self.write(args)
         if not outcome.ok or says_skipped(outcome) or not new_tokens:
             return
         reader = current.confirmed_by

@@ -28,6 +28,7 @@ from hypothesis_mcp.stateful.machine import build_machine
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
 from hypothesis_mcp.stateful.roles import updated_id
 from hypothesis_mcp.stateful.shrink import smaller
+from hypothesis_mcp.stateful.unmarked import refused_retries
 from hypothesis_mcp.stateful.updates import update_probe
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.strategies.boundary import zero_value
@@ -210,7 +211,8 @@ class ProbeRun:
             reason = ctx.writes_refused[-1].summary() if ctx.writes_refused else "no write was attempted"
             yield self.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
                               f"the write failed with generated values ({len(ctx.writes_refused)} tries, last: "
-                              f"{reason}); supply values with --arg", confidence="low")
+                              f"{reason}){refused_retries(ctx.retries_refused)}; supply values with --arg",
+                              confidence="low")
         elif ctx.writes_unmarked == ctx.writes_ok:
             yield self.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
                               "no value of the write can carry a marker (it takes no text, or every text was given), "
@@ -224,6 +226,8 @@ class ProbeRun:
             judged = f"{ctx.writes_ok} write(s), {ctx.overwrites_judged} same-key overwrite(s) judged"
             if ctx.resources_shown:
                 judged += f"; shown by resource {', '.join(sorted(ctx.resources_shown))}"
+            if ctx.unmarked is not None:
+                judged += f"; a marker in {', '.join(sorted(ctx.unmarked.fields))} was refused, so writes left it out"
             where = "shared-server (URL target)" if self.pool.shared else "fresh-process"
             yield self.result(tool.name, "round-trip", "pass", "round-trip",
                               f"writes were visible and kept ({judged}, {ctx.runs} {where} example(s))",

@@ -89,8 +89,14 @@ def smaller(finding: ProbeFinding, write: str, replays: Replays, budget: int = 1
     def kept(calls: list[Call]) -> ProbeFinding:
         return replace(finding, calls=calls + judged)
 
+    def witnessed(calls: list[Call]) -> bool:
+        """A lost record's message says a read showed it earlier: that read still follows a write
+        (before any, it shows nothing)."""
+        at = next((i for i, c in enumerate(calls) if c is witness), None)
+        return finding.rule != "probe-data-lost" or at is None or any(c.tool == write for c in calls[:at])
+
     def still_fails(candidate: ProbeFinding) -> bool:
-        return claims_hold(candidate, write) and replays(candidate)
+        return claims_hold(candidate, write) and witnessed(candidate.calls) and replays(candidate)
 
     without_reads = [c for c in head if c.tool == write or needed(c)]
     if len(without_reads) < len(head) and budget > 0:
