@@ -27,7 +27,7 @@ class ServerPool:
         self._spare: list[Connection] = []
         self._shared_conn: Connection | None = None
         self._expected: int | None = None
-        self._closer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hypothesis-mcp-close")
+        self._closer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hypothesis-mcp-close")
         self._lock = threading.Lock()
 
     def _new(self) -> Connection:
@@ -84,9 +84,9 @@ class ServerPool:
     def close(self) -> None:
         with self._lock:
             spares, self._spare = self._spare, []
+        if self._shared_conn is not None:
+            spares.append(self._shared_conn)
+            self._shared_conn = None
         for conn in spares:
             self._closer.submit(conn.close)
-        if self._shared_conn is not None:
-            self._shared_conn.close()
-            self._shared_conn = None
         self._closer.shutdown(wait=True)
