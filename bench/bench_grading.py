@@ -8,11 +8,16 @@ In one process, alternating in each round so load from other work slows all alik
 - our grading run, `hypothesis-mcp test --profile grading --smoke --probes --allow-writes`, as its own
   process (wall time, calls, server starts from its JSON report);
 - the same run in this process, for the calls per second of time spent in calls (server starts
-  and the time between calls left out, as in the raw loop);
+  and the time between calls left out, as in the raw loop); the process's objects are frozen
+  for the collector first, as the console script does;
+- the raw SDK client replaying that run's own calls (tools, prompts, resources, in order) on one
+  warm server: the same work without our engine, fresh servers or spares starting beside it;
 - mcpscore 1.29.0 `--smoke --call-all` and tool-scorer 1.10.0 `toolscore mcp test` on the same
   server (wall time unwrapped; calls counted by bench/count_calls.py in a second, wrapped run).
 
-Prints best and spread of each, and the issue's ratios: grading calls/s over raw (target >= 0.85),
+Prints best and spread of each, and the issue's ratios: grading calls/s over raw (target >= 0.85;
+also over the replay of the same calls, which is not the target's baseline but says how much of
+the gap is the calls themselves),
 grading wall over mcpscore's (<= 3), grading calls over tool-scorer's (>= 10). The peers are
 installed into .cache/bench-venv-peers on the first run (see bench_end_to_end.py).
 """
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import statistics
@@ -30,7 +36,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from bench_end_to_end import COUNTER, OURS, PEERS, install_peers
 from mcp import Client
@@ -38,6 +44,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from hypothesis_mcp import engine
 from hypothesis_mcp.connection import Stats, parse_target
+from hypothesis_mcp.connection.connection import Connection
 from hypothesis_mcp.engine import RunOptions
 from hypothesis_mcp.profiles import make_profile
 from hypothesis_mcp.search import lanes
@@ -60,6 +67,26 @@ async def raw_loop(calls: int) -> float:
     return best
 
 
+async def raw_replay(calls: list[tuple[str, dict[str, Any]]]) -> float:
+    """Calls per second of call time of a bare SDK client making `calls` in order on one server."""
+    spent = 0.0
+    async with Client(StdioServerParameters(command=SERVER[0], args=SERVER[1:]), cache=None) as client:
+        await client.list_tools()
+        for method, params in calls:
+            started = time.perf_counter()
+            try:
+                if method == "tools/call":
+                    await client.call_tool(params["name"], params["arguments"])
+                elif method == "prompts/get":
+                    await client.get_prompt(params["name"], params["arguments"])
+                else:
+                    await client.read_resource(params["uri"])
+            except Exception:  # an error answer is an answer: the replay only times it
+                pass
+            spent += time.perf_counter() - started
+    return len(calls) / spent
+
+
 class Recorded(Stats):
     """Stats that remember every instance, so the calls of all lanes can be summed afterwards."""
 
@@ -70,15 +97,30 @@ class Recorded(Stats):
         Recorded.made.append(self)
 
 
-def in_process(workers: str) -> tuple[int, float, float]:
-    """Calls, seconds spent in calls, and wall seconds of a grading run in this process."""
+REPLAYED = ("tools/call", "prompts/get", "resources/read")
+
+
+def in_process(workers: str) -> tuple[int, float, float, list[tuple[str, dict[str, Any]]]]:
+    """Calls, seconds spent in calls, wall seconds and the calls made, of a grading run in this process."""
     Recorded.made = []
     engine.Stats = lanes.Stats = Recorded  # type: ignore[attr-defined, misc]
+    made: list[tuple[str, dict[str, Any]]] = []
+    record = Connection._record
+
+    def recording(self: Connection, method: str, params: dict[str, Any], *args: Any) -> None:
+        if method in REPLAYED:
+            made.append((method, params))
+        record(self, method, params, *args)
+
+    Connection._record = recording  # type: ignore[method-assign, assignment]
     started = time.perf_counter()
-    engine.run(parse_target(SERVER), RunOptions(profile=make_profile("grading"), smoke=True, probes=True,
-                                                 allow_writes=True, workers=_workers(workers)))
+    try:
+        engine.run(parse_target(SERVER), RunOptions(profile=make_profile("grading"), smoke=True, probes=True,
+                                                     allow_writes=True, workers=_workers(workers)))
+    finally:
+        Connection._record = record  # type: ignore[method-assign]
     wall = time.perf_counter() - started
-    return sum(s.calls for s in Recorded.made), sum(s.call_seconds for s in Recorded.made), wall
+    return sum(s.calls for s in Recorded.made), sum(s.call_seconds for s in Recorded.made), wall, made
 
 
 def _workers(workers: str) -> int:
@@ -135,7 +177,9 @@ def main() -> None:
     if problems:
         sys.exit(f"the peers could not be installed: {problems}")
     print(f"load average at start: {os.getloadavg()[0]:.2f}; cores: {os.cpu_count()}")
+    gc.freeze()
     raw: list[float] = []
+    replayed: list[float] = []
     rate: list[float] = []
     walls: list[float] = []
     inproc_walls: list[float] = []
@@ -155,13 +199,15 @@ def main() -> None:
             starts.append(started)
             codes.add(code)
             reports.add(report)
-            made_here, call_seconds, wall_here = in_process(options.workers)
+            made_here, call_seconds, wall_here, their_calls = in_process(options.workers)
             rate.append(made_here / call_seconds)
             inproc_walls.append(wall_here)
+            replayed.append(asyncio.run(raw_replay(their_calls)))
             mcps.append(peer(mcpscore(SERVER), work))
             tools.append(peer(toolscore(SERVER), work))
             print(f"round {index + 1}: raw {raw[-1]:.0f} calls/s; grading {wall:.1f} s, {made} calls, "
                   f"{started} starts, exit {code}, {rate[-1]:.0f} calls/s in calls; in process {wall_here:.1f} s; "
+                  f"raw replay of its calls {replayed[-1]:.0f} calls/s; "
                   f"mcpscore {mcps[-1]:.1f} s; tool-scorer {tools[-1]:.1f} s; "
                   f"load {os.getloadavg()[0]:.1f}", flush=True)
         mcp_calls = peer_calls(mcpscore, work)
@@ -169,6 +215,7 @@ def main() -> None:
     made = max(calls)
     print(f"raw SDK loop calls/s: {spread(raw, max(raw))}")
     print(f"grading calls/s (time in calls): {spread(rate, max(rate))}")
+    print(f"raw SDK replay of the grading run's calls, one warm server, calls/s: {spread(replayed, max(replayed))}")
     print(f"grading wall s (CLI): {spread(walls, min(walls))}; in process: {spread(inproc_walls, min(inproc_walls))}")
     print(f"grading calls: {sorted(calls)}; server starts: {starts}; exit codes: {sorted(codes)}; "
           f"JSON identical across rounds apart from duration_s: {len(reports) == 1}")
@@ -177,6 +224,8 @@ def main() -> None:
     paired = [r / w for r, w in zip(rate, raw, strict=True)]
     walled = [w / m for w, m in zip(walls, mcps, strict=True)]
     print(f"ratio grading calls/s / raw: {spread(paired, max(paired))} (target >= 0.85)")
+    same = [r / w for r, w in zip(rate, replayed, strict=True)]
+    print(f"ratio grading calls/s / raw replay of the same calls: {spread(same, max(same))}")
     print(f"ratio grading wall / mcpscore wall: {spread(walled, min(walled))} (target <= 3)")
     print(f"ratio grading calls / tool-scorer calls: {made / max(1, tool_calls):.1f} (target >= 10)")
     print(f"load average at end: {os.getloadavg()[0]:.2f}")

@@ -43,6 +43,7 @@ ALLOWED: dict[str, set[str]] = {
     "pytest_plugin": {"connection", "engine", "events", "profiles", "results"},
     "sample_server": set(),
     "__main__": {"cli"},
+    "launch": {"cli"},
     "": {"catalog", "connection", "version"},
 }
 

@@ -3,6 +3,8 @@
 Each example of a state machine must start from a known state. For a command target that means
 a new process per example; the start-up (often most of an example's time) is hidden by starting
 a spare while the current example runs. A URL target cannot be restarted, so it is shared.
+A caller that knows how many fresh servers it may still take says so (`expect`), and no spare is
+started beyond them: each start costs a second of CPU that the examples running beside it share.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ class ServerPool:
         self.shared = target.is_url
         self._spare: list[Connection] = []
         self._shared_conn: Connection | None = None
-        self._closer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hypothesis-mcp-close")
+        self._expected: int | None = None
+        self._closer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hypothesis-mcp-close")
         self._lock = threading.Lock()
 
     def _new(self) -> Connection:
@@ -41,13 +44,21 @@ class ServerPool:
             while len(self._spare) < max(1, self.spares):
                 self._spare.append(self._new())
 
+    def expect(self, servers: int | None) -> None:
+        """At most `servers` more `acquire()` calls come until the next `expect` (None: unknown)."""
+        with self._lock:
+            self._expected = servers
+
     def acquire(self) -> Connection:
         """A connection to a server in its initial state (fresh, unless the target is a URL)."""
         if self.shared:
             return self.warm()
         with self._lock:
             conn = self._spare.pop(0) if self._spare else self._new()
-            while len(self._spare) < self.spares:
+            if self._expected is not None:
+                self._expected = max(0, self._expected - 1)
+            wanted = self.spares if self._expected is None else min(self.spares, self._expected)
+            while len(self._spare) < wanted:
                 self._spare.append(self._new())
         return conn.open()
 
@@ -73,9 +84,9 @@ class ServerPool:
     def close(self) -> None:
         with self._lock:
             spares, self._spare = self._spare, []
+        if self._shared_conn is not None:
+            spares.append(self._shared_conn)
+            self._shared_conn = None
         for conn in spares:
             self._closer.submit(conn.close)
-        if self._shared_conn is not None:
-            self._shared_conn.close()
-            self._shared_conn = None
         self._closer.shutdown(wait=True)

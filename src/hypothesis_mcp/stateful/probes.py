@@ -33,6 +33,10 @@ from hypothesis_mcp.stateful.updates import update_probe
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.strategies.boundary import zero_value
 
+REPLAYS = 14
+"""Fresh replays that verify one failure, at most: two tries of warm-shrunk candidates, then the
+twelve of `smaller`."""
+
 
 def base_arguments(tool: Tool, overrides: Overrides | None, config: ProbeConfig) -> dict[str, Any]:
     """Starting arguments for a read: the user's values, then zero values for required ones."""
@@ -60,6 +64,9 @@ class ProbeRun:
     examples: int = 0
     lanes: Lanes | None = None
     """Round trips and bounds run on these lanes, each with servers of its own."""
+    later: int = 0
+    """Fresh servers the works after this one may take from its pool when nothing fails, at most:
+    with what the current work may take, the pool starts no spare beyond them."""
 
     def base(self, tool: Tool) -> dict[str, Any]:
         return base_arguments(tool, self.overrides, self.config)
@@ -73,10 +80,10 @@ class ProbeRun:
         """Every probe in order; round trips and bounds on the lanes, the declared calls on the run's
         connection. Results are collected here, in the order a sequential run makes them, so the
         choice of the surest, shortest failure sees the same history whatever the number of lanes."""
-        batch: list[Work] = []
+        batch: list[Step] = []
         for step in self.plan():
             if step.work is None and batch:  # keeps its place after the work before it
-                batch.append(known(step.records))
+                batch.append(Step(known(step.records)))
             elif step.work is None:
                 self.collect(step.records)
             elif step.main:
@@ -85,7 +92,7 @@ class ProbeRun:
                 batch = []
                 self.collect(step.work(self))
             else:
-                batch.append(step.work)
+                batch.append(step)
         for records in self.on_lanes(batch):
             self.collect(records)
         return self.results
@@ -108,28 +115,36 @@ class ProbeRun:
                     yield Step(records=(self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
                                                     "not run: --max-time was reached"),))
                     continue
-                yield Step(round_trip_of(tool))
-        yield Step(ProbeRun.bounds)
+                yield Step(round_trip_of(tool), servers=self.profile.probe_examples)
+        yield Step(ProbeRun.bounds, servers=1)
         yield Step(ProbeRun.agreements, main=True)
         yield Step(ProbeRun.idempotent, main=True)
 
-    def on_lanes(self, works: list[Work]) -> list[list[Record]]:
-        """Run each work on a lane, on a copy of this run with the lane's servers and a new warm
-        server (one work's leftovers must not steer another's shrinking); records in work order."""
-        if self.lanes is None:
-            return [list(work(self)) for work in works]
+    def on_lanes(self, steps: list[Step]) -> list[list[Record]]:
+        """Run each step's work on a lane, on a copy of this run with the lane's servers and a new
+        warm server (one work's leftovers must not steer another's shrinking); records in step order.
+        A work is told how many fresh servers the works after it may take (the jobs after it run
+        later on this lane or on another, so their sum bounds what this lane's pool still needs)."""
+        works = [(step.work, step.servers) for step in steps if step.work is not None]
+        after = [sum(servers for _, servers in works[index + 1:]) for index in range(len(works))]
         outputs: list[list[Record]] = [[] for _ in works]
+        if self.lanes is None:
+            for index, (work, _) in enumerate(works):
+                self.later = after[index]
+                outputs[index] = list(work(self))
+            return outputs
         copies: list[ProbeRun | None] = [None for _ in works]
 
         def job(index: int, work: Work) -> Job:
             def run_on(lane: Lane) -> None:
                 lane.pool.retire_warm()
-                copy = copies[index] = replace(self, pool=lane.pool, results=[], notes=[], examples=0, lanes=None)
+                copy = copies[index] = replace(self, pool=lane.pool, results=[], notes=[], examples=0, lanes=None,
+                                               later=after[index])
                 outputs[index] = list(work(copy))
             return run_on
 
         if works:
-            self.lanes.run([job(index, work) for index, work in enumerate(works)])
+            self.lanes.run([job(index, work) for index, (work, _) in enumerate(works)])
         for copy in copies:
             if copy is not None:
                 self.examples += copy.examples
@@ -286,6 +301,7 @@ class ProbeRun:
             shrink_runs=self.profile.shrink_calls // 2, stop=self.stop,
         )
         error = None
+        self.pool.expect(self.profile.probe_examples + self.later)
         machine = build_machine(ctx)
         if self.profile.seed is not None:
             machine = hypothesis_seed(self.profile.seed)(machine)
@@ -308,6 +324,8 @@ class ProbeRun:
     def verified(self, ctx: ProbeContext) -> ProbeFinding | None:
         """The surest, shortest failure that has been seen from a fresh server: a shrunk candidate
         found on the warm server is replayed on a new one before it is reported."""
+        if ctx.candidates:
+            self.pool.expect(REPLAYS + self.later)
         tries = 2
         for finding in sorted(ctx.candidates, key=lambda f: (CONFIDENCE_ORDER[f.confidence], len(f.calls))):
             if self.pool.shared:
@@ -361,6 +379,7 @@ class ProbeRun:
         yield from skipped
         if not checks:
             return
+        self.pool.expect(1 + self.later)
         conn = self.pool.acquire()
         try:
             yield from self._bounds(conn, checks)
@@ -468,3 +487,5 @@ class Step:
     work: Work | None = None
     records: tuple[Record, ...] = ()
     main: bool = False
+    servers: int = 0
+    """Fresh servers the work takes when nothing fails, at most."""
