@@ -20,8 +20,7 @@ from hypothesis_mcp.results import Call, Report, Reproduction, Result
 
 
 def _probes(bug: str) -> Report:
-    return shared_run(f"sample-probes-10-{bug}", sample(bug), grading(max_examples=10), probes=True,
-                      allow_writes=True)
+    return shared_run(sample(bug), grading(max_examples=10), probes=True, allow_writes=True)
 
 
 def _sample_finding(bug: str) -> Result:

@@ -16,12 +16,12 @@ import pytest
 from helpers import (
     PYTHON,
     ROOT,
-    engine,
     error_shapes,
     grading,
     probe_bugs,
     problems,
     sample,
+    shared_run,
     smoke_bugs,
     summary,
 )
@@ -106,7 +106,7 @@ NOT_COVERED = {
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_a_replayed_failure_fails_and_passes_on_the_twin(case: Case) -> None:
     timeout = case.options.get("timeout", 30.0)
-    report = engine(case.buggy, case.profile or grading(), **case.options)
+    report = shared_run(case.buggy, case.profile, **case.options)  # the error-shapes runs: test_error_as_success.py
     replayed = [r for r in problems(report) if r.reproduction is not None and r.reproduction.calls]
     # A smoke check's failure carries the rule its search broke; the check's id names it too.
     found = {r.rule for r in replayed} | {r.check for r in replayed if r.kind == "smoke"}

@@ -2,7 +2,7 @@
 
 The runs are the ones docs/scoring.md works through (`--probes --allow-writes --profile grading`),
 and their numbers are asserted exactly: the grading profile is deterministic. Each run happens
-once per test process (helpers.sample_probes) and every test reads the same report.
+once per test session (helpers.sample_probes) and every test reads the same report.
 
 The sample server has 7 tools; delete_note is never called, so scenarios judge 6, and 5 of them
 pass their happy path (export_notes breaks its outputSchema for format "html"):
