@@ -8,8 +8,11 @@ streamable HTTP with `http_server(...)`.
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import hashlib
 import json
 import os
+import pickle
 import shutil
 import signal
 import socket
@@ -17,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -156,25 +159,50 @@ def engine(target: list[str] | str | Target, profile: Profile | None = None, **o
 
 
 _shared: dict[str, Report] = {}
+SHARED_RUNS: Path | None = None
+"""A folder every pytest process of one session sees (conftest.py sets it): the reports of
+`shared_run` are kept there, so xdist workers other than the first read them instead of running
+them again."""
 
 
-def shared_run(name: str, target: list[str], profile: Profile | None = None, **options: Any) -> Report:
-    """`engine(...)` once per pytest process for each `name`: a report that several test modules
-    read (the scorecard suite and the replay suite both read the sample server's probe runs)."""
-    if name not in _shared:
-        _shared[name] = engine(target, profile, **options)
-    return _shared[name]
+def shared_run(target: list[str], profile: Profile | None = None, **options: Any) -> Report:
+    """`engine(...)` once per test session for the same arguments: a report that several tests
+    read, maybe in other modules on other xdist workers. Grading runs are deterministic (two runs
+    give the same JSON apart from the duration, tests/test_scorecard.py), so reading a kept report
+    asserts what running it again would; a test about two runs agreeing runs its second itself."""
+    key = hashlib.sha256(repr((target, profile or grading(), sorted(options.items()))).encode()).hexdigest()[:20]
+    if key not in _shared:
+        _shared[key] = _kept_run(key, lambda: engine(target, profile, **options))
+    return _shared[key]
+
+
+def _kept_run(key: str, make: Callable[[], Report]) -> Report:
+    """The report kept under `key`, made by the first process that asks while the others wait."""
+    if SHARED_RUNS is None:
+        return make()
+    SHARED_RUNS.mkdir(parents=True, exist_ok=True)
+    kept = SHARED_RUNS / f"{key}.pickle"
+    with (SHARED_RUNS / f"{key}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if kept.exists():
+            report: Report = pickle.loads(kept.read_bytes())
+            return report
+        report = make()
+        partial = kept.with_suffix(f".{os.getpid()}")
+        partial.write_bytes(pickle.dumps(report))
+        partial.replace(kept)
+        return report
 
 
 def sample_probes(bug: str | None = None) -> Report:
     """`hypothesis-mcp test "python -m hypothesis_mcp.sample_server [--bug BUG]" --probes
     --allow-writes --profile grading`, the runs docs/scoring.md works through."""
-    return shared_run(f"sample-probes-{bug}", sample(bug), probes=True, allow_writes=True)
+    return shared_run(sample(bug), probes=True, allow_writes=True)
 
 
 def smoke_bug_run(bug: str) -> Report:
     """`--smoke --profile grading` on tests/servers/smoke_bugs.py --bug BUG."""
-    return shared_run(f"smoke-bugs-{bug}", smoke_bugs(bug), smoke=True)
+    return shared_run(smoke_bugs(bug), smoke=True)
 
 
 def results(report: Report, **match: Any) -> list[Result]:

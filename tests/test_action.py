@@ -55,7 +55,7 @@ def test_action_inputs_are_values_never_shell_code(tmp_path: Path) -> None:
 
 def test_action_probe_grade_cap_false_gives_the_scores_letter(tmp_path: Path) -> None:
     target = command_line(sample("silent-skip"))
-    done, outputs = _run_step({"target": target, "args": "--probes --allow-writes --max-examples 15",
+    done, outputs = _run_step({"target": target, "args": "--probes --allow-writes --max-examples 10",
                                "probe-grade-cap": "false"}, tmp_path)
     report = json.loads((tmp_path / "hypothesis-mcp-report.json").read_text(encoding="utf-8"))
     assert [r["rule"] for r in report["results"] if r["status"] == "fail" and r["kind"] == "probe"] == [

@@ -34,8 +34,8 @@ def runs(out: Path) -> dict[str, CliRun]:
         "ci": Cli(["test", command_line(sample("silent-skip")), "--probes", "--allow-writes", "--ci", *fast,
                    "--junit", str(out / "ci.xml"), "--markdown", str(out / "ci.md"), "--badge", str(out / "ci.svg"),
                    "--emit-tests", str(out / "emitted")], out, json_report=True),
-        # exit 3: grade B below --fail-under A (plain grading: the B 89.1 of docs/scoring.md).
-        "below": Cli(["test", command_line(sample()), "--profile", "grading", "--fail-under", "A"], out,
+        # exit 3: grade B below --fail-under A (grading: the B 89.1 of docs/scoring.md, found with 10 examples).
+        "below": Cli(["test", command_line(sample()), "--profile", "grading", *fast, "--fail-under", "A"], out,
                      json_report=True),
         # exit 3 wins over 4: the smoke demo fails both gates.
         "below_and_smoke": Cli(["test", command_line(smoke_demo()), "--smoke", "--profile", "grading", *fast,

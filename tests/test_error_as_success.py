@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from helpers import PYTHON, ROOT, cli, engine, error_shapes, one, results, summary
+from helpers import PYTHON, ROOT, cli, engine, error_shapes, one, results, shared_run, summary
 from hypothesis_mcp.connection import Outcome, parse_target
 from hypothesis_mcp.replay import replay
 
@@ -82,7 +82,7 @@ def test_every_style_is_reported_once_per_tool_and_replays(style: str) -> None:
     """--smoke --call-all --profile grading: the two tools that refuse are reported, each once, as a
     warning whose confidence says whether schema-invalid arguments were answered that way too; the
     reproduction still answers so on a new process and is answered with isError by the twin."""
-    report = engine(error_shapes(style), smoke=True, call_all=True)
+    report = shared_run(error_shapes(style), smoke=True, call_all=True)  # test_rule_verdicts.py reads two
     found = {r.tool: r for r in results(report, rule=RULE)}
     assert {"create_ticket", "get_ticket"} <= set(found), summary(report)
     for result in found.values():

@@ -36,6 +36,7 @@ from helpers import (
     results,
     sample,
     seeded,
+    shared_run,
     summary,
     without_duration,
 )
@@ -71,7 +72,8 @@ def bound_over_5() -> Report:
 
 @pytest.fixture(scope="module")
 def tail_off_by_one() -> Report:
-    return engine(probe_bugs("tail-off-by-one"), FAST, probes=True, allow_writes=True)
+    """The run test_rule_verdicts.py replays too."""
+    return shared_run(probe_bugs("tail-off-by-one"), FAST, probes=True, allow_writes=True)
 
 
 @pytest.fixture(scope="module")

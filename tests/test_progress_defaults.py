@@ -1,5 +1,6 @@
-"""Progress on stderr (live on a terminal, one line per finished tool or check elsewhere, nothing
-with --quiet) and project defaults from pyproject.toml or hypothesis-mcp.toml (flags win)."""
+"""Progress on stderr (live on a terminal, one line per finished tool or check elsewhere; nothing
+with --quiet, asserted in test_ci_trust.py) and project defaults from pyproject.toml or
+hypothesis-mcp.toml (flags win)."""
 
 from __future__ import annotations
 
@@ -26,13 +27,6 @@ def test_off_a_terminal_one_line_per_finished_tool_or_check(tmp_path: Path) -> N
     assert searched == {"create_note", "get_note", "list_notes", "list_tags", "search_notes", "export_notes"}
     assert any(line.startswith("[resources and prompts] prompt summarize_note pass:") for line in lines), lines
     assert "[" not in done.stdout.split("Top issues")[0].splitlines()[0]  # the report itself is on stdout
-
-
-def test_quiet_prints_no_progress(tmp_path: Path) -> None:
-    """--quiet prints the gate line alone: no progress, no report."""
-    done = cli(["test", command_line(sample()), *SMALL, "--quiet"], tmp_path)
-    assert done.code == 0 and "[searches]" not in done.stderr, done
-    assert done.stdout.strip().splitlines() == [done.stdout.strip()] and done.stdout.startswith("Gates passed"), done
 
 
 def test_on_a_terminal_a_live_display_per_phase(tmp_path: Path) -> None:

@@ -3,7 +3,8 @@
 A reproduction is replayed on a new server process and its last answer judged again by the rule
 that failed: it still fails on the buggy server, and passes once the bug is gone (the correct
 twin). The sample server's silent-skip run here uses 10 examples, enough to find the bug; the
-other sample bugs' reproductions are replayed in test_scorecard.py, on its full grading runs.
+other sample bugs' reproductions are replayed in test_rule_verdicts.py, on the full grading runs of
+test_scorecard.py.
 """
 
 from __future__ import annotations
@@ -35,8 +36,7 @@ from hypothesis_mcp.results import Call, Report, Reproduction, Result
 
 
 def _probes(bug: str) -> Report:
-    return shared_run(f"sample-probes-10-{bug}", sample(bug), grading(max_examples=10), probes=True,
-                      allow_writes=True)
+    return shared_run(sample(bug), grading(max_examples=10), probes=True, allow_writes=True)
 
 
 def _sample_finding(bug: str) -> Result:

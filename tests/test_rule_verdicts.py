@@ -16,12 +16,12 @@ import pytest
 from helpers import (
     PYTHON,
     ROOT,
-    engine,
     error_shapes,
     grading,
     probe_bugs,
     problems,
     sample,
+    shared_run,
     smoke_bugs,
     summary,
 )
@@ -51,14 +51,16 @@ class Case:
 
 
 SMOKE = {"smoke": True, "call_all": True}
-PROBES = {"smoke": True, "probes": True, "allow_writes": True}
+PROBES = {"probes": True, "allow_writes": True}
+"""The sample cases are the runs of test_scorecard.py (helpers.sample_probes), kept once per session;
+smoke findings are replayed by the smoke and verdict cases."""
 CASES = [
     Case("sample-silent-skip", sample("silent-skip"), sample(), {"probe-silent-noop"}, PROBES),
     Case("sample-lose-on-write", sample("lose-on-write"), sample(), {"probe-data-lost"}, PROBES),
     Case("sample-limit-ignored", sample("limit-ignored"), sample(), {"probe-bound-exceeded"}, PROBES),
     # A tail read judged against the full read before it (the machine's Slice expectation).
-    Case("probe-tail-off-by-one", probe_bugs("tail-off-by-one"), probe_bugs(), {"probe-bound-exceeded"},
-         {"probes": True, "allow_writes": True}, grading(max_examples=10)),
+    Case("probe-tail-off-by-one", probe_bugs("tail-off-by-one"), probe_bugs(), {"probe-bound-exceeded"}, PROBES,
+         grading(max_examples=10)),
     Case("smoke-long-list", smoke_bugs("long-list"), smoke_bugs(), {"smoke_structured_content"}, SMOKE),
     Case("smoke-range-unchecked", smoke_bugs("range-unchecked"), smoke_bugs(),
          {"smoke_invalid_arguments", "edge-accepted-invalid-input"}, SMOKE),
@@ -106,7 +108,7 @@ NOT_COVERED = {
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_a_replayed_failure_fails_and_passes_on_the_twin(case: Case) -> None:
     timeout = case.options.get("timeout", 30.0)
-    report = engine(case.buggy, case.profile or grading(), **case.options)
+    report = shared_run(case.buggy, case.profile, **case.options)  # the error-shapes runs: test_error_as_success.py
     replayed = [r for r in problems(report) if r.reproduction is not None and r.reproduction.calls]
     # A smoke check's failure carries the rule its search broke; the check's id names it too.
     found = {r.rule for r in replayed} | {r.check for r in replayed if r.kind == "smoke"}

@@ -30,11 +30,11 @@ def sarif_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any],
     """One grading run of the sample server with a prompt flaw, from the repository root so the
     `-m` module is found as the location."""
     folder = tmp_path_factory.mktemp("sarif")
-    out = folder / "report.sarif"
+    out, report = folder / "report.sarif", folder / "report.json"
     done = cli(["test", command_line(sample("prompt-default-arg")), "--profile", "grading", "--max-examples", "5",
-                "--smoke", "--sarif", str(out)], ROOT, json_report=True)
-    assert done.code == 4 and done.report is not None, done
-    return json.loads(out.read_text(encoding="utf-8")), done.report
+                "--smoke", "--sarif", str(out), "--json", str(report)], ROOT)
+    assert done.code == 4 and report.is_file(), done
+    return json.loads(out.read_text(encoding="utf-8")), json.loads(report.read_text(encoding="utf-8"))
 
 
 def test_sarif_validates_against_the_official_schema(sarif_run: tuple[dict[str, Any], dict[str, Any]]) -> None:
