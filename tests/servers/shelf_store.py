@@ -20,6 +20,7 @@ import re
 import signal
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 
 BUGS = ("keeps-old-notes",)
 LOGIN = re.compile(r"[A-Za-z0-9_]{1,32}")
@@ -33,7 +34,7 @@ def build_server(bug: str | None = None) -> MCPServer:
     def put_item(title: str, notes: str, owner: str) -> str:
         """Stores an item on the shelf; an item with the same title is replaced."""
         if not LOGIN.fullmatch(owner):
-            raise ValueError(f"owner {owner!r} is not a login name")
+            raise ToolError(f"owner {owner!r} is not a login name")
         old = items.get(title)
         kept = old["notes"] if old is not None and bug == "keeps-old-notes" else notes
         items[title] = {"title": title, "notes": kept, "owner": owner}
@@ -43,7 +44,7 @@ def build_server(bug: str | None = None) -> MCPServer:
     def get_item(title: str) -> str:
         """Shows one item."""
         if title not in items:
-            raise ValueError(f"no item {title!r}")
+            raise ToolError(f"no item {title!r}")
         return json.dumps(items[title])
 
     @mcp.tool()
