@@ -13,13 +13,11 @@ No annotations: the verbs say what each tool does. Uids are random, so a replay 
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import signal
 import uuid
 from typing import Annotated
 
+import serving
 from mcp.server.mcpserver import MCPServer
 from pydantic import Field
 
@@ -56,12 +54,7 @@ def build_server(bug: str | None = None) -> MCPServer:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bug", choices=BUGS)
-    args = parser.parse_args()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: os._exit(0))
-    build_server(args.bug).run()
+    serving.main_sdk(build_server, BUGS, __doc__ or "")
 
 
 if __name__ == "__main__":

@@ -11,10 +11,9 @@ An update probe can create a memo but never learn its id: it says so. No bug, no
 
 from __future__ import annotations
 
-import os
-import signal
 from typing import Annotated
 
+import serving
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from pydantic import Field
@@ -45,9 +44,7 @@ def build_server() -> MCPServer:
 
 
 def main() -> None:
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: os._exit(0))
-    build_server().run()
+    serving.main_sdk(lambda _bug: build_server(), (), __doc__ or "")
 
 
 if __name__ == "__main__":

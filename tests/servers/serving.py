@@ -10,16 +10,21 @@ from typing import Any
 
 import anyio
 from mcp.server.lowlevel import Server
+from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
+
+
+def exit_on_signals() -> None:
+    """SIGTERM and SIGINT end the process at once, with status 0: an in-memory server has nothing to
+    flush, and the stdin reader blocks in a thread that cancellation cannot interrupt."""
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: os._exit(0))
 
 
 def serve(server: Server[Any], http_port: int | None) -> None:
     """Serve over stdio, or streamable HTTP at 127.0.0.1:PORT/mcp; SIGTERM ends either with status 0."""
-    # Under HTTP, uvicorn shuts down gracefully and then re-raises the signal to this handler. Under
-    # stdio, the stdin reader blocks in a worker thread that cancellation cannot interrupt, so the
-    # handler exits at once: an in-memory server has nothing to flush.
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: os._exit(0))
+    # Under HTTP, uvicorn shuts down gracefully and then re-raises the signal to this handler.
+    exit_on_signals()
     if http_port is not None:
         import uvicorn
 
@@ -42,3 +47,13 @@ def main(build: Callable[[str | None], Server[Any]], bugs: Sequence[str], doc: s
     parser.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT/mcp")
     args = parser.parse_args(argv)
     serve(build(args.bug), args.http)
+
+
+def main_sdk(build: Callable[[str | None], MCPServer], bugs: Sequence[str], doc: str) -> None:
+    """The command line of the servers written with the SDK's `MCPServer`: `[--bug NAME]`, stdio."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    if bugs:
+        parser.add_argument("--bug", choices=list(bugs), help="switch on one bug (default: the correct twin)")
+    args = parser.parse_args()
+    exit_on_signals()
+    build(getattr(args, "bug", None)).run()

@@ -13,12 +13,10 @@ changes the owner but keeps the old notes, and answers as if it stored the new o
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import re
-import signal
 
+import serving
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
@@ -56,12 +54,7 @@ def build_server(bug: str | None = None) -> MCPServer:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bug", choices=BUGS)
-    args = parser.parse_args()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: os._exit(0))
-    build_server(args.bug).run()
+    serving.main_sdk(build_server, BUGS, __doc__ or "")
 
 
 if __name__ == "__main__":

@@ -17,12 +17,10 @@ task_patch stores the new note and empties the title.
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import os
-import signal
 from typing import Annotated, Any
 
+import serving
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp.types import ToolAnnotations
@@ -84,12 +82,7 @@ def build_server(bug: str | None = None) -> MCPServer:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bug", choices=BUGS)
-    args = parser.parse_args()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: os._exit(0))
-    build_server(args.bug).run()
+    serving.main_sdk(build_server, BUGS, __doc__ or "")
 
 
 if __name__ == "__main__":
