@@ -155,7 +155,7 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
     conn = Connection(target, timeout=options.timeout, startup_timeout=options.startup_timeout, stats=stats)
     conn.open()
     lanes = Lanes(target, workers=options.workers, timeout=options.timeout, startup_timeout=options.startup_timeout,
-                  spares=max(1, 2 // max(1, options.workers)) if options.probes and options.allow_writes else 0)
+                  spares=1 if options.probes and options.allow_writes else 0)
 
     cut: list[str] = []
 

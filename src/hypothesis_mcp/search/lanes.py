@@ -74,7 +74,7 @@ class Lanes:
     workers: int = 1
     timeout: float = 30.0
     startup_timeout: float = 30.0
-    spares: int = 2
+    spares: int = 1
     aborted: threading.Event = field(default_factory=threading.Event)
     lanes: list[Lane] = field(default_factory=list)
 

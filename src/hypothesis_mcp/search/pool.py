@@ -17,7 +17,7 @@ from hypothesis_mcp.connection import Connection, Stats, Target
 
 class ServerPool:
     def __init__(self, target: Target, *, timeout: float, startup_timeout: float = 30.0,
-                 stats: Stats | None = None, spares: int = 2) -> None:
+                 stats: Stats | None = None, spares: int = 1) -> None:
         self.target = target
         self.timeout = timeout
         self.startup_timeout = startup_timeout
