@@ -120,7 +120,7 @@ def wait_for_port(port: int, proc: subprocess.Popen[bytes], limit: float = 30.0)
 @contextlib.contextmanager
 def http_server(argv: list[str], *after: str, env: dict[str, str] | None = None) -> Iterator[str]:
     """Start a server with `--http PORT` (then `after`) on a free port; yield its URL; stop it (it
-    exits 0 on SIGTERM)."""
+    exits 0 on SIGTERM; one a test has wedged with a blocking hang cannot, and is killed after 3 s)."""
     port = free_port()
     proc = subprocess.Popen([*argv, "--http", str(port), *after], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True, cwd=ROOT,
@@ -132,7 +132,7 @@ def http_server(argv: list[str], *after: str, env: dict[str, str] | None = None)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGTERM)
         try:
-            proc.wait(timeout=10)
+            proc.wait(timeout=3)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
