@@ -13,17 +13,36 @@ import pytest
 from hypothesis import strategies as st
 
 from hypothesis_mcp.errors import UsageError
-from hypothesis_mcp.profiles import make_profile
+from hypothesis_mcp.profiles import GRADING_SEED, make_profile
 from hypothesis_mcp.search.driver import Finding, hunt
 from hypothesis_mcp.search.saved import digest
+from hypothesis_mcp.search.seeding import own_draws, scope_seed
 
 
-def test_grading_is_derandomized_without_a_database() -> None:
+def test_grading_has_a_fixed_seed_and_no_database() -> None:
     profile = make_profile("grading")
-    assert (profile.derandomize, profile.seed, profile.database_dir) == (True, None, None)
+    assert (profile.seed, profile.database_dir) == (GRADING_SEED, None)
     made = profile.settings()
-    assert made.derandomize and made.database is None
+    assert not made.derandomize and made.database is None, "draws come from explicit seeds alone"
     assert (made.max_examples, made.stateful_step_count) == (25, 20), "the counts docs/scoring.md gives"
+
+
+def test_a_scope_seed_depends_on_the_run_seed_and_the_scope_alone() -> None:
+    assert scope_seed(0, "search", "valid:a") == scope_seed(0, "search", "valid:a")
+    assert len({scope_seed(0, "search", "valid:a"), scope_seed(1, "search", "valid:a"),
+                scope_seed(0, "search", "valid:b"), scope_seed(0, "effect", "valid:a")}) == 4
+    assert scope_seed(0, "ab", "c") != scope_seed(0, "a", "bc"), "scope parts are kept apart"
+
+
+def test_own_draws_leaves_out_mined_literals_and_restores_them() -> None:
+    """Inside our runs Hypothesis draws no literal mined from loaded modules; outside, a user's
+    own tests keep Hypothesis's usual behaviour."""
+    from hypothesis.internal.conjecture import providers
+
+    usual = providers._get_local_constants
+    with own_draws(), own_draws():
+        assert len(providers._get_local_constants()) == 0
+    assert providers._get_local_constants is usual
 
 
 def test_default_draws_a_seed_and_keeps_failures(tmp_path: Path) -> None:

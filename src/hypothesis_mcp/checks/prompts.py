@@ -24,6 +24,7 @@ from hypothesis_mcp.rules.expectations import Finding
 from hypothesis_mcp.rules.surfaces import MISSING_ACCEPTED, incident, messages_problem, refused
 from hypothesis_mcp.rules.surfaces import PROMPT_UNKNOWN_ACCEPTED as UNKNOWN_ACCEPTED
 from hypothesis_mcp.search.driver import hunt
+from hypothesis_mcp.search.saved import digest
 
 METADATA = "smoke_prompt_metadata"
 GET = "smoke_prompt_get"
@@ -134,7 +135,8 @@ class PromptChecks(SurfaceChecks):
             return messages_problem(outcome)
 
         done = hunt(argument_values(prompt), prop, self.profile, examples=self.profile.examples,
-                    cost=lambda: self.conn.stats.calls, stop=self.stop)
+                    cost=lambda: self.conn.stats.calls, stop=self.stop,
+                    scope=f"prompt:{name}:{digest(prompt.get('arguments') or [])}")
         if done.finding is not None and done.value is not None:
             self.add(smoke_result(
                 GET, subject, "fail", done.finding.message, rule=done.finding.rule, basis=BASIS[GET],

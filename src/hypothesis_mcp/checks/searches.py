@@ -259,7 +259,7 @@ class Searches:
 
     def _run(self, search: Search, strategy: Any, prop: Prop, examples: int, conn: Connection, *,
              admits: Callable[[dict[str, Any]], bool], unwrap: Callable[[dict[str, Any]], Any] | None = None,
-             keep: frozenset[str] = frozenset(), scope: str = "") -> None:
+             scope: str, keep: frozenset[str] = frozenset()) -> None:
         found = hunt(strategy, prop, self.profile, examples=examples, cost=conn.stats.cost,
                      stop=lambda: self._stopped(conn), scope=scope)
         search.examples += found.examples

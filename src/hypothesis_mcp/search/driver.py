@@ -14,14 +14,13 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from hypothesis import example, given
-from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.strategies import SearchStrategy
 
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.rules.expectations import Finding
-from hypothesis_mcp.search import drawn  # noqa: F401  (loaded for its literals: see search/drawn.py)
 from hypothesis_mcp.search.saved import SavedFailures, decode_value, encode_value
+from hypothesis_mcp.search.seeding import own_draws, seeded
 
 V = TypeVar("V")
 
@@ -62,12 +61,13 @@ def hunt(
     examples: int | None = None,
     cost: Callable[[], int] | None = None,
     stop: Callable[[], bool] | None = None,
-    scope: str = "",
+    scope: str,
 ) -> Hunt[V]:
     """Search for a value that breaks `prop`; return the smallest one Hypothesis found.
 
-    With an example folder (the default and thorough profiles), the search named `scope` first
-    tries the failure it kept last time and keeps this run's.
+    The search draws from the run's seed and `scope` alone. With an example folder (the default
+    and thorough profiles), the search named `scope` first tries the failure it kept last time and
+    keeps this run's.
 
     `cost` reports calls made so far; past `profile.shrink_calls` after the first failure,
     no new value is sent to the server; the same once `stop()` says the run's time is up.
@@ -101,18 +101,17 @@ def hunt(
         result.finding, result.value = finding, value
         raise _Found(finding)
 
-    saved = SavedFailures(profile.database_dir) if profile.database_dir and scope else None
+    saved = SavedFailures(profile.database_dir) if profile.database_dir else None
     runner = given(strategy)(test)
     kept = saved.load(scope) if saved else None
     if kept is not None:
         with suppress(KeyError, TypeError):  # a file from another version: search without it
             runner = example(decode_value(kept))(runner)
-    runner = profile.settings(examples)(runner)
-    if profile.seed is not None:
-        runner = hypothesis_seed(profile.seed)(runner)
+    runner = seeded(profile.settings(examples)(runner), profile.seed, "search", scope)
     finished = True
     try:
-        runner()
+        with own_draws():
+            runner()
     except _Found as exc:
         result.finding = exc.finding
     except _OutOfTime:

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Flaky
 from hypothesis.stateful import run_state_machine_as_test
 
@@ -19,6 +18,7 @@ from hypothesis_mcp.rules.expectations import Agree, SameAnswer, item_keys
 from hypothesis_mcp.search.lanes import Job, Lane, Lanes
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.search.saved import SavedFailures, digest
+from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.context import ProbeContext
@@ -302,11 +302,10 @@ class ProbeRun:
         )
         error = None
         self.pool.expect(self.profile.probe_examples + self.later)
-        machine = build_machine(ctx)
-        if self.profile.seed is not None:
-            machine = hypothesis_seed(self.profile.seed)(machine)
+        machine = seeded(build_machine(ctx), self.profile.seed, "effect", tool.name, "bounds" if bounds else "plain")
         try:
-            run_state_machine_as_test(machine, settings=self.profile.settings(self.profile.probe_examples))
+            with own_draws():
+                run_state_machine_as_test(machine, settings=self.profile.settings(self.profile.probe_examples))
         except (ProbeFailure, Flaky):
             pass
         except Exception as exc:

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from hypothesis import given, settings
-from hypothesis import seed as hypothesis_seed
 
 from hypothesis_mcp.catalog import KEY_WORDS, Tool, snake, words
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.results import Binding, Call
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.bindings import find_id, in_type_of
+from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.context import PLACEHOLDER
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.readers import (
@@ -148,9 +148,8 @@ class UpdateProbe:
             def updates(create: dict[str, Any], update: dict[str, Any]) -> None:
                 self.example(create, update)
 
-            if self.run.profile.seed is not None:
-                updates = hypothesis_seed(self.run.profile.seed)(updates)
-            updates()
+            with own_draws():
+                seeded(updates, self.run.profile.seed, "update", self.tool.name, self.creator.name)()
         except ProbeFailure:
             pass
         except Exception as exc:

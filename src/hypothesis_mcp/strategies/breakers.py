@@ -5,14 +5,10 @@ characters or an integer past 2^31, yet these are what crash real servers. So ev
 property gets each breaker its schema admits, one property changed at a time from the plainest
 call (docs/strategies.md lists the set). Invalid arguments get the breakers a property's schema
 rejects, a few per property.
-
-The table is one JSON text: Hypothesis also draws short literals it finds in the project's own
-modules, and these values are already sent as fixed calls.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -25,14 +21,14 @@ from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.strategies.boundary import zero_value
 from hypothesis_mcp.strategies.dialect import value_validator
 
-_TABLE = json.loads("""{
-  "string": ["", " \\t\\n", "\\u0000", "\\u0001\\u001b[31m\\u007f", "\\u202eabc\\u200b", "e\\u0301\\u0301",
-             "\\ud83d\\ude00", "../../../../etc/passwd", "%s%n{0}${x}"],
-  "integer": [0, -1, 2147483647, 2147483649, -2147483649, 9007199254740991, 9007199254740993,
-              1000000000000000000000000000000, -1000000000000000000000000000000],
-  "number": [0, -1, 0.5, 1e308, -1e308, 5e-324],
-  "invalid": ["\\u0000", 2147483649, -1, 1e308, 0.5, null]
-}""")
+_TABLE: dict[str, list[Any]] = {
+    "string": ["", " \t\n", "\u0000", "\u0001\u001b[31m\u007f", "\u202eabc\u200b", "e\u0301\u0301",
+               "\U0001f600", "../../../../etc/passwd", "%s%n{0}${x}"],
+    "integer": [0, -1, 2147483647, 2147483649, -2147483649, 9007199254740991, 9007199254740993,
+                10**30, -(10**30)],
+    "number": [0, -1, 0.5, 1e308, -1e308, 5e-324],
+    "invalid": ["\u0000", 2147483649, -1, 1e308, 0.5, None],
+}
 LONG_LENGTHS = (10**3, 10**4, 10**5)
 """Long strings, each tried once per string property that admits it (within maxLength)."""
 LONG_FILL = "a"
