@@ -21,7 +21,7 @@ ALLOWED: dict[str, set[str]] = {
     "files": {"errors"},
     "suggest": set(),
     "strategies": {"catalog", "errors", "files"},
-    "rules": {"connection", "results", "strategies"},
+    "rules": {"catalog", "connection", "results", "strategies"},
     "gates": {"errors", "results"},
     "scorecard": {"results", "gates"},
     "events": {"connection"},

@@ -53,6 +53,7 @@ def words(name: str) -> list[str]:
 
 
 def snake(name: str) -> str:
+    """`taskId`, `task-id` and `task_id` alike: lower-case words joined by underscores."""
     return "_".join(words(name))
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 from typing import Any
 
+from hypothesis_mcp.catalog import snake
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import records_holding
@@ -53,12 +53,6 @@ def _member(objects: list[Any], names: tuple[str, ...]) -> tuple[str, Any] | Non
                 if snake(member) == name and _usable(value):
                     return member, value
     return None
-
-
-def snake(name: str) -> str:
-    """`taskId`, `task-id` and `task_id` alike: lower-case words joined by underscores."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    return "_".join(w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w)
 
 
 def _usable(value: Any) -> bool:

@@ -14,8 +14,8 @@ from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.readers import Reader
 from hypothesis_mcp.stateful.unmarked import Plan
+from hypothesis_mcp.strategies import salted_marker
 
-PLACEHOLDER = "hm00000000"
 MANY = 10
 """Records one step stores in a row: enough for a store that evicts at its 5th, 7th or 9th."""
 MANY_EVERY = 8
@@ -86,7 +86,7 @@ class ProbeContext:
     _counter: itertools.count[int] = field(default_factory=itertools.count)
 
     def next_marker(self) -> str:
-        return f"hm{self.salt:04x}{next(self._counter) % 0x10000:04x}"
+        return salted_marker(self.salt, next(self._counter))
 
     def record_failure(self, finding: ProbeFinding) -> None:
         self.candidates.append(finding)

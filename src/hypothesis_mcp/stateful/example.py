@@ -14,7 +14,6 @@ from hypothesis_mcp.rules.answers import count_items, lines, shown
 from hypothesis_mcp.stateful.bounds import bound_basis
 from hypothesis_mcp.stateful.context import (
     MANY_EVERY,
-    PLACEHOLDER,
     ProbeContext,
     Record,
     bound_range,
@@ -27,7 +26,7 @@ from hypothesis_mcp.stateful.keys import top
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.stateful.resource_readers import resource_showing
 from hypothesis_mcp.stateful.unmarked import RETRIES, merged, retried, unmarked
-from hypothesis_mcp.strategies import find_markers
+from hypothesis_mcp.strategies import find_markers, with_marker
 
 
 class Example:
@@ -252,7 +251,7 @@ class Example:
     def make_args(self, drawn: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         marker = self.ctx.next_marker()
         self.markers.add(marker)
-        return marker, json.loads(json.dumps(drawn).replace(PLACEHOLDER, marker))
+        return marker, with_marker(drawn, marker)
 
     def store_all(self, batch: list[dict[str, Any]]) -> list[Record | None]:
         """Each record written and looked for; the records kept are judged once, after the batch."""

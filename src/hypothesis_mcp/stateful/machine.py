@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, multiple, precondition, rule
 
 from hypothesis_mcp.catalog import Bound, Tool
-from hypothesis_mcp.stateful.context import MANY, PLACEHOLDER, ProbeContext, Record, bound_range
+from hypothesis_mcp.stateful.context import MANY, ProbeContext, Record, bound_range
 from hypothesis_mcp.stateful.example import Example
 from hypothesis_mcp.stateful.readers import Reader
 from hypothesis_mcp.stateful.steps import ShownChoice, shown_calls
-from hypothesis_mcp.strategies import marked_arguments
+from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
 
 
 def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:

@@ -11,6 +11,7 @@ from hypothesis_mcp.catalog import LIMIT_NAMES, OTHER, READ_VERBS, SENDING_VERBS
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.stateful.config import Pair
+from hypothesis_mcp.strategies import leading_marker
 
 MAX_READERS = 6
 QUERY_NAMES = frozenset({"query", "q", "search", "filter", "term", "terms", "keyword", "keywords", "text",
@@ -18,7 +19,6 @@ QUERY_NAMES = frozenset({"query", "q", "search", "filter", "term", "terms", "key
 SKIP_WORDS = re.compile(
     r"\b(skipp(ed|ing)|already exists?|already present|unchanged|duplicates?|no changes?|not (created|added|"
     r"updated|modified)|ignored|exists already)\b", re.IGNORECASE)
-MARKER = re.compile(r"hm[0-9a-f]{8}")
 SAYS_READ_ONLY = re.compile(
     r"\bread[- ]only\b|\b(does not|doesn't|never) (change|modify|modifies|write|writes)\b|"
     r"\bwithout (changing|modifying)\b", re.IGNORECASE)
@@ -152,9 +152,9 @@ def first_marker(written: Any) -> str | None:
     """The first marked token (`hm1234abcd-title`) of a write's arguments, in argument order: what
     a declared read's `{marker}` stands for, so a search can find the record by it."""
     for name, text in field_texts(written):
-        found = MARKER.match(text)
-        if found is not None and text.startswith(f"{found.group()}-{name}"):
-            return f"{found.group()}-{name}"
+        marker = leading_marker(text)
+        if marker is not None and text.startswith(f"{marker}-{name}"):
+            return f"{marker}-{name}"
     return None
 
 

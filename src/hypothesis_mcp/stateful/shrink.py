@@ -11,7 +11,6 @@ would miss the record on any server.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -21,8 +20,8 @@ from hypothesis_mcp.rules.expectations import ContainsAny, FieldEquals
 from hypothesis_mcp.stateful.claims import claims_hold
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.readers import field_texts
+from hypothesis_mcp.strategies import leading_marker
 
-MARKED = re.compile(r"hm[0-9a-f]{8}-")
 SHOWN_FIRST = ("probe-silent-noop", "probe-data-lost")
 
 Replays = Callable[[ProbeFinding], bool]
@@ -47,8 +46,9 @@ def plain_calls(calls: list[Call]) -> tuple[list[Call], dict[str, str]]:
 
     for call in calls:
         for field, text in field_texts(call.arguments):
-            token = text[:11] + field
-            if MARKED.match(text) and text.startswith(token) and text != token:
+            marker = leading_marker(text)
+            token = f"{marker}-{field}"
+            if marker is not None and text.startswith(token) and text != token:
                 mapping[text] = token
     return [Call(c.tool, cut(c.arguments)) for c in calls], mapping
 

@@ -11,7 +11,6 @@ takes no free text carries no marker, so a read cannot show what it changed: it 
 
 from __future__ import annotations
 
-import json
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -25,7 +24,6 @@ from hypothesis_mcp.results import Binding, Call
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.bindings import find_id, in_type_of
 from hypothesis_mcp.search.seeding import own_draws, seeded
-from hypothesis_mcp.stateful.context import PLACEHOLDER
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.readers import (
     Reader,
@@ -37,7 +35,7 @@ from hypothesis_mcp.stateful.readers import (
     tokens,
 )
 from hypothesis_mcp.stateful.roles import ID_WORDS, UPDATE_VERBS, updated_id
-from hypothesis_mcp.strategies import marked_arguments
+from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 
 if TYPE_CHECKING:
     from hypothesis_mcp.stateful.probes import ProbeRun, Record
@@ -157,9 +155,9 @@ class UpdateProbe:
         return None
 
     def marked(self, drawn: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        marker = f"hm{self.salt:04x}{self._count % 0x10000:04x}"
+        marker = salted_marker(self.salt, self._count)
         self._count += 1
-        return marker, json.loads(json.dumps(drawn).replace(PLACEHOLDER, marker))
+        return marker, with_marker(drawn, marker)
 
     def example(self, create: dict[str, Any], update: dict[str, Any]) -> None:
         if self.run.stop():

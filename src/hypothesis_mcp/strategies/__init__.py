@@ -7,12 +7,22 @@ built once per schema and cached by its canonical JSON.
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.strategies.errors import NoInvalidValues
 from hypothesis_mcp.strategies.invalid import Invalid, has_invalid_values, invalid_from_schema
-from hypothesis_mcp.strategies.markers import find_markers, marked_arguments, marked_text, new_marker
+from hypothesis_mcp.strategies.markers import (
+    PLACEHOLDER,
+    find_markers,
+    leading_marker,
+    marked_arguments,
+    marked_text,
+    new_marker,
+    salted_marker,
+    with_marker,
+)
 from hypothesis_mcp.strategies.overrides import Overrides, parse_value
 from hypothesis_mcp.strategies.schemas import from_schema, tool_schema
 from hypothesis_mcp.strategies.tools import arguments, invalid_arguments
 
 __all__ = [
+    "PLACEHOLDER",
     "Invalid",
     "NoInvalidValues",
     "Overrides",
@@ -23,9 +33,12 @@ __all__ = [
     "has_invalid_values",
     "invalid_arguments",
     "invalid_from_schema",
+    "leading_marker",
     "marked_arguments",
     "marked_text",
     "new_marker",
     "parse_value",
+    "salted_marker",
     "tool_schema",
+    "with_marker",
 ]

@@ -48,10 +48,34 @@ EXTRA_ITEMS = 3  # most items an array gets beyond its least
 MAX_DEPTH = 4  # nesting of objects and arrays that still get markers
 
 
+def _token(bits: int) -> str:
+    return f"hm{bits & 0xFFFFFFFF:08x}"
+
+
+PLACEHOLDER = _token(0)
+"""Stands in drawn arguments for the marker a probe gives each write once it is made."""
+
+
+def with_marker(drawn: Any, marker: str) -> Any:
+    """Drawn arguments with the placeholder replaced by the write's own marker."""
+    return json.loads(json.dumps(drawn).replace(PLACEHOLDER, marker))
+
+
 def new_marker(rng_or_seed: random.Random | int | None = None) -> str:
     """A fresh `hm<8 hex>` token; give a seed or a Random for a reproducible one."""
     rng = rng_or_seed if isinstance(rng_or_seed, random.Random) else random.Random(rng_or_seed)
-    return f"hm{rng.getrandbits(32):08x}"
+    return _token(rng.getrandbits(32))
+
+
+def salted_marker(salt: int, count: int) -> str:
+    """The `count`th marker of a probe: its 16-bit `salt` then the count, so two probes' markers differ."""
+    return _token((salt & 0xFFFF) << 16 | count & 0xFFFF)
+
+
+def leading_marker(text: str) -> str | None:
+    """The marker a marked value starts with (`hm1234abcd-title…` gives `hm1234abcd`)."""
+    found = MARKER.match(text)
+    return found.group() if found is not None and text[found.end():found.end() + 1] == "-" else None
 
 
 def find_markers(blob: Any, marker: str | None = None) -> list[str]:
