@@ -22,6 +22,7 @@ from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.context import ProbeContext
+from hypothesis_mcp.stateful.host import ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.keys import choose_key
 from hypothesis_mcp.stateful.machine import build_machine
@@ -120,14 +121,14 @@ class ProbeRun:
         yield Step(ProbeRun.agreements, main=True)
         yield Step(ProbeRun.idempotent, main=True)
 
-    def on_lanes(self, steps: list[Step]) -> list[list[Record]]:
+    def on_lanes(self, steps: list[Step]) -> list[list[ProbeOutput]]:
         """Run each step's work on a lane, on a copy of this run with the lane's servers and a new
         warm server (one work's leftovers must not steer another's shrinking); records in step order.
         A work is told how many fresh servers the works after it may take (the jobs after it run
         later on this lane or on another, so their sum bounds what this lane's pool still needs)."""
         works = [(step.work, step.servers) for step in steps if step.work is not None]
         after = [sum(servers for _, servers in works[index + 1:]) for index in range(len(works))]
-        outputs: list[list[Record]] = [[] for _ in works]
+        outputs: list[list[ProbeOutput]] = [[] for _ in works]
         if self.lanes is None:
             for index, (work, _) in enumerate(works):
                 self.later = after[index]
@@ -151,7 +152,7 @@ class ProbeRun:
                 self.notes.extend(copy.notes)
         return outputs
 
-    def collect(self, records: Iterable[Record]) -> None:
+    def collect(self, records: Iterable[ProbeOutput]) -> None:
         for record in records:
             if isinstance(record, ProbeFinding):
                 self.add_finding(record)
@@ -184,7 +185,7 @@ class ProbeRun:
         self.results.append(self.result(finding.tool, finding.check, status, finding.rule, finding.message,
                                         confidence=finding.confidence, basis=finding.basis, finding=finding))
 
-    def round_trip(self, tool: Tool) -> Iterator[Record]:
+    def round_trip(self, tool: Tool) -> Iterator[ProbeOutput]:
         pair = self.config.pair_for(tool.name)
         readers = choose_readers(tool, self.tools, pair, set(self.config.exclude))
         if not readers:
@@ -371,7 +372,7 @@ class ProbeRun:
                                   if (tool.name, c.relation.param) not in declared)
         return checks, skipped
 
-    def bounds(self) -> Iterator[Record]:
+    def bounds(self) -> Iterator[ProbeOutput]:
         """Read-only bounds run on a server of their own in its initial state (the scenarios may
         have written to the main one), so their one-call reproductions replay from a fresh start."""
         checks, skipped = self.bound_checks()
@@ -385,7 +386,7 @@ class ProbeRun:
         finally:
             self.pool.release(conn)
 
-    def _bounds(self, conn: Connection, checks: list[BoundCheck]) -> Iterator[Record]:
+    def _bounds(self, conn: Connection, checks: list[BoundCheck]) -> Iterator[ProbeOutput]:
         for check in checks:
             if self.stop():
                 yield self.result(check.tool.name, "bound", "skip", "probe-bound-exceeded",
@@ -417,7 +418,7 @@ class ProbeRun:
             return "the tool is not read-only: add --allow-writes"
         return None
 
-    def agreements(self) -> Iterator[Record]:
+    def agreements(self) -> Iterator[ProbeOutput]:
         for agreement in self.config.agreements:
             refusal = self.refusal(agreement.left.tool) or self.refusal(agreement.right.tool)
             if refusal is not None:
@@ -447,7 +448,7 @@ class ProbeRun:
                     expect=expect,
                     check="agreement", fresh=False)
 
-    def idempotent(self) -> Iterator[Record]:
+    def idempotent(self) -> Iterator[ProbeOutput]:
         for spec in self.config.idempotent:
             if (refusal := self.refusal(spec.tool)) is not None:
                 yield self.result(spec.tool, "idempotent", "skip", "probe-not-idempotent", f"declared call: {refusal}")
@@ -465,12 +466,11 @@ class ProbeRun:
                                    expect=SameAnswer(), check="idempotent", fresh=False)
 
 
-Record = Result | ProbeFinding
 """What a probe produces: a result, or a finding that `add_finding` merges with those seen."""
-Work = Callable[[ProbeRun], Iterable[Record]]
+Work = Callable[[ProbeRun], Iterable[ProbeOutput]]
 
 
-def known(records: Iterable[Record]) -> Work:
+def known(records: Iterable[ProbeOutput]) -> Work:
     return lambda run: records
 
 
@@ -484,7 +484,7 @@ class Step:
     the lanes' work before it is done), or `records` already known."""
 
     work: Work | None = None
-    records: tuple[Record, ...] = ()
+    records: tuple[ProbeOutput, ...] = ()
     main: bool = False
     servers: int = 0
     """Fresh servers the work takes when nothing fails, at most."""

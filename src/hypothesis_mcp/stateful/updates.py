@@ -14,7 +14,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hypothesis import given, settings
 
@@ -24,6 +24,7 @@ from hypothesis_mcp.results import Binding, Call
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.bindings import find_id, in_type_of
 from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.readers import (
     Reader,
@@ -36,9 +37,6 @@ from hypothesis_mcp.stateful.readers import (
 )
 from hypothesis_mcp.stateful.roles import ID_WORDS, UPDATE_VERBS, updated_id
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
-
-if TYPE_CHECKING:
-    from hypothesis_mcp.stateful.probes import ProbeRun, Record
 
 CREATING_WORDS = frozenset({"new", "make"})
 """Words of a creating tool's name that are no noun of its records (`task_new`)."""
@@ -102,7 +100,7 @@ class UpdateProbe:
     """The update probe of one update-only write: examples on one warm server, a finding replayed
     on a fresh one before it is reported."""
 
-    run: ProbeRun
+    run: ProbeHost
     tool: Tool
     id_field: str
     creator: Tool
@@ -129,7 +127,7 @@ class UpdateProbe:
         self.salt = zlib.crc32(f"{self.tool.name}:{self.run.profile.seed}".encode()) & 0xFFFF
         self.base = {r.tool.name: self.run.base(r.tool) for r in self.readers}
 
-    def results(self) -> Iterator[Record]:
+    def results(self) -> Iterator[ProbeOutput]:
         error = self.explore()
         self.run.pool.retire_warm()
         self.run.examples += self.examples
@@ -283,10 +281,10 @@ class UpdateProbe:
         self.found = finding
         raise ProbeFailure(finding)
 
-    def verdict(self, error: str | None) -> Iterator[Record]:
+    def verdict(self, error: str | None) -> Iterator[ProbeOutput]:
         run, name, creator = self.run, self.tool.name, self.creator.name
 
-        def inconclusive(message: str) -> Record:
+        def inconclusive(message: str) -> ProbeOutput:
             return run.result(name, "round-trip", "inconclusive", "probe-write-not-observable", message,
                               confidence="low")
 
@@ -332,8 +330,8 @@ class UpdateProbe:
                                "showed the updated fields, old or new")
 
 
-def update_probe(run: ProbeRun, tool: Tool, id_field: str, readers: list[Reader],
-                 given: dict[str, Any]) -> Iterator[Record]:
+def update_probe(run: ProbeHost, tool: Tool, id_field: str, readers: list[Reader],
+                 given: dict[str, Any]) -> Iterator[ProbeOutput]:
     """The probe of an update-only write; without a tool that creates its records, it says so."""
     writes = run.write_tools()
     wanted = {t.name: set(run.write_args(t, run.config.pair_for(t.name))) for t in writes}

@@ -1,0 +1,43 @@
+"""What a probe of one write needs from the probe run it belongs to.
+
+The update probe (`updates.py`) is started by the probe run (`probes.py`) and asks it for servers,
+settings and verdicts; naming that need here lets it depend on this small face, not on the run,
+so the two modules do not import each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.profiles import Profile
+from hypothesis_mcp.results import Result
+from hypothesis_mcp.search.pool import ServerPool
+from hypothesis_mcp.stateful.config import Pair, ProbeConfig
+from hypothesis_mcp.stateful.judge import ProbeFinding
+
+ProbeOutput = Result | ProbeFinding
+"""What a probe yields: a finished result, or a finding the run verifies before it reports it."""
+
+
+class ProbeHost(Protocol):
+    pool: ServerPool
+    tools: list[Tool]
+    profile: Profile
+    config: ProbeConfig
+    examples: int
+
+    @property
+    def stop(self) -> Callable[[], bool]: ...
+
+    def base(self, tool: Tool) -> dict[str, Any]: ...
+
+    def write_tools(self) -> list[Tool]: ...
+
+    def write_args(self, tool: Tool, pair: Pair | None) -> dict[str, Any]: ...
+
+    def reproduces(self, finding: ProbeFinding) -> bool: ...
+
+    def result(self, tool: str, check: str, status: str, rule: str, message: str, *, confidence: str = "high",
+               basis: str = "", finding: ProbeFinding | None = None) -> Result: ...
