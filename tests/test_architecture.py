@@ -10,18 +10,19 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "hypothesis_mcp"
 PACKAGE = "hypothesis_mcp"
 
 # The units below the engine, each with what it may import (besides itself).
-BASE = {"errors", "version", "results", "profiles", "catalog", "rules"}
+BASE = {"errors", "version", "results", "profiles", "vocabulary", "catalog", "rules"}
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "version": set(),
     "results": set(),
     "profiles": {"errors"},
-    "catalog": set(),
+    "vocabulary": set(),
+    "catalog": {"vocabulary"},
     "connection": {"catalog", "errors", "results", "version"},
     "files": {"errors"},
     "suggest": set(),
-    "strategies": {"catalog", "errors", "files"},
-    "rules": {"connection", "results", "strategies"},
+    "strategies": {"catalog", "errors", "files", "vocabulary"},
+    "rules": {"connection", "results", "strategies", "vocabulary"},
     "gates": {"errors", "results"},
     "scorecard": {"results", "gates"},
     "events": {"connection"},
@@ -31,13 +32,16 @@ ALLOWED: dict[str, set[str]] = {
     "cli_targets": {"clientconfig", "connection", "errors", "project", "report", "results"},
     "search": BASE | {"connection", "strategies"},
     "checks": BASE | {"connection", "strategies", "search"},
+    "model": BASE | {"connection", "strategies", "search"},
     "waivers": {"errors", "results", "rules", "suggest"},
-    "stateful": BASE | {"connection", "strategies", "search", "files", "waivers"},
+    "stateful": BASE | {"connection", "strategies", "search", "files", "waivers", "model"},
     "inputs": {"catalog", "stateful", "strategies", "suggest", "waivers"},
     "replay": BASE | {"connection"},
-    "engine": BASE | {"connection", "strategies", "search", "checks", "stateful", "scorecard", "events", "inputs",
+    "engine": BASE | {"connection", "strategies", "search", "checks", "model", "stateful", "scorecard", "events",
+                      "inputs",
                       "waivers", "shipped"},
     "emit": {"results"},
+    "learn": BASE | {"connection", "model", "search", "stateful"},
     "report": BASE | {"connection", "scorecard"},
     "shipped": {"errors", "stateful", "files", "suggest"},
     "pytest_plugin": {"connection", "engine", "events", "profiles", "results"},
