@@ -42,8 +42,9 @@ def test_filesystem_head_and_tail_zero_are_flagged(version: str, sandbox: Path) 
     # line at the chunk boundary is lost): the long record of write_file's first example shows it.
     assert not_passed(report) == unknown | {
         ("read_text_file", "probe-bound-exceeded", "fail", "high"),
-        ("read_file", "probe-bound-exceeded", "warn", "medium"),
-        ("read_file", "probe-bound-short", "warn", "medium"),
+        # read_file's head/tail are bounds by their names only (no declared relation): a guess, so low.
+        ("read_file", "probe-bound-exceeded", "warn", "low"),
+        ("read_file", "probe-bound-short", "warn", "low"),
     }
     assert (report.grade, report.score) == ("C", 94.0)
     assert report.grade_cap.reasons == ["probe-bound-exceeded on read_text_file"]

@@ -155,18 +155,21 @@ def test_silent_skip_grades_c(silent_skip: Report) -> None:
 
 
 def test_silent_skip_finding(silent_skip: Report) -> None:
-    """The minimal reproduction: write, read, same-key write, read (regression: it once kept two
-    unrelated search_notes reads that Hypothesis could not delete from between the writes)."""
+    """The minimal reproduction: write, same-key write, a listing that shows the old body and not the
+    new one. A keyed get alone would rest on a guess (that the store replaces rather than keeps both
+    and returns the first); the listing, asked for no record in particular, shows it (regression: it
+    once kept two unrelated search_notes reads that Hypothesis could not delete from between the
+    writes)."""
     failure = one(silent_skip, kind="probe", rule="probe-silent-noop")
     assert (failure.tool, failure.status, failure.confidence) == ("create_note", "fail", "high")
     assert failure.check == "round-trip"
     assert failure.fix
+    assert {f["evidence"] for f in failure.details["rests_on"]} == {"shown"}
     calls = failure.reproduction.calls if failure.reproduction else []
-    assert [c.tool for c in calls] == ["create_note", "get_note", "create_note", "get_note"], calls
-    first, second = calls[0].arguments, calls[2].arguments
+    assert [c.tool for c in calls] == ["create_note", "create_note", "list_notes"], calls
+    first, second = calls[0].arguments, calls[1].arguments
     assert first["title"] == second["title"], "the second write reuses the key"
     assert first["body"] != second["body"], "with a new value"
-    assert calls[1].arguments == {"title": first["title"]} == calls[3].arguments
     assert failure.reproduction is not None and failure.reproduction.fresh_server is True
 
 
@@ -194,7 +197,9 @@ def test_lose_on_write_finding(lose_on_write: Report) -> None:
 
 def test_limit_ignored_is_a_warning_that_never_caps(limit_ignored: Report) -> None:
     warning = one(limit_ignored, kind="probe", rule="probe-bound-exceeded")
-    assert (warning.tool, warning.status, warning.confidence) == ("list_notes", "warn", "medium")
+    # `limit` is a bound by its name only: a guessed fact, so the warning is low.
+    assert (warning.tool, warning.status, warning.confidence) == ("list_notes", "warn", "low")
+    assert [f["evidence"] for f in warning.details["rests_on"]] == ["guessed"]
     assert (limit_ignored.grade, limit_ignored.score) == ("B", SCORE), summary(limit_ignored)
     cap = limit_ignored.grade_cap
     assert (cap.capped, cap.reasons) == (False, [])

@@ -1,60 +1,23 @@
-"""The server's tools and what we infer about each: roles, key fields and bound parameters.
+"""The server's tools as listed, and what their names say: roles, key fields and bound parameters.
 
-The heuristics follow the effect-probe rules: a verb in the name, overridden by annotations,
-decides whether a tool may be called by probes, and field names decide keys and bounds.
+The words are read by the vocabulary (one place, verbs by their position); annotations override
+the name, and field names decide keys and bounds. The tool profile (model.profile) adds what the
+normalised schema shows and keeps the evidence of each guess.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
-READ_VERBS = frozenset(
-    {"get", "list", "search", "read", "find", "query", "fetch", "show", "describe", "view",
-     "lookup", "open", "browse", "retrieve", "inspect", "count", "stat", "check", "filter"}
-)
-WRITE_VERBS = frozenset(
-    {"create", "add", "update", "write", "set", "save", "put", "insert", "upsert", "append",
-     "edit", "modify", "store", "remember", "record", "complete", "close", "replace", "relate", "link",
-     "mark"}
-)
-SENDING_VERBS = frozenset(
-    {"delete", "remove", "send", "publish", "deploy", "drop", "destroy", "purge", "erase",
-     "truncate", "wipe", "post", "email", "notify", "transfer", "pay", "kill", "terminate"}
-)
-KEY_WORDS = frozenset(
-    {"name", "id", "key", "title", "path", "slug", "uri", "url", "filename", "email", "username"}
-)
-DESCRIBED_READS = frozenset(
-    {"read", "reads", "list", "lists", "search", "searches", "fetch", "fetches", "show", "shows", "get", "gets",
-     "return", "returns", "display", "displays", "filter", "filters"}
-)
-"""The first word of a description that says the tool reads (`Lists the newest notes.`)."""
-DESCRIBED_WRITES = frozenset(
-    {"keep", "keeps", "store", "stores", "save", "saves", "add", "adds", "create", "creates", "write", "writes",
-     "record", "records", "append", "appends", "remember", "remembers"}
-)
-"""The first word of a description that says a tool without a verb in its name stores (`Keeps a note.`)."""
-HEAD_TAIL = ("head", "tail")
-LIMIT_NAMES = frozenset(
-    {"limit", "max_results", "top_k", "top_n", "max_items", "page_size", "per_page", "n_results",
-     "num_results", "first", "last", "max_count"}
-)
+from hypothesis_mcp.vocabulary import RoleReading, bound_kind, names_identity, snake, words
+
+__all__ = ["DESTRUCTIVE", "OTHER", "READ", "WRITE", "Bound", "Tool", "bound_kind", "is_key_name", "load_catalog",
+           "snake", "words"]
 
 READ, WRITE, DESTRUCTIVE, OTHER = "read", "write", "destructive", "other"
-
-
-def words(name: str) -> list[str]:
-    """Split snake_case, kebab-case, dotted and camelCase names into lower-case words."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    return [w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w]
-
-
-def snake(name: str) -> str:
-    """`taskId`, `task-id` and `task_id` alike: lower-case words joined by underscores."""
-    return "_".join(words(name))
 
 
 @dataclass(frozen=True)
@@ -115,54 +78,31 @@ class Tool:
         value = self.annotations.get("destructiveHint")
         return value if isinstance(value, bool) else None
 
+    @cached_property
+    def reading(self) -> RoleReading:
+        """What the name, description and annotations say of the tool's role."""
+        return RoleReading.of(self.name, self.description, self.annotations)
+
     @property
     def is_read(self) -> bool:
-        """Read-only as a person would judge it: annotated so, or a read verb anywhere in the name
-        (`kv_get`, `note_list`), or a description that opens by saying it reads, lists, searches or
-        fetches; never when a write or sending verb is in the name or the hints say otherwise."""
-        if self.read_only_hint is True:
-            return True
-        if self.read_only_hint is False or self.destructive_hint is True:
-            return False
-        verbs = self._verbs()
-        if verbs & (WRITE_VERBS | SENDING_VERBS):
-            return False
-        return bool(verbs & READ_VERBS) or self._described_as_read()
-
-    def _described_as_read(self) -> bool:
-        said = words(self.description or "")[:1]
-        return bool(said) and said[0] in DESCRIBED_READS
-
-    def _described_as_write(self) -> bool:
-        said = words(self.description or "")[:1]
-        return bool(said) and said[0] in DESCRIBED_WRITES
+        """Read-only: annotated so, or a read verb in a verb's place of the name (`kv_get`,
+        `get_latest_update`), or a name without a verb whose description says it reads."""
+        return self.reading.reads
 
     @property
     def is_sending(self) -> bool:
         """Deletes, sends, publishes or deploys: never called unless the user names it."""
-        if self.read_only_hint is True:
-            return False
-        return bool(self._verbs() & SENDING_VERBS) or (
-            self.destructive_hint is True and not (self._verbs() & WRITE_VERBS)
-        )
+        return self.reading.sends
 
     @property
     def is_destructive(self) -> bool:
         """Never called unless the user names it: sending verbs, or destructiveHint: true."""
-        return self.is_sending or (self.destructive_hint is True and self.read_only_hint is not True)
+        return self.reading.destroys
 
     @property
     def is_write(self) -> bool:
         """A storing tool that round-trip probes may call with --allow-writes."""
-        if self.read_only_hint is True or self.destructive_hint is True:
-            return False
-        if self._verbs() & SENDING_VERBS:
-            return False
-        if self._verbs() & WRITE_VERBS:
-            return True
-        if self.read_only_hint is None and not self._verbs() & READ_VERBS and self._described_as_write():
-            return True
-        return self.read_only_hint is False and self.destructive_hint is False
+        return self.reading.writes
 
     @property
     def role(self) -> str:
@@ -170,12 +110,9 @@ class Tool:
             return READ
         if self.is_write:
             return WRITE
-        if self.is_sending or self.destructive_hint is True:
+        if self.is_destructive:
             return DESTRUCTIVE
         return OTHER
-
-    def _verbs(self) -> set[str]:
-        return set(self.words)
 
     @property
     def properties(self) -> dict[str, Any]:
@@ -211,18 +148,8 @@ class Tool:
         return found
 
 
-def bound_kind(param: str) -> str | None:
-    flat = snake(param)
-    if flat in HEAD_TAIL:
-        return flat
-    if flat in LIMIT_NAMES:
-        return "limit"
-    return None
-
-
 def is_key_name(name: str) -> bool:
-    parts = words(name)
-    return bool(parts) and parts[-1] in KEY_WORDS
+    return names_identity(name)
 
 
 def _is_count(schema: Mapping[str, Any]) -> bool:

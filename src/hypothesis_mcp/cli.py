@@ -151,6 +151,39 @@ def tools(
 
 
 @app.command(epilog=DEFAULTS_EPILOG)
+def learn(
+    target: TargetArg = [],  # noqa: B006
+    allow_writes: Annotated[bool, typer.Option("--allow-writes", help="Run the calibration experiments (they write; "
+                                               "use a disposable server).")] = False,
+    json_out: Annotated[str | None, typer.Option("--json", help="Write what was learned as JSON (- for stdout).")
+                        ] = None,
+    write_config: Annotated[str | None, typer.Option("--write-config", help="Write a probe config stating what "
+                                                     "calibration showed.")] = None,
+    client_config: ConfigOpt = None,
+    server: ServerOpt = None,
+    env: EnvOpt = [],  # noqa: B006
+    header: HeaderOpt = [],  # noqa: B006
+    token: TokenOpt = None,
+    timeout: TimeoutOpt = 30.0,
+) -> None:
+    """What the run knows of the server: each tool's role and identity, and with --allow-writes what
+    calibration showed (readers, overwrite behaviour, refusals), each marked shown or guessed."""
+    from hypothesis_mcp import learn as learning
+
+    def body() -> None:
+        the_target = choose_target(target, client_config, server, env=env, header=header, token=token)
+        learned = learning.learn(the_target, allow_writes=allow_writes, timeout=timeout)
+        out = err if json_out == "-" else Console(highlight=False)
+        learning.print_learned(learned, lambda line: out.print(line, markup=False, highlight=False, soft_wrap=True))
+        if json_out is not None:
+            write_json(learning.learned_json(learned), json_out)
+        if write_config is not None:
+            write_text(learning.probe_config(learned), write_config)
+
+    guarded(body)
+
+
+@app.command(epilog=DEFAULTS_EPILOG)
 def test(
     ctx: typer.Context,
     target: TargetArg = [],  # noqa: B006

@@ -19,10 +19,11 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable, Unretrievable
 from referencing.jsonschema import DRAFT202012, specification_with
 
-from hypothesis_mcp.catalog import READ_VERBS, SENDING_VERBS, WRITE_VERBS, Tool
+from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.results import Confidence, Result, Status
 from hypothesis_mcp.rules.registry import RULES, fix_for
 from hypothesis_mcp.strategies.dialect import metaschema_errors
+from hypothesis_mcp.vocabulary import EFFECT_ROLES, name_verbs
 
 LINT_RULES: dict[str, Status] = {rule.id: rule.severity for rule in RULES.values() if rule.kind == "lint"}
 FAIL_WEIGHT = 0.25
@@ -33,11 +34,10 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 _HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
-# Leading verbs that name a side effect, and verbs that name a pure read. `query`, `open` and
-# `check` are left out of the second set: `query` may run any SQL, `open_pull_request` creates.
-_EFFECT_VERBS = WRITE_VERBS | SENDING_VERBS
-_PURE_READ_VERBS = READ_VERBS - {"query", "open", "check", "stat"}
-_VERBS = READ_VERBS | _EFFECT_VERBS
+# Verb groups that name a side effect, and those that name a pure read. A search is left out of
+# the second: `query` may run any SQL.
+_EFFECT_GROUPS = EFFECT_ROLES | {"delete", "send"}
+_PURE_READ_GROUPS = frozenset({"read", "list", "count"})
 _JSON_TYPES = {"dict": "object", "list": "array", "str": "string", "int": "integer", "float": "number",
                "bool": "boolean", "NoneType": "null"}
 _TYPE_KEYWORDS = ("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf")
@@ -404,15 +404,16 @@ def _annotation_findings(tool: Tool) -> Iterator[Result]:
             fix=f"Set {', '.join(wrong)} to true or false (JSON booleans, not strings).",
         )
     read_only, destructive = tool.read_only_hint, tool.destructive_hint
-    verb = next((w for w in tool.words if w in _VERBS), None)
-    basis = "the leading verb of the tool name compared with its annotations"
-    if read_only is True and verb in _EFFECT_VERBS:
+    verbs = name_verbs(tool.name)
+    verb, group = (verbs[0].word, verbs[0].group) if verbs else (None, None)
+    basis = "the verb of the tool name (read by its position) compared with its annotations"
+    if read_only is True and group in _EFFECT_GROUPS:
         yield _finding(
             tool, "lint-annotation-contradicts-name",
             f"named with {verb!r} but annotated readOnlyHint: true", basis, confidence="medium",
             fix=f"Set readOnlyHint: false if {tool.name} changes anything; otherwise rename it.",
         )
-    elif destructive is True and read_only is not True and verb in _PURE_READ_VERBS:
+    elif destructive is True and read_only is not True and group in _PURE_READ_GROUPS:
         yield _finding(
             tool, "lint-annotation-contradicts-name",
             f"named with {verb!r} but annotated destructiveHint: true", basis, confidence="medium",

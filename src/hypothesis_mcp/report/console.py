@@ -151,9 +151,31 @@ def _probe_table(report: Report) -> Table | None:
     table = _table("Effect probes", ("Probe", "Tool", "Result", "Confidence", "Detail"))
     for result in probes:
         detail = result.message if result.status == "pass" else f"{result.message} ({result.rule})"
+        if reasons := because(result):
+            detail += f"; {reasons}"
         table.add_row(_text(result.check), _text(result.tool or "server"), _status(result),
                       _text(result.confidence), _text(detail))
     return table
+
+
+def because(result: Result) -> str:
+    """`because <fact> (shown by calls N–M), and <fact> (guessed from …)`, from `details.rests_on`."""
+    facts = result.details.get("rests_on") if isinstance(result.details, dict) else None
+    if not isinstance(facts, list) or not facts:
+        return ""
+    phrases = []
+    for fact in facts:
+        calls = fact.get("calls") or []
+        if fact.get("evidence") != "shown":
+            phrases.append(f"{fact.get('what')} (guessed from {fact.get('source')})")
+        elif calls and all(isinstance(c, int) for c in calls):
+            span = str(calls[0]) if len(calls) == 1 else f"{calls[0]}\u2013{calls[-1]}"
+            phrases.append(f"{fact.get('what')} (shown by call{'s' if len(calls) > 1 else ''} {span})")
+        elif calls:
+            phrases.append(f"{fact.get('what')} (shown by {len(calls)} calibration call(s))")
+        else:
+            phrases.append(f"{fact.get('what')} ({fact.get('source') or 'shown'})")
+    return "because " + ", and ".join(phrases)
 
 
 def _incident_table(report: Report) -> Table | None:
@@ -244,6 +266,7 @@ def _top_issues(report: Report, report_path: str | None = None) -> RenderableTyp
     for number, result in enumerate(issues, 1):
         parts: list[RenderableType] = [
             _text(f"{result.subject}  {result.message} ({result.rule})  [{result.id}]"),
+            *([_text(reasons, style="dim")] if (reasons := because(result)) else []),
             _text(f"-> {fix_of(result)}", style="cyan"),
         ]
         if result.reproduction and result.reproduction.calls:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from hypothesis_mcp.catalog import Bound, Tool
 from hypothesis_mcp.connection import Connection
+from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import count_items, items_of, lines
@@ -116,5 +117,13 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
     return ProbeFinding(
         rule=found.finding.rule, tool=rel.tool, message=found.finding.message, confidence=check.confidence,
         basis=check.basis, calls=[Call(rel.tool, {**base, rel.param: n})], expect=found.finding.details["expect"],
-        check="bound",
+        check="bound", facts=(bound_fact(rel.tool, rel.param, check.basis),),
     ), judged[0], ""
+
+
+def bound_fact(tool: str, param: str, basis: str) -> Fact:
+    """A declared relation is stated by the user; a parameter's name only suggests one."""
+    what = f"{param} bounds what {tool} returns"
+    if basis.startswith("declared"):
+        return fact_shown(what, source="stated in the probe config")
+    return fact_guessed(what, f"the parameter name {param!r}")

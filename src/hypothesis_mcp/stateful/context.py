@@ -9,6 +9,7 @@ from typing import Any
 
 from hypothesis_mcp.catalog import Bound, Tool
 from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.model.facts import Fact
 from hypothesis_mcp.results import CONFIDENCE_ORDER
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.judge import ProbeFinding
@@ -51,6 +52,13 @@ class ProbeContext:
     key_path: str | None
     base_args: dict[str, dict[str, Any]]
     write_args: dict[str, Any] = field(default_factory=dict)
+    overwrite: Fact | None = None
+    """That a second write with the same key replaces the first, when stated or calibrated."""
+    identity: Fact | None = None
+    """That the key field tells records apart, when stated or calibrated."""
+    appends: bool = False
+    """Calibration showed a second write with the same key adds a record: no overwrite is judged,
+    and both records are expected to stay."""
     bounds: list[tuple[Tool, Bound]] = field(default_factory=list)
     slices: bool = True
     salt: int = 0

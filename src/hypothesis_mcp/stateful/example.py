@@ -9,9 +9,10 @@ from typing import Any
 
 from hypothesis_mcp.catalog import Bound, Tool
 from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
 from hypothesis_mcp.results import CONFIDENCE_ORDER, Call
 from hypothesis_mcp.rules.answers import count_items, lines, shown
-from hypothesis_mcp.stateful.bounds import bound_basis
+from hypothesis_mcp.stateful.bounds import bound_basis, bound_fact
 from hypothesis_mcp.stateful.context import (
     MANY_EVERY,
     ProbeContext,
@@ -46,7 +47,8 @@ class Example:
         self.calls: list[Call] = []
         self.model: dict[str, Record] = {}
         self.reads: dict[tuple[str, str], Outcome] = {}
-        self.proven: set[str] = set()
+        self.proven: dict[str, str] = {}
+        """Readers that showed a record of this example, with that record's marker."""
         # Shrinking a failure may keep or drop a long batch anywhere; exploring, only the
         # examples picked for it hold one, and they open with it.
         self.many = not self.ctx.open_many or self.ctx.smallest is not None or self.ctx.runs % MANY_EVERY == 1
@@ -73,14 +75,47 @@ class Example:
 
     def fail(self, rule_id: str, message: str, reader: Reader, expect: dict[str, Any],
              confidence: str | None = None, check: str = "round-trip", tool: str | None = None,
-             details: dict[str, Any] | None = None) -> None:
+             details: dict[str, Any] | None = None, facts: tuple[Fact, ...] = ()) -> None:
         finding = ProbeFinding(
             rule=rule_id, tool=tool or self.ctx.write.name, message=message,
             confidence=confidence or reader.confidence, basis=reader.basis,
             calls=list(self.calls), expect=expect, check=check, fresh=self.fresh, details=details or {},
+            facts=facts,
         )
         self.ctx.record_failure(finding)
         raise ProbeFailure(finding)
+
+    def showed(self, reader: str, marker: str) -> Fact:
+        """That `reader` shows this write's records, shown by the write of `marker` and a read after it."""
+        write = self.ctx.write.name
+        return fact_shown(f"{reader} shows the records {write} writes", marker=marker, tools=(write, reader))
+
+    def replaces(self) -> Fact:
+        """That a second write with the same key replaces the first: calibrated, stated, or guessed."""
+        if self.ctx.overwrite is not None:
+            return self.ctx.overwrite
+        write = self.ctx.write.name
+        return fact_guessed(f"a second write to {write} with the same {self.key_field} replaces the first",
+                            f"the key {self.key_field!r} chosen from the schema and the field's name")
+
+    def distinct(self, record: Record) -> Fact:
+        """That the writes after `record` made other records. Shown by the calls when none of them
+        filled a text or number field with the value `record` has there (then no field can be an
+        identity they share); otherwise it rests on what tells records apart."""
+        write = self.ctx.write.name
+        marker = json.dumps(record.marker)[1:-1]
+        start = next((i for i, c in enumerate(self.calls) if c.tool == write
+                      and marker in json.dumps(c.arguments)), len(self.calls))
+        plain = {k: v for k, v in record.args.items() if isinstance(v, str | int) and not isinstance(v, bool)}
+        shared = sorted({k for c in self.calls[start + 1:] if c.tool == write
+                         for k, v in plain.items() if c.arguments.get(k) == v})
+        if not shared:
+            return fact_shown(f"the writes to {write} after it share no text or number with it, so they made "
+                              "other records whatever field is the identity", marker=record.marker, tools=(write,))
+        if self.ctx.identity is not None:
+            return self.ctx.identity
+        return fact_guessed(f"{self.key_field or 'the marker'} tells {write}'s records apart (a later write had "
+                            f"the same {', '.join(shared)})", "the key chosen from the schema and the field's name")
 
     def reader_args(self, reader: Reader, record: Record) -> dict[str, Any]:
         return fill_reader_args(reader, record.args, record.key, self.ctx.base_args.get(reader.tool.name, {}))
@@ -146,7 +181,7 @@ class Example:
         record.confirmed_by = reader
         record.shown_among = count_items(outcome)[0]
         self.ctx.confirmed += 1
-        self.proven.add(reader.tool.name)
+        self.proven[reader.tool.name] = record.marker
         self.judge_fields(record, reader, outcome)
 
     def observe(self, record: Record) -> None:
@@ -178,7 +213,8 @@ class Example:
                 self.fail("probe-write-not-observable",
                           f"a write to key {record.key!r} reported success but {reader.tool.name}, which "
                           "showed this tool's earlier records, does not show it", reader,
-                          {"contains_any": sorted(wanted), "answered": True}, confidence="high")
+                          {"contains_any": sorted(wanted), "answered": True}, confidence="high",
+                          facts=(self.showed(reader.tool.name, self.proven[reader.tool.name]),))
         if answered:
             best = min(answered, key=lambda r: CONFIDENCE_ORDER[r.confidence])
             # Read once more through the surest reader, so that the last call of the reproduction,
@@ -196,7 +232,7 @@ class Example:
             self.fail("probe-write-not-observable",
                       f"a write to key {record.key!r} reported success but no read tool shows it "
                       f"(read: {', '.join(r.tool.name for r in answered)})",
-                      best, {"contains_any": sorted(wanted)})
+                      best, {"contains_any": sorted(wanted)}, facts=(best.shows(self.ctx.write.name),))
 
     def judge_fields(self, record: Record, reader: Reader, outcome: Outcome) -> None:
         """Each written field the read shows under its name must come back as written."""
@@ -209,7 +245,8 @@ class Example:
                   f"a read by {reader.tool.name} shows the record with key {record.key!r} but {change.message}",
                   reader, {"field_equals": change.field, "value": change.written, "marker": change.token},
                   confidence="high" if change.loss else "medium",
-                  details={"field": change.field, "written": change.written, "read": change.read})
+                  details={"field": change.field, "written": change.written, "read": change.read},
+                  facts=(self.showed(reader.tool.name, record.marker),))
 
     def check_kept(self, skip: Record | None = None) -> None:
         """Re-read the oldest and newest records seen so far (at most six reads per step, so a
@@ -234,7 +271,8 @@ class Example:
                 self.fail("probe-data-lost",
                           f"record with key {record.key!r}, shown earlier by {reader.tool.name}, is gone "
                           f"after a later write ({reader.tool.name} {said})", reader,
-                          {"contains_any": sorted(wanted), "answered": True}, confidence="high")
+                          {"contains_any": sorted(wanted), "answered": True}, confidence="high",
+                          facts=(self.showed(reader.tool.name, record.marker), self.distinct(record)))
 
     def read_all(self, reader: Reader, record: Record, answer: Outcome) -> Outcome | None:
         """A list as long as the one that showed the record may be a window of the newest
@@ -287,7 +325,10 @@ class Example:
         key_tokens = tokens({self.key_field: key}, marker) if self.key_field else set()
         record = Record(key, marker, args, key_tokens, tokens(args, marker) - key_tokens)
         # A write to a key already stored replaces that record (a key the user fixed is one
-        # record for every write): the old values are not expected to stay.
+        # record for every write): the old values are not expected to stay. Where calibration
+        # showed that such a write adds a record, both stay, under the marker of each.
+        if self.ctx.appends:
+            key = (key, marker)
         self.model.pop(json.dumps(key, sort_keys=True), None)
         if not record.evidence:
             # Every value was given (--arg, a strategy): nothing marks this record in a read.
@@ -302,7 +343,7 @@ class Example:
     def judge_overwrite(self, record: Record, drawn: dict[str, Any]) -> None:
         """A second write to a record's key shows its new values, not the old ones."""
         current = self.model.get(json.dumps(record.key, sort_keys=True))
-        if current is None or current.confirmed_by is None:
+        if current is None or current.confirmed_by is None or self.ctx.appends:
             return
         marker, args = self.make_args(drawn)
         assert self.ctx.key_path is not None
@@ -313,18 +354,42 @@ class Example:
             return
         reader = current.confirmed_by
         # The reader asks for the record as now written: its arguments come from this write only.
-        old_tokens = current.value_tokens
+        old_tokens, old_marker = current.value_tokens, current.marker
         current.marker, current.args, current.value_tokens = marker, args, new_tokens
         after = self.read(reader, current)
         if not after.ok:
             return
         self.ctx.overwrites_judged += 1
-        text = shown(after)
-        if not any(t in text for t in new_tokens) and any(t in text for t in old_tokens):
-            self.fail("probe-silent-noop",
-                      f"a second write to key {current.key!r} reported success; state unchanged",
-                      reader, {"contains_any": sorted(new_tokens)}, confidence="high")
+
+        def unchanged(answer: Outcome) -> bool:
+            text = shown(answer)
+            return not any(t in text for t in new_tokens) and any(t in text for t in old_tokens)
+
+        if unchanged(after):
+            message = f"a second write to key {current.key!r} reported success; state unchanged"
+            listing = self.listing(current)
+            if listing is not None and listing is not reader:
+                seen = self.call(listing.tool.name, self.reader_args(listing, current))
+                if seen.ok and not unchanged(seen):
+                    return  # the new record is stored: the keyed reader shows the first of two
+                if seen.ok:
+                    reader = listing
+            if not self.keyed(reader, current):
+                facts = (self.showed(reader.tool.name, old_marker),
+                         fact_shown(f"{reader.tool.name} is asked for no record in particular, so it would show a "
+                                    "record with the new values, replacing or added", marker=old_marker,
+                                    tools=(self.ctx.write.name, reader.tool.name)))
+            else:
+                facts = (self.showed(reader.tool.name, old_marker), self.replaces())
+            self.fail("probe-silent-noop", message, reader, {"contains_any": sorted(new_tokens)}, confidence="high",
+                      facts=facts)
         self.check_kept(skip=current)
+
+    def listing(self, record: Record) -> Reader | None:
+        """A reader asked for no record in particular that has shown this write's records (in this
+        example, or in calibration)."""
+        return next((r for r in self.ctx.readers if (r.tool.name in self.proven or r.fact is not None)
+                     and not self.keyed(r, record)), None)
 
     def judge_bound(self, tool: Tool, bound: Bound, n: int) -> None:
         """A limit of n returns at most n items, and all of them when fewer are stored."""
@@ -341,16 +406,17 @@ class Example:
         if unit != "items":
             return  # text lines are no count of items: a prose answer is not judged
         reader = Reader(tool, "medium", bound_basis(tool, bound))
+        facts = (bound_fact(tool.name, bound.param, reader.basis),)
         if got > n:
             self.fail("probe-bound-exceeded",
                       f"{bound.param}={n} returned {got} {unit} (at most {n} allowed)",
-                      reader, {"max_items": n, "unit": unit}, check="bound", tool=tool.name)
+                      reader, {"max_items": n, "unit": unit}, check="bound", tool=tool.name, facts=facts)
         if not bound.required and got < min(n, everything):
             self.fail("probe-bound-short",
                       f"{bound.param}={n} returned {got} {unit}; {min(n, everything)} expected "
                       f"(min({n}, {everything}))",
                       reader, {"exact_of": n, "unit": unit}, check="bound",
-                      tool=tool.name)
+                      tool=tool.name, facts=facts)
 
     def judge_slice(self, reader: Reader, bound: Bound, record: Record, n: int | None) -> None:
         """head/tail on a record this example wrote: the first/last n lines of the full read
@@ -372,7 +438,9 @@ class Example:
             return
         rule_id = ("probe-bound-exceeded" if len(got) > len(want)
                    else "probe-bound-short" if len(got) < len(want) else "probe-slice-mismatch")
+        basis = bound_basis(reader.tool, bound)
         self.fail(rule_id, f"{bound.param}: {n} returned {len(got)} line(s); the {len(want)} "
                   f"{'first' if bound.kind == 'head' else 'last'} line(s) of the full content expected",
-                  Reader(reader.tool, "medium", bound_basis(reader.tool, bound)),
-                  {"slice": bound.kind, "n": n}, check="bound", tool=reader.tool.name)
+                  Reader(reader.tool, "medium", basis),
+                  {"slice": bound.kind, "n": n}, check="bound", tool=reader.tool.name,
+                  facts=(bound_fact(reader.tool.name, bound.param, basis),))

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hypothesis_mcp.connection import Connection
+from hypothesis_mcp.model.facts import Fact, allowed
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.bindings import Rebinder
 from hypothesis_mcp.rules.expectations import Expectation, Unjudged, from_dict
@@ -30,10 +31,14 @@ class ProbeFinding:
     fresh: bool = True
     details: dict[str, Any] = field(default_factory=dict)
     """Shown with the result: the written and the read value of a changed field."""
+    facts: tuple[Fact, ...] = ()
+    """What the finding rests on; a guess among them makes it low (model.facts)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.expect, dict):
             self.expect = from_dict(self.expect)
+        self.facts = tuple(f for f in self.facts if isinstance(f, Fact))
+        self.confidence = allowed(self.confidence, self.facts)
 
     @property
     def expectation(self) -> Expectation:
@@ -42,7 +47,8 @@ class ProbeFinding:
 
     def to_dict(self) -> dict[str, Any]:
         """The finding as kept between runs (`ProbeFinding(**data)` reads it back)."""
-        return {**asdict(self), "calls": [c.to_dict() for c in self.calls], "expect": self.expectation.to_dict()}
+        kept = {k: v for k, v in asdict(self).items() if k != "facts"}
+        return {**kept, "calls": [c.to_dict() for c in self.calls], "expect": self.expectation.to_dict()}
 
 
 class ProbeFailure(AssertionError):

@@ -12,6 +12,7 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection
+from hypothesis_mcp.model.facts import Fact, fact_shown, rests_on
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Reproduction, Result
 from hypothesis_mcp.rules.expectations import Agree, SameAnswer, item_keys
@@ -20,6 +21,7 @@ from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.search.saved import SavedFailures, digest
 from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
+from hypothesis_mcp.stateful.calibrate import APPENDS, REPLACES, Calibration, calibrate, calibrated_readers
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.context import ProbeContext
 from hypothesis_mcp.stateful.host import ProbeOutput
@@ -68,6 +70,8 @@ class ProbeRun:
     later: int = 0
     """Fresh servers the works after this one may take from its pool when nothing fails, at most:
     with what the current work may take, the pool starts no spare beyond them."""
+    learned: dict[str, Calibration] = field(default_factory=dict)
+    """What calibration showed of each write tool (shared by the copies a lane runs)."""
 
     def base(self, tool: Tool) -> dict[str, Any]:
         return base_arguments(tool, self.overrides, self.config)
@@ -166,6 +170,8 @@ class ProbeRun:
         if finding is not None:
             repro = Reproduction(list(finding.calls), fresh_server=finding.fresh and not self.pool.shared)
             details = {**finding.details, "expect": finding.expectation.to_dict()}
+            if finding.facts:
+                details["rests_on"] = rests_on(finding.facts, finding.calls)
         return Result(
             kind="probe", check=check, tool=tool, status=status, rule=rule, message=message,  # type: ignore[arg-type]
             confidence=confidence, basis=basis, reproduction=repro, details=details,  # type: ignore[arg-type]
@@ -200,17 +206,21 @@ class ProbeRun:
             yield from update_probe(self, tool, needed, readers, given)
             return
         key_path = choose_key(tool, readers, given, pair.key if pair and pair.key else [])
+        calibration = self.calibrated(tool, readers, key_path, given)
+        readers = calibrated_readers(readers, calibration)
+        if calibration.identity is not None and calibration.identity in tool.properties and not (pair and pair.key):
+            key_path = calibration.identity
         scope = self.scope(tool, readers, given)
         kept = self.kept(scope, {tool.name, *(r.tool.name for r in readers)})
         if kept is not None and self.reproduces(kept):
             yield kept  # the failure this probe shrank to last time, replayed first
             return
-        ctx, error = self.explore(tool, readers, pair, key_path, self.config.builtins)
+        ctx, error = self.explore(tool, readers, pair, key_path, self.config.builtins, calibration)
         verified = self.verified(ctx)
         if verified is not None and verified.tool != tool.name:
             # A bound of a reader broke first; judge the round trip itself without bounded reads.
             yield verified
-            ctx, error = self.explore(tool, readers, pair, ctx.key_path, bounds=False)
+            ctx, error = self.explore(tool, readers, pair, ctx.key_path, False, calibration)
             verified = self.verified(ctx)
         yield from self.isolation(tool, ctx)
         if not ctx.out_of_time and error is None:
@@ -289,13 +299,28 @@ class ProbeRun:
         if self.profile.database_dir and not self.pool.shared:
             SavedFailures(self.profile.database_dir).keep(scope, finding.to_dict() if finding else None)
 
+    def calibrated(self, tool: Tool, readers: list[Reader], key_path: str | None,
+                   given: dict[str, Any]) -> Calibration:
+        """The calibration of a write tool, run once (with --allow-writes, before its probe)."""
+        if tool.name not in self.learned:
+            self.pool.expect(1 + self.profile.probe_examples + self.later)
+            self.learned[tool.name] = calibrate(self, tool, readers, key_path, given)
+        return self.learned[tool.name]
+
     def explore(self, tool: Tool, readers: list[Reader], pair: Pair | None, key_path: str | None,
-                bounds: bool) -> tuple[ProbeContext, str | None]:
-        """Run the effect machine for one write tool; `bounds` adds the bounded and sliced reads."""
+                bounds: bool, calibration: Calibration | None = None) -> tuple[ProbeContext, str | None]:
+        """Run the effect machine for one write tool; `bounds` adds the bounded and sliced reads.
+        What the user stated of the key wins over what calibration showed."""
+        stated = self.stated_key(tool, pair, key_path)
+        if calibration is not None and stated == (None, None):
+            replaced = calibration.overwrite == REPLACES and calibration.identity in (None, key_path)
+            stated = (calibration.overwrite_fact if replaced else None,
+                      calibration.identity_fact if calibration.identity == key_path else None)
         ctx = ProbeContext(
             pool=self.pool, write=tool, readers=readers, key_path=key_path,
             base_args={r.tool.name: self.base(r.tool) for r in readers},
-            write_args=self.write_args(tool, pair),
+            write_args=self.write_args(tool, pair), overwrite=stated[0], identity=stated[1],
+            appends=calibration is not None and calibration.overwrite == APPENDS and not (pair and pair.key),
             bounds=[(r.tool, b) for r in readers for b in r.tool.bounds if b.kind == "limit"] if bounds else [],
             slices=bounds,
             salt=zlib.crc32(f"{tool.name}:{self.profile.seed}".encode()) & 0xFFFF,
@@ -315,6 +340,16 @@ class ProbeRun:
             error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
         self.examples += ctx.runs
         return ctx, error
+
+    @staticmethod
+    def stated_key(tool: Tool, pair: Pair | None, key_path: str | None) -> tuple[Fact | None, Fact | None]:
+        """A key the probe config declares: that a second write with it replaces the first, and that
+        it tells records apart, both stated by the user."""
+        if pair is None or not pair.key or key_path not in pair.key:
+            return None, None
+        source = "stated in the probe config"
+        return (fact_shown(f"a second write to {tool.name} with the same {key_path} replaces the first", source=source),
+                fact_shown(f"{key_path} tells {tool.name}'s records apart", source=source))
 
     def write_args(self, tool: Tool, pair: Pair | None) -> dict[str, Any]:
         """The values a write tool's calls take from the user instead of the generator."""

@@ -7,15 +7,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis_mcp.catalog import LIMIT_NAMES, OTHER, READ_VERBS, SENDING_VERBS, WRITE_VERBS, Tool, snake, words
+from hypothesis_mcp.catalog import OTHER, Tool, snake, words
 from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.stateful.config import Pair
 from hypothesis_mcp.strategies import leading_marker
+from hypothesis_mcp.vocabulary import LIMIT_NAMES, VERBS, is_query, singular
 
 MAX_READERS = 6
-QUERY_NAMES = frozenset({"query", "q", "search", "filter", "term", "terms", "keyword", "keywords", "text",
-                         "pattern", "search_term", "search_query"})
 SKIP_WORDS = re.compile(
     r"\b(skipp(ed|ing)|already exists?|already present|unchanged|duplicates?|no changes?|not (created|added|"
     r"updated|modified)|ignored|exists already)\b", re.IGNORECASE)
@@ -31,20 +31,19 @@ class Reader:
     confidence: str  # high | medium | low
     basis: str
     read_args: dict[str, Any] | None = None
+    fact: Fact | None = None
+    """That it shows the write's records, when stated by the user or shown by calibration."""
+
+    def shows(self, write: str) -> Fact:
+        """That this reader shows `write`'s records: stated, shown, or guessed from its basis."""
+        if self.fact is not None:
+            return self.fact
+        return fact_guessed(f"{self.tool.name} shows the records {write} writes", self.basis)
 
 
 def nouns(tool: Tool) -> set[str]:
-    verbs = READ_VERBS | WRITE_VERBS | SENDING_VERBS
-    return {singular(w) for w in words(tool.name) if w not in verbs}
-
-
-def singular(word: str) -> str:
-    """`notes` -> `note`, `entries` -> `entry`: nouns compare in the singular."""
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
+    """The words of a tool's name that are no verb of the vocabulary, in the singular."""
+    return {singular(w) for w in words(tool.name) if w not in VERBS}
 
 
 def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: set[str]) -> list[Reader]:
@@ -53,7 +52,8 @@ def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: s
     by_name = {t.name: t for t in tools}
     if pair is not None and pair.read in by_name:
         readers.append(Reader(by_name[pair.read], "high", f"declared pair {write.name} -> {pair.read}",
-                              pair.read_args))
+                              pair.read_args, fact_shown(f"{pair.read} shows the records {write.name} writes",
+                                                    source="stated in the probe config")))
     candidates = [t for t in tools if (t.is_read or looks_up(t, write)) and t.name not in exclude
                   and t.name != write.name and not any(r.tool.name == t.name for r in readers)]
     prefix = server_prefix(tools)
@@ -123,7 +123,7 @@ def fill_reader_args(reader: Reader, written: dict[str, Any], key: Any, base: di
             args[name] = fields[name]
         elif single != flat and single in fields and schema.get("type") == "array":
             args[name] = [fields[single]]
-        elif flat in QUERY_NAMES and key is not None:
+        elif is_query(name) and key is not None:
             args[name] = key
         elif flat in LIMIT_NAMES:
             hi = schema.get("maximum")

@@ -8,21 +8,16 @@ the user gives a value (--arg, a strategy) is no obstacle.
 
 from __future__ import annotations
 
-from hypothesis_mcp.catalog import Tool, words
-
-UPDATE_VERBS = frozenset({"update", "edit", "modify", "patch", "complete", "close", "finish", "mark", "replace",
-                          "set", "toggle", "rename", "done"})
-"""Verbs of a tool that changes a record: `doc_put(doc_id)` stores under an id it is given, while
-`todo_update(id)` needs the record first."""
-ID_WORDS = frozenset({"id", "uuid", "guid", "uid"})
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.vocabulary import name_verbs, server_made_id
 
 
 def updated_id(tool: Tool, given: set[str]) -> str | None:
     """The required id field (`id`, `todo_id`, `id_or_name`) of a tool named for changing a record,
     unless the user gave its value."""
-    if not set(words(tool.name)) & UPDATE_VERBS:
+    if not any(verb.group == "update" for verb in name_verbs(tool.name)):
         return None
     for name in tool.required:
-        if set(words(name)) & ID_WORDS and name not in given:
+        if server_made_id(name) and name not in given:
             return name
     return None

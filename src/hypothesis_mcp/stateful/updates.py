@@ -11,6 +11,7 @@ takes no free text carries no marker, so a read cannot show what it changed: it 
 
 from __future__ import annotations
 
+import json
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -18,8 +19,9 @@ from typing import Any
 
 from hypothesis import given, settings
 
-from hypothesis_mcp.catalog import KEY_WORDS, Tool, snake, words
+from hypothesis_mcp.catalog import Tool, snake, words
 from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.model.facts import fact_shown
 from hypothesis_mcp.results import Binding, Call
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.bindings import find_id, in_type_of
@@ -32,26 +34,23 @@ from hypothesis_mcp.stateful.readers import (
     nouns,
     says_skipped,
     server_prefix,
-    singular,
     tokens,
 )
-from hypothesis_mcp.stateful.roles import ID_WORDS, UPDATE_VERBS, updated_id
-from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
-
-CREATING_WORDS = frozenset({"new", "make"})
-"""Words of a creating tool's name that are no noun of its records (`task_new`)."""
+from hypothesis_mcp.stateful.roles import updated_id
+from hypothesis_mcp.strategies import PLACEHOLDER, find_markers, marked_arguments, salted_marker, with_marker
+from hypothesis_mcp.vocabulary import CHAIN, IDENTITY_WORDS, SERVER_ID_WORDS, server_made_id, singular
 
 
 def record_nouns(tool: Tool, prefix: set[str]) -> set[str]:
     """The kind of record a tool's name speaks of: its nouns, without the server's prefix unless the
     prefix is the only noun (`task_new`, `task_patch`, `task_show`)."""
-    kinds = nouns(tool) - UPDATE_VERBS - CREATING_WORDS
+    kinds = nouns(tool)
     return (kinds - prefix) or kinds
 
 
 def needs_record(tool: Tool, given: set[str]) -> bool:
     """The tool requires an id the user did not give: it too works on a record that exists."""
-    return any(set(words(name)) & ID_WORDS and name not in given for name in tool.required)
+    return any(server_made_id(name) and name not in given for name in tool.required)
 
 
 def creator_for(updater: Tool, id_field: str, writes: list[Tool], tools: list[Tool],
@@ -62,7 +61,7 @@ def creator_for(updater: Tool, id_field: str, writes: list[Tool], tools: list[To
     no noun (`mark_done(id)`) changes the records of the server's only creator."""
     prefix = server_prefix(tools)
     mine = record_nouns(updater, prefix)
-    kind = {singular(w) for w in words(id_field)} - ID_WORDS - KEY_WORDS - {"or"}
+    kind = {singular(w) for w in words(id_field)} - SERVER_ID_WORDS - IDENTITY_WORDS - CHAIN
     candidates = [t for t in writes if t.name != updater.name and not needs_record(t, given.get(t.name, set()))
                   and updated_id(t, given.get(t.name, set())) is None and kind <= record_nouns(t, prefix)]
     if not mine:
@@ -79,7 +78,7 @@ def id_names(updater: Tool, id_field: str, creator: Tool, tools: list[Tool]) -> 
     `<noun>_id` and `uuid`-like names."""
     prefix = server_prefix(tools)
     kinds = sorted(record_nouns(updater, prefix) | record_nouns(creator, prefix))
-    names = [snake(id_field), "id", *(f"{k}_id" for k in kinds), *sorted(ID_WORDS)]
+    names = [snake(id_field), "id", *(f"{k}_id" for k in kinds), *sorted(SERVER_ID_WORDS)]
     return tuple(dict.fromkeys(names))
 
 
@@ -275,9 +274,15 @@ class UpdateProbe:
 
     def fail(self, rule: str, message: str, reader: Reader, calls: list[Call], expect: dict[str, Any],
              confidence: str) -> None:
+        created = calls[0].arguments
+        marker = next((m for m in find_markers(json.dumps(created)) if m != PLACEHOLDER), "")
+        facts = (fact_shown(f"{reader.tool.name} shows the records {self.creator.name} creates", marker=marker,
+                            tools=(self.creator.name, reader.tool.name)),
+                 fact_shown(f"{self.tool.name} changes the record whose {self.id_field} the server gave",
+                            marker=marker, tools=(self.creator.name, self.tool.name)))
         finding = ProbeFinding(rule, self.tool.name, message, confidence,
                                f"a record created by {self.creator.name}, updated, and read back by {reader.tool.name}",
-                               calls=calls, expect=expect, fresh=False)
+                               calls=calls, expect=expect, fresh=False, facts=facts)
         self.found = finding
         raise ProbeFailure(finding)
 

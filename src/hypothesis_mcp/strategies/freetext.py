@@ -13,20 +13,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hypothesis_mcp.catalog import words
+from hypothesis_mcp.vocabulary import constrained, locating
+
+__all__ = ["DESCRIBED", "describe", "free_text", "locating"]
 
 SHORT = 11
 """A maxLength under this cannot hold a marker and its dash: a code or a word, not prose."""
-LOCATING = frozenset({"id", "ids", "uuid", "guid", "path", "paths", "file", "filename", "filepath", "dir",
-                      "directory", "folder", "url", "uri", "slug", "email", "key", "ref"})
-"""Last words of a field that names or locates a record: a bare marker still fits."""
-CONSTRAINED = frozenset({"query", "sql", "regex", "pattern", "code", "json", "yaml", "toml", "xml", "cron",
-                         "expression", "expr", "command", "cmd", "script", "priority", "status", "state",
-                         "mode", "format", "lang", "language", "locale", "timezone", "tz", "color",
-                         "colour", "date", "time", "timestamp", "datetime", "due", "sort", "order", "level",
-                         "severity", "version", "hash", "checksum", "encoding", "unit", "currency", "country",
-                         "operation", "op", "action", "method", "role", "scope", "at"})
-"""Words of a field that holds code or a value from a small set."""
 DESCRIBED = re.compile(
     r"\b(one of|must be (a|an|one)\b|(one|single|a) (capital |upper-?case |lower-?case )?(letter|character|word)|"
     r"capital letter|upper-?case letter|lower-?case letter|allowed values|valid values|sql|json|yaml|toml|"
@@ -36,19 +28,13 @@ DESCRIBED = re.compile(
 """A description that constrains the value (`Priority (A-Z)`, `one of: open, done`, `SQL query`)."""
 
 
-def locating(name: str) -> bool:
-    """The field names or locates a record (`todo_id`, `path`): a bare marker may stand in it."""
-    parts = words(name)
-    return bool(parts) and parts[-1] in LOCATING
-
-
 def free_text(name: str, schema: Any, max_length: int | None = None) -> bool:
     """A string field that takes prose, judged from its name, description and maxLength."""
     if max_length is None and isinstance(schema, dict) and isinstance(schema.get("maxLength"), int):
         max_length = schema["maxLength"]
     if max_length is not None and max_length < SHORT:
         return False
-    if locating(name) or set(words(name)) & CONSTRAINED:
+    if locating(name) or constrained(name):
         return False
     return not DESCRIBED.search(describe(schema))
 

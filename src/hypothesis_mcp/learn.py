@@ -1,0 +1,138 @@
+"""`hypothesis-mcp learn`: what the run knows of a server before any verdict.
+
+Every tool's profile (its candidate roles with their evidence, identity candidates); with
+--allow-writes, each write tool's calibration on fresh servers (the readers that show its records,
+whether a second write with the same key replaces, adds or is refused, its identity field, the id
+in its answer), each marked shown or guessed. The probe config it writes states what calibration
+showed, so a run given it back (`--probe-config`) starts from the same facts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.connection import Connection, Target
+from hypothesis_mcp.model.facts import GUESSED, SHOWN
+from hypothesis_mcp.model.profile import profile
+from hypothesis_mcp.profiles import make_profile
+from hypothesis_mcp.search.pool import ServerPool
+from hypothesis_mcp.stateful.calibrate import Calibration, calibrated_readers
+from hypothesis_mcp.stateful.keys import choose_key
+from hypothesis_mcp.stateful.probes import ProbeRun
+from hypothesis_mcp.stateful.readers import choose_readers
+
+
+@dataclass
+class Learned:
+    """One tool: its profile, and for a write tool its readers, key and calibration."""
+
+    tool: Tool
+    readers: list[str] = field(default_factory=list)
+    key: str | None = None
+    calibration: Calibration | None = None
+    reads_shown: bool = False
+    """A write's calibration showed this tool showing its new record: its reading role is shown."""
+
+    def to_dict(self) -> dict[str, Any]:
+        found = profile(self.tool)
+        cal = self.calibration
+        shown = (cal is not None and bool(cal.readers)) or self.reads_shown
+        data: dict[str, Any] = {
+            "name": self.tool.name, "role": found.role, "evidence": SHOWN if shown else GUESSED,
+            "roles": [{"role": c.role, "evidence": c.evidence} for c in found.roles],
+            "identity_candidates": list(found.identity), "free_text": list(found.free_text),
+            "bounds": [{"param": b.param, "kind": b.kind} for b in found.bounds], "cursors": list(found.cursors),
+        }
+        if self.tool.is_write:
+            data["readers"] = [{"name": r, "evidence": SHOWN if cal and r in cal.readers else GUESSED}
+                               for r in self.readers]
+            data["identity"] = {"field": cal.identity if cal and cal.identity else self.key,
+                                "evidence": SHOWN if cal and cal.identity else GUESSED}
+            data["overwrite"] = {"behaviour": cal.overwrite if cal else None,
+                                 "evidence": SHOWN if cal and cal.overwrite else GUESSED}
+            if cal is not None and cal.answer_id:
+                data["answer_id"] = cal.answer_id
+            if cal is not None and cal.refused is not None:
+                data["refusal"] = {"shape": cal.refused.failure or cal.refused.summary(), "evidence": SHOWN}
+        return data
+
+
+def learn(target: Target, *, allow_writes: bool, timeout: float = 30.0) -> list[Learned]:
+    """Profiles of every tool, and with `allow_writes` the calibration of every write tool."""
+    grading = make_profile("grading")
+    with Connection(target, timeout=timeout, startup_timeout=timeout) as conn:
+        tools = conn.list_tools()
+        pool = ServerPool(target, timeout=timeout, startup_timeout=timeout)
+        try:
+            run = ProbeRun(conn, pool, tools, grading, allow_writes)
+            learned = {t.name: Learned(t) for t in tools}
+            for tool in run.write_tools():
+                readers = choose_readers(tool, tools, None, set())
+                key = choose_key(tool, readers, run.write_args(tool, None), [])
+                entry = learned[tool.name]
+                entry.key, entry.readers = key, [r.tool.name for r in readers]
+                if allow_writes and readers:
+                    entry.calibration = run.calibrated(tool, readers, key, run.write_args(tool, None))
+                    entry.readers = [r.tool.name for r in calibrated_readers(readers, entry.calibration)]
+        finally:
+            pool.close()
+    for entry in learned.values():
+        if entry.calibration is not None:
+            for name in entry.calibration.readers:
+                learned[name].reads_shown = True
+    return list(learned.values())
+
+
+def learned_json(learned: list[Learned]) -> dict[str, Any]:
+    facts = [{"tool": entry.tool.name, **fact.to_dict()} for entry in learned if entry.calibration
+             for fact in entry.calibration.facts()]
+    return {"tools": [entry.to_dict() for entry in learned], "facts": facts}
+
+
+def probe_config(learned: list[Learned]) -> str:
+    """A probe config (YAML, commented) that states what calibration showed: each write tool's
+    first reader that showed its records, and the identity field it showed."""
+    lines = ["# Written by `hypothesis-mcp learn`: what calibration showed of this server.",
+             "# Edit what is wrong and pass it back with --probe-config; what it states counts as shown.",
+             "pairs:"]
+    pairs = 0
+    for entry in learned:
+        cal = entry.calibration
+        if cal is None or not cal.readers:
+            continue
+        reader = next(r for r in entry.readers if r in cal.readers)
+        pairs += 1
+        lines.append(f"  # {entry.tool.name}: {reader} showed a new record"
+                     + (f"; a second write with the same key {cal.overwrite}" if cal.overwrite else ""))
+        lines += [f"  - write: {quoted(entry.tool.name)}", f"    read: {quoted(reader)}"]
+        if cal.identity is not None:
+            lines.append(f"    key: [{quoted(cal.identity)}]")
+    if not pairs:
+        lines[-1] = "pairs: []"
+    return "\n".join(lines) + "\n"
+
+
+def quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def print_learned(learned: list[Learned], write: Any) -> None:
+    """The console form: one block per tool, each belief marked shown or guessed."""
+    for entry in learned:
+        data = entry.to_dict()
+        write(f"{data['name']}: {data['role']} ({data['evidence']}; {data['roles'][0]['evidence']})")
+        for name in ("readers", "identity", "overwrite", "refusal"):
+            if name not in data:
+                continue
+            value = data[name]
+            if isinstance(value, list):
+                shown = ", ".join(f"{r['name']} ({r['evidence']})" for r in value) or "none"
+                write(f"    readers: {shown}")
+            else:
+                said = value.get("field") or value.get("behaviour") or value.get("shape") or "unknown"
+                write(f"    {name}: {said} ({value['evidence']})")
+    if entries := [e for e in learned if e.calibration is None and e.tool.is_write]:
+        write(f"{len(entries)} write tool(s) not calibrated: add --allow-writes to run the experiments "
+              "on fresh servers.")

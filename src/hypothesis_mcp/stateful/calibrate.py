@@ -1,0 +1,240 @@
+"""Calibration: a few calls on a fresh server that settle what the probes would otherwise guess.
+
+Before a write tool's effect machine runs, one example writes a marked record and asks every
+chosen reader for it (which readers show this write's records, and with which arguments), writes
+a second record with the same key (replaced, appended as a new record, or refused), and writes
+records that differ from the last in one identity candidate at a time (the field whose change
+keeps both records is the identity; a key whose change still replaces the record is not). Each
+answer becomes a fact shown by these calls; what no call settled stays a guess.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from hypothesis import given, settings
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.model.facts import Fact, fact_shown
+from hypothesis_mcp.model.profile import profile
+from hypothesis_mcp.results import Call
+from hypothesis_mcp.rules.answers import shown
+from hypothesis_mcp.rules.bindings import find_id
+from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.stateful.context import get_path
+from hypothesis_mcp.stateful.host import ProbeHost
+from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
+from hypothesis_mcp.stateful.unmarked import RETRIES, Plan, retried, unmarked
+from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
+
+REPLACES, APPENDS, REFUSED = "replaces", "appends", "refused"
+ID_NAMES = ("id", "uuid", "key", "record_id", "item_id", "job_id")
+"""Members an answer may carry a new record's id under (`{"id": 7}`), read in snake_case."""
+MAX_CANDIDATES = 3
+"""Identity candidates varied one at a time, at most: each costs a write and two reads."""
+
+
+@dataclass
+class Calibration:
+    """What the calls showed of one write tool, each as a fact with its calls."""
+
+    tool: str
+    calls: list[Call] = field(default_factory=list)
+    readers: dict[str, Fact] = field(default_factory=dict)
+    """Readers that showed a new record, each with the fact and its calls."""
+    overwrite: str | None = None
+    overwrite_fact: Fact | None = None
+    identity: str | None = None
+    identity_fact: Fact | None = None
+    not_identity: list[str] = field(default_factory=list)
+    """Key candidates whose change still replaced the record: not what tells records apart."""
+    answer_id: str | None = None
+    answer_fact: Fact | None = None
+    refused: Outcome | None = None
+    """The first write's refusal, when the server refused it."""
+
+    def facts(self) -> list[Fact]:
+        found = [*self.readers.values(), self.overwrite_fact, self.identity_fact, self.answer_fact]
+        return [f for f in found if f is not None]
+
+
+@dataclass
+class Written:
+    args: dict[str, Any]
+    marker: str
+    tokens: set[str]
+    answer: Outcome
+
+
+class Calibrator:
+    """The experiments of one write tool on one fresh server."""
+
+    def __init__(self, run: ProbeHost, tool: Tool, readers: list[Reader], key_path: str | None,
+                 given: dict[str, Any]) -> None:
+        self.run, self.tool, self.readers, self.key_path, self.given = run, tool, readers, key_path, given
+        self.found = Calibration(tool.name)
+        self.salt = zlib.crc32(f"calibrate:{tool.name}:{run.profile.seed}".encode()) & 0xFFFF
+        self.count = 0
+        self.conn: Connection | None = None
+        self.plan: Plan | None = None
+        self.reused: set[str] = set()
+
+    def run_once(self) -> Calibration:
+        """One drawn example of the write's arguments, three writes' worth of values."""
+        drawing = marked_arguments(self.tool, PLACEHOLDER, self.given or None)
+
+        @settings(self.run.profile.settings(1))
+        @given(first=drawing, second=drawing)
+        def calibrate(first: dict[str, Any], second: dict[str, Any]) -> None:
+            if self.found.calls or self.found.refused is not None:
+                return
+            self.conn = self.run.pool.acquire()
+            try:
+                self.experiments(first, second)
+            finally:
+                self.run.pool.release(self.conn)
+
+        with own_draws():
+            seeded(calibrate, self.run.profile.seed, "calibrate", self.tool.name)()
+        return self.found
+
+    def call(self, tool: str, args: dict[str, Any]) -> Outcome:
+        assert self.conn is not None
+        self.found.calls.append(Call(tool, json.loads(json.dumps(args))))
+        return self.conn.call(tool, args)
+
+    def marked(self, drawn: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        marker = salted_marker(self.salt, 0xff00 + self.count)
+        self.count += 1
+        return marker, with_marker(drawn, marker)
+
+    def send(self, args: dict[str, Any], marker: str) -> tuple[dict[str, Any], Outcome]:
+        """A write, with the fields a refusal taught to leave unmarked left so; refused, it is tried
+        again with fewer marked fields, as the effect machine does."""
+        if self.plan is not None:
+            args = unmarked(self.tool, self.plan, args, marker) or args
+        answer = self.call(self.tool.name, args)
+        if not answer.rejected or self.plan is not None:
+            return args, answer
+        key = self.key_path.split(".")[0].removesuffix("[]") if self.key_path else None
+        for plan, fewer in retried(self.tool, args, marker, key)[:RETRIES]:
+            again = self.call(self.tool.name, fewer)
+            if again.ok:
+                self.plan = plan
+                return fewer, again
+        return args, answer
+
+    def write(self, args: dict[str, Any], marker: str) -> Written | None:
+        args, answer = self.send(args, marker)
+        if not answer.ok or says_skipped(answer):
+            self.found.refused = self.found.refused or answer
+            return None
+        return Written(args, marker, tokens(args, marker), answer)
+
+    def key_of(self, record: Written) -> Any:
+        return get_path(record.args, self.key_path) if self.key_path else record.marker
+
+    def read(self, reader: Reader, record: Written) -> tuple[Outcome, list[Call]]:
+        args = fill_reader_args(reader, record.args, self.key_of(record), self.run.base(reader.tool))
+        start = len(self.found.calls)
+        outcome = self.call(reader.tool.name, args)
+        return outcome, self.found.calls[start:]
+
+    def shows(self, reader: Reader, record: Written) -> bool | None:
+        """The reader shows the record (True), answers without it (False) or refuses (None)."""
+        outcome, _ = self.read(reader, record)
+        if not outcome.ok:
+            return None
+        text = shown(outcome)
+        return any(t in text for t in record.tokens)
+
+    def experiments(self, first: dict[str, Any], second: dict[str, Any]) -> None:
+        marker, args = self.marked(first)
+        record = self.write(args, marker)
+        if record is None or not record.tokens:
+            return
+        write_call = self.found.calls[-1]
+        for reader in self.readers:
+            outcome, calls = self.read(reader, record)
+            if outcome.ok and any(t in shown(outcome) for t in record.tokens):
+                self.found.readers[reader.tool.name] = fact_shown(
+                    f"{reader.tool.name} shows the records {self.tool.name} writes", calls=[write_call, *calls],
+                    source="calibration")
+        showing = [r for r in self.readers if r.tool.name in self.found.readers]
+        # A reader asked for no record in particular shows a second record with the same key too.
+        witness = min(showing, key=lambda r: bool(r.tool.required), default=None)
+        if witness is None:
+            return
+        found_id = find_id(record.answer, ID_NAMES)
+        if found_id is not None:
+            self.found.answer_id = found_id[0]
+            self.found.answer_fact = fact_shown(f"{self.tool.name}'s answer carries the new record's "
+                                                f"{found_id[0]}", calls=[write_call], source="calibration")
+        candidates = [c for c in dict.fromkeys([*([self.key_path] if self.key_path else []),
+                                                 *profile(self.tool).identity])
+                      if "." not in c and "[" not in c][:MAX_CANDIDATES]
+        for name in candidates:
+            if self.shared_write(record, second, name, witness):
+                return
+
+    def shared_write(self, record: Written, drawn: dict[str, Any], name: str, witness: Reader) -> bool:
+        """A second write that shares only `name` with `record`: refused, replacing (then `name` is
+        the identity) or added beside it. True once the identity, or a refusal, is known."""
+        marker, args = self.marked(drawn)
+        args[name] = record.args.get(name)
+        for other, value in record.args.items():
+            if other != name and isinstance(value, int) and not isinstance(value, bool) and args.get(other) == value:
+                args[other] = value + 1
+        start = len(self.found.calls)
+        args, answer = self.send(args, marker)
+        what = f"a second write to {self.tool.name} with the same {name}"
+        if not answer.ok:
+            if name == self.key_path:
+                self.found.overwrite = REFUSED
+                self.found.overwrite_fact = fact_shown(f"{what} is refused", calls=self.found.calls[start:],
+                                                       source="calibration")
+            return name == self.key_path
+        second = Written(args, marker, tokens(args, marker) - tokens({name: args.get(name)}, marker), answer)
+        # A token of the first record that an experiment's write repeated shows no longer that record.
+        self.reused |= tokens({name: record.args.get(name)}, record.marker)
+        old_tokens = record.tokens - self.reused
+        if not second.tokens or not old_tokens:
+            return False
+        new_shown = self.shows(witness, second)
+        old_shown = self.shows(witness, Written(record.args, record.marker, old_tokens, record.answer))
+        first = next(c for c in self.found.calls if c.tool == self.tool.name and c.arguments == record.args)
+        calls = [first, *self.found.calls[start:]]
+        if new_shown and old_shown is False:
+            self.found.overwrite, self.found.identity = REPLACES, name
+            self.found.overwrite_fact = fact_shown(f"{what} replaces the first", calls=calls, source="calibration")
+            self.found.identity_fact = fact_shown(f"{name} tells {self.tool.name}'s records apart (a write that "
+                                                  f"shares only {name} with another replaces it)", calls=calls,
+                                                  source="calibration")
+            return True
+        if new_shown and old_shown:
+            self.found.not_identity.append(name)
+            if name == self.key_path:
+                new_id, old_id = find_id(answer, ID_NAMES), find_id(record.answer, ID_NAMES)
+                made = " with a new id" if new_id and old_id and new_id[1] != old_id[1] else ""
+                self.found.overwrite = APPENDS
+                self.found.overwrite_fact = fact_shown(f"{what} adds a second record{made}; both are shown",
+                                                       calls=calls, source="calibration")
+        return False
+
+
+def calibrated_readers(readers: list[Reader], calibration: Calibration) -> list[Reader]:
+    """The readers calibration showed first (sure, with the fact), then the others as guessed."""
+    sure = [replace(r, confidence="high", basis=f"calibration: {r.tool.name} showed a new record of "
+                    f"{calibration.tool}", fact=calibration.readers[r.tool.name])
+            for r in readers if r.tool.name in calibration.readers and r.fact is None]
+    stated = [r for r in readers if r.fact is not None]
+    return [*stated, *sure, *(r for r in readers if r.fact is None and r.tool.name not in calibration.readers)]
+
+
+def calibrate(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: str | None,
+              given: dict[str, Any]) -> Calibration:
+    return Calibrator(run, tool, readers, key_path, given).run_once()

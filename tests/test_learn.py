@@ -1,0 +1,56 @@
+"""`hypothesis-mcp learn`: what calibration shows of a server, as text, JSON and a probe config that,
+passed back with --probe-config, gives the same verdicts as the run that learned it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from helpers import PYTHON, ROOT, cli
+
+BOOKMARKS = [PYTHON, str(ROOT / "tests/servers/learned_stores.py"), "--store", "bookmarks", "--bug"]
+SHELF = [PYTHON, str(ROOT / "tests/servers/learned_stores.py"), "--store", "shelf"]
+
+
+def probes(report: dict[str, object]) -> list[tuple[str, str, str, str]]:
+    found = report["results"]
+    assert isinstance(found, list)
+    return sorted((r["tool"], r["rule"], r["status"], r["confidence"]) for r in found if r["kind"] == "probe")
+
+
+def test_learn_shows_the_identity_calibration_found_and_marks_guesses(tmp_path: Path) -> None:
+    run = cli(["learn", "--allow-writes", "--json", "-", "--", *SHELF], tmp_path)
+    assert run.code == 0, run
+    learned = json.loads(run.stdout)
+    put = next(t for t in learned["tools"] if t["name"] == "shelf.put")
+    assert put["evidence"] == "shown" and put["role"] == "write"
+    assert put["identity"] == {"field": "bin", "evidence": "shown"}   # an integer, in no identity word
+    assert put["overwrite"] == {"behaviour": "replaces", "evidence": "shown"}
+    assert put["readers"] == [{"name": "shelf.list", "evidence": "shown"}]
+    listing = next(t for t in learned["tools"] if t["name"] == "shelf.list")
+    assert listing["evidence"] == "guessed" and listing["role"] == "list"
+    assert all(f["evidence"] == "shown" and f["calls"] for f in learned["facts"])
+    assert "identity: bin (shown)" in run.stderr
+
+
+def test_without_allow_writes_nothing_is_called_and_everything_is_a_guess(tmp_path: Path) -> None:
+    run = cli(["learn", "--json", "-", "--", *SHELF], tmp_path)
+    assert run.code == 0, run
+    learned = json.loads(run.stdout)
+    assert learned["facts"] == []
+    assert {t["evidence"] for t in learned["tools"]} == {"guessed"}
+
+
+def test_the_written_config_gives_the_same_verdicts(tmp_path: Path) -> None:
+    config = tmp_path / "learned.yaml"
+    learned = cli(["learn", "--allow-writes", "--write-config", str(config), "--", *BOOKMARKS], tmp_path)
+    assert learned.code == 0, learned
+    text = config.read_text(encoding="utf-8")
+    assert text.startswith("# Written by `hypothesis-mcp learn`") and 'read: "listBookmarks"' in text
+    common = ["test", "--probes", "--allow-writes", "--profile", "grading"]
+    target = " ".join(BOOKMARKS)
+    plain = cli([*common, target], tmp_path, json_report=True)
+    given = cli([*common, "--probe-config", str(config), target], tmp_path, json_report=True)
+    assert plain.report is not None and given.report is not None
+    assert probes(plain.report) == probes(given.report)
+    assert ("createBookmark", "probe-silent-noop", "fail", "high") in probes(given.report)

@@ -1,0 +1,64 @@
+"""Calibration settles what the probes used to guess (tests/servers/learned_stores.py).
+
+Eight correct stores whose behaviour a guess gets wrong (appending queues with server-made ids,
+a store keyed by an integer bin, a reader that returns the first of duplicates, a deployment whose
+every write fails with JSON error fields, refusals as `success: false` and `status: "error"`,
+camelCase, kebab and dotted names) draw no high or medium probe finding under the grading profile.
+Each buggy twin is still found, at high confidence with every fact it rests on shown, except the
+deployment whose reader never showed a record: there the reader is a guess, and the finding low.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import PYTHON, ROOT, engine, grading, results
+from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.replay import replay
+from hypothesis_mcp.results import Report
+
+STORES = ("queue", "shelf", "contacts", "readonly", "ledger", "bookmarks", "journal", "catalog")
+FOUND = {
+    "queue": ("enqueueJob", "probe-write-not-observable", "high"),
+    "shelf": ("shelf.put", "probe-write-not-observable", "high"),
+    "contacts": ("add_contact", "probe-value-changed", "high"),
+    "readonly": ("save_item", "probe-write-not-observable", "low"),
+    "ledger": ("put-entry", "probe-value-changed", "high"),
+    "bookmarks": ("createBookmark", "probe-silent-noop", "high"),
+    "journal": ("journal.append", "probe-data-lost", "high"),
+    "catalog": ("upsertProduct", "probe-write-not-observable", "high"),
+}
+_reports: dict[tuple[str, bool], Report] = {}
+
+
+def store(name: str, bug: bool = False) -> list[str]:
+    return [PYTHON, str(ROOT / "tests/servers/learned_stores.py"), "--store", name, *(["--bug"] if bug else [])]
+
+
+def run(name: str, bug: bool = False) -> Report:
+    if (name, bug) not in _reports:
+        _reports[name, bug] = engine(store(name, bug), grading(), probes=True, allow_writes=True)
+    return _reports[name, bug]
+
+
+@pytest.mark.parametrize("name", STORES)
+def test_a_correct_store_draws_no_sure_probe_finding(name: str) -> None:
+    found = [r for r in results(run(name), kind="probe") if r.status in ("fail", "warn")
+             and r.confidence in ("high", "medium")]
+    assert not found, [(r.tool, r.rule, r.confidence, r.message, r.details.get("rests_on")) for r in found]
+
+
+@pytest.mark.parametrize("name", STORES)
+def test_the_buggy_twin_is_found_at_the_confidence_its_facts_allow(name: str) -> None:
+    tool, rule, confidence = FOUND[name]
+    found = [r for r in results(run(name, bug=True), kind="probe", tool=tool, rule=rule)
+             if r.status in ("fail", "warn")]
+    assert found, [(r.tool, r.rule, r.status, r.message) for r in results(run(name, bug=True), kind="probe")]
+    finding = found[0]
+    assert finding.confidence == confidence
+    facts = finding.details["rests_on"]
+    assert all(f["evidence"] == "shown" for f in facts) is (confidence == "high"), facts
+    assert finding.reproduction is not None
+    if confidence == "high":
+        assert replay(finding, parse_target(store(name, bug=True))).still_fails
+        assert not replay(finding, parse_target(store(name))).still_fails
