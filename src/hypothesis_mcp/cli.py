@@ -14,6 +14,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
+from hypothesis_mcp.cli_fleet import Outputs, per_server_flags, run_fleet, show_fleet, write_summary
 from hypothesis_mcp.cli_targets import (
     ConfigOpt,
     SarifOpt,
@@ -28,6 +29,7 @@ from hypothesis_mcp.connection import CatalogError, Connection, Outcome
 from hypothesis_mcp.emit import emit_tests
 from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError, UsageError
+from hypothesis_mcp.fleet import merge as merge_reports
 from hypothesis_mcp.gates import (
     EXIT_BLOCKING,
     EXIT_INTERRUPTED,
@@ -238,12 +240,22 @@ def test(
                                          "this many separate server processes (auto: one per usable core); "
                                          "same results as 1.")] = "1",
     sarif: SarifOpt = None,
+    all_servers: Annotated[bool, typer.Option("--all", help="Grade every server of --config (a client config, or "
+                                              "a file of targets, one per line), each as alone, into one "
+                                              "combined report; exit with the worst server's code.")] = False,
+    shard: Annotated[str | None, typer.Option("--shard", help="With --all: grade only shard I of N (I/N), split "
+                                              "by server name; combine the shards' JSON with merge.")] = None,
 ) -> None:
     """Test a server: lint, happy and edge scenarios, and optionally smoke checks and effect probes."""
 
     def body() -> int:
         if not quiet:
             announce_defaults(ctx, err)
+        if shard is not None and not all_servers:
+            raise UsageError("--shard splits the servers of --all; give --all too")
+        if all_servers:
+            per_server_flags({"--strategy": strategy, "--probe-config": probe_config, "--arg": arg,
+                              "--args-file": args_file, "--badge": badge, "--emit-tests": emit_tests_dir})
         gate = parse_fail_under(fail_under)
         to_stdout = [flag for flag, value in (("--json", json_out), ("--junit", junit), ("--markdown", markdown))
                      if value == "-"]
@@ -262,11 +274,14 @@ def test(
             probe_grade_cap=not no_probe_grade_cap, timeout=timeout, startup_timeout=timeout,
             max_time=max_time, workers=parse_workers(workers), waivers=waivers,
         )
+        if chosen.seed is not None and chosen.name != "grading" and not quiet:
+            err.print(f"profile {chosen.name}, seed {chosen.seed} (repeat with --seed {chosen.seed})")
+        if all_servers:
+            return run_fleet(client_config, shard, target, server, options, gate, ci=ci, quiet=quiet, err=err,
+                             outputs=Outputs(json_out, junit, markdown, sarif), write_text=write_text)
         the_target = choose_target(target, client_config, server, env=env, header=header, token=token)
         if shipped and shipped.env and not the_target.is_url:
             the_target = replace(the_target, env={**shipped.env, **the_target.env})
-        if chosen.seed is not None and chosen.name != "grading" and not quiet:
-            err.print(f"profile {chosen.name}, seed {chosen.seed} (repeat with --seed {chosen.seed})")
         with progress_display(err, quiet=quiet) as progress:
             report = run(the_target, options, progress)
         # With a document on stdout, the people's report goes to stderr.
@@ -362,6 +377,33 @@ def replay(
             verdict = "[red]still fails[/red]" if done.still_fails else "[green]now passes[/green]"
             console.print(f"  {verdict}: {done.verdict}")
         return EXIT_BLOCKING if failing else EXIT_OK
+
+    raise typer.Exit(guarded(body))
+
+
+@app.command()
+def merge(
+    reports: Annotated[list[Path], typer.Argument(help="Combined JSON reports of `test --all --shard I/N` runs.",
+                                                  metavar="REPORT.json...")],
+    json_out: Annotated[str | None, typer.Option("--json", help="Write the merged JSON report to FILE (- for "
+                                                 "stdout).")] = None,
+    markdown: Annotated[str | None, typer.Option("--markdown", help="Write the Markdown leaderboard to FILE (- "
+                                                 "for stdout).")] = None,
+    ci: Annotated[bool, typer.Option("--ci", help="Also write the leaderboard to $GITHUB_STEP_SUMMARY.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the gate line.")] = False,
+) -> None:
+    """Combine shard reports into the report one `test --all` run writes; exit with the worst server's code."""
+
+    def body() -> int:
+        if json_out == "-" and markdown == "-":
+            raise UsageError("only one output can go to stdout (-), not --json and --markdown")
+        document = merge_reports(list(reports))
+        if json_out:
+            write_json(document, json_out)
+        write_summary(document, markdown, ci=ci, write_text=write_text)
+        show_fleet(document, Console(highlight=False, width=max(100, Console().width),
+                                     stderr="-" in (json_out, markdown)), quiet=quiet)
+        return int(document["exit"])
 
     raise typer.Exit(guarded(body))
 

@@ -3,6 +3,8 @@
 One place for the policy the CLI's exit code, the scorecard's grade cap and the reports share.
 3 (score below --fail-under) wins over 4 (a smoke check failed), which wins over 1 (--ci: a
 blocking failure, or a partial run). Waived results never gate; a partial run never passes --ci.
+A fleet exits with its worst server's code: an interrupted run first, then a server that could not
+be graded at all (2, then 5: it has no grade to hold to a gate), then the gates in the order above.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ EXIT_OK, EXIT_BLOCKING, EXIT_USAGE, EXIT_SCORE, EXIT_SMOKE, EXIT_START = 0, 1, 2
 EXIT_INTERRUPTED = 130
 INCOMPLETE = "incomplete run"
 Gate = tuple[str, float | str]
+SEVERITY = (EXIT_OK, EXIT_BLOCKING, EXIT_SMOKE, EXIT_SCORE, EXIT_START, EXIT_USAGE, EXIT_INTERRUPTED)
+"""Exit codes from the mildest to the worst, for a run of several servers."""
 
 
 def parse_fail_under(value: str | None) -> Gate | None:
@@ -53,6 +57,11 @@ def exit_code(report: Report, gate: Gate | None, *, ci: bool) -> int:
     if ci and (report.partial or blocking(report)):
         return EXIT_BLOCKING
     return EXIT_OK
+
+
+def worst(codes: Iterable[int]) -> int:
+    """The exit code of several servers' runs: the worst of theirs (0 for none)."""
+    return max(codes, key=SEVERITY.index, default=EXIT_OK)
 
 
 def gate_line(code: int, report: Report, fail_under: str | None) -> str:

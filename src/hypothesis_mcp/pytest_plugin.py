@@ -1,5 +1,5 @@
 """pytest plugin: the server under test as a connection (`mcp_server`) or as a graded run
-(`mcp_grade`).
+(`mcp_grade`), and a config's servers as test items (`--mcp-config`, in pytest_fleet.py).
 
 The server comes from `@pytest.mark.mcp_server(TARGET)`, `--mcp-server TARGET` or the
 `mcp_server` ini option, in that order; `--mcp-server-scope` (or the marker's `scope=`) picks
@@ -17,7 +17,10 @@ from hypothesis_mcp.connection import Connection, parse_target
 from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.events import Event, Step
 from hypothesis_mcp.profiles import make_profile
+from hypothesis_mcp.pytest_fleet import add_options, pytest_collection_modifyitems
 from hypothesis_mcp.results import Report
+
+__all__ = ["mcp_grade", "mcp_server", "pytest_addoption", "pytest_collection_modifyitems", "pytest_configure"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -26,6 +29,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--mcp-server-scope", default=None, choices=("session", "function"),
                     help="One server for the session (default) or a fresh one per test.")
     group.addoption("--mcp-timeout", default=None, type=float, help="Seconds each tool call may take.")
+    add_options(group)
     parser.addini("mcp_server", "MCP server under test (command or URL).", default=None)
     parser.addini("mcp_server_scope", "session or function.", default="session")
 

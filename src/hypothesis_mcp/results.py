@@ -286,3 +286,26 @@ class Report:
     def failures(self) -> list[Result]:
         """Failed results, each cause once: a crash or hang several checks hit is its incident."""
         return [r for r in self.results if r.status == "fail" and r.covered_by is None]
+
+
+@dataclass
+class ServerGrade:
+    """One server of a fleet: its report, or why it has none (it did not start, its entry is wrong),
+    and the exit code a run of that server alone would give."""
+
+    name: str
+    target: str
+    exit: int
+    report: Report | None = None
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "target": self.target,
+            "grade": self.report.grade if self.report else None,
+            "score": self.report.score if self.report else None,
+            "exit": self.exit,
+            "error": self.error,
+            "report": self.report.to_dict() if self.report else None,
+        }

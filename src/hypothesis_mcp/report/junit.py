@@ -41,35 +41,41 @@ def _suite(report: Report, kind: str) -> ET.Element:
                         for r in results)),
         time="0",
     )
-    properties = ET.SubElement(suite, "properties")
+    suite.append(properties(report))
+    for result in results:
+        suite.append(testcase(result))
+    return suite
+
+
+def properties(report: Report) -> ET.Element:
+    """What a suite was run against, as JUnit properties."""
+    element = ET.Element("properties")
     seed = "" if report.seed is None else str(report.seed)
     for name, value in (("target", report.target), ("server", report.server.get("name", "")),
                         ("profile", report.profile), ("seed", seed), ("partial", str(report.partial).lower()),
                         ("partial_reason", report.partial_reason or "")):
-        ET.SubElement(properties, "property", name=name, value=_clean(value))
-    for result in results:
-        suite.append(_case(result))
-    return suite
+        ET.SubElement(element, "property", name=name, value=clean(value))
+    return element
 
 
-def _case(result: Result) -> ET.Element:
+def testcase(result: Result) -> ET.Element:
     case = ET.Element(
         "testcase", classname=f"{result.kind}.{result.check}",
-        name=_clean(f"{result.subject} {result.rule}"), time="0", id=_clean(result.id),
+        name=clean(f"{result.subject} {result.rule}"), time="0", id=clean(result.id),
     )
     if result.covered_by is not None:
-        ET.SubElement(case, "skipped", message=_clean(f"failed by {result.rule}, reported once as incident "
+        ET.SubElement(case, "skipped", message=clean(f"failed by {result.rule}, reported once as incident "
                                                       f"{result.covered_by}: {result.message}"))
     elif result.status == "fail":
-        failure = ET.SubElement(case, "failure", message=_clean(result.message), type=result.rule)
-        failure.text = _clean(_details(result))
+        failure = ET.SubElement(case, "failure", message=clean(result.message), type=result.rule)
+        failure.text = clean(_details(result))
     elif result.status == "waived":
-        ET.SubElement(case, "skipped", message=_clean(f"waived: {waived_line(result)}"))
+        ET.SubElement(case, "skipped", message=clean(f"waived: {waived_line(result)}"))
     elif result.status in ("skip", "inconclusive"):
         prefix = "inconclusive: " if result.status == "inconclusive" else ""
-        ET.SubElement(case, "skipped", message=_clean(prefix + result.message))
+        ET.SubElement(case, "skipped", message=clean(prefix + result.message))
     elif result.status == "warn":
-        ET.SubElement(case, "system-out").text = _clean(f"warning ({result.rule}): {_details(result)}")
+        ET.SubElement(case, "system-out").text = clean(f"warning ({result.rule}): {_details(result)}")
     return case
 
 
@@ -84,5 +90,5 @@ def _details(result: Result) -> str:
     return "\n".join(lines)
 
 
-def _clean(text: str) -> str:
+def clean(text: str) -> str:
     return _NOT_XML.sub("\ufffd", text)
