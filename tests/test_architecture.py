@@ -28,7 +28,7 @@ ALLOWED: dict[str, set[str]] = {
     "progress": {"events"},
     "project": {"errors"},
     "clientconfig": {"connection", "errors"},
-    "cli_targets": {"clientconfig", "connection", "errors", "project", "report", "results"},
+    "cli_targets": {"cli_help", "clientconfig", "connection", "errors", "project", "report", "results"},
     "search": BASE | {"connection", "strategies"},
     "checks": BASE | {"connection", "strategies", "search"},
     "waivers": {"errors", "results", "rules", "suggest"},
@@ -38,13 +38,15 @@ ALLOWED: dict[str, set[str]] = {
     "engine": BASE | {"connection", "strategies", "search", "checks", "stateful", "scorecard", "events", "inputs",
                       "waivers", "shipped"},
     "emit": {"results"},
-    "report": BASE | {"connection", "scorecard"},
+    "report": BASE | {"connection", "gates", "scorecard"},
     "shipped": {"errors", "stateful", "files", "suggest"},
     "pytest_plugin": {"connection", "engine", "events", "profiles", "results"},
     "sample_server": set(),
     "__main__": {"cli"},
-    "launch": {"cli"},
-    "": {"catalog", "connection", "version"},
+    "launch": {"cli", "version"},
+    "loading": set(),
+    "cli_help": set(),
+    "": {"catalog", "connection", "loading", "version"},
 }
 
 
