@@ -22,6 +22,7 @@ from hypothesis_mcp.report.junit import render_junit
 from hypothesis_mcp.report.markdown import render_markdown
 from hypothesis_mcp.results import Call, GradeCap, Report, Reproduction, Result, RunStats, Smoke
 from hypothesis_mcp.rules.registry import FIXES, fix_for
+from hypothesis_mcp.snippet import literal
 
 PROBE_MESSAGE = "a second write to key 'hm1a2b-title' reported success; state unchanged"
 REPRO = Reproduction(
@@ -141,8 +142,8 @@ def test_console_on_a_terminal_wraps_prose_but_never_a_call_or_a_command() -> No
     lines = console.export_text().splitlines()
     commands = [line for line in lines if "hypothesis-mcp replay" in line]
     assert commands and all(line.rstrip().endswith("'") for line in commands), "each command on one line"
-    assert any(line.strip().startswith('call 1: create_note({"title":"hm1a2b-title"') for line in lines)
-    prose = [line for line in lines if "replay" not in line and "call " not in line]
+    assert any(line.strip().startswith('server.call("create_note", {"title": "hm1a2b-title"') for line in lines)
+    prose = [line for line in lines if "replay" not in line and "server" not in line]
     assert max(len(line.rstrip()) for line in prose) <= 60
 
 
@@ -198,9 +199,10 @@ def test_console_failures_by_severity_with_reproductions() -> None:
     assert heads[-1].startswith(f"{len(heads)}. WARN lint-undocumented-property"), "warnings last"
     top = flat(failures)
     assert f"{PROBE_MESSAGE} fix: {FIXES['probe-silent-noop']}" in top
-    assert "reproduction, starts from a fresh server:" in top
-    assert 'call 1: create_note({"title":"hm1a2b-title","body":"a"})' in top
-    assert 'call 3: search_notes({"query":"hm1a2b-title"})' in top
+    assert "from hypothesis_mcp import connect # the shrunk reproduction starts from a fresh server" in top
+    assert f"with connect({literal(report.target)}) as server:" in top
+    assert 'server.call("create_note", {"title": "hm1a2b-title", "body": "a"})' in top
+    assert 'server.call("search_notes", {"query": "hm1a2b-title"})' in top
     assert "runs on the shared server" in top
     assert "1 probe(s) skipped because they write (append_log)" in text
 
@@ -502,9 +504,9 @@ def test_long_reproductions_show_the_replay_command() -> None:
     text = flat(console.export_text())
     assert "reproduction: 12 calls, starts from a fresh server; replay them with:" in text
     assert "hypothesis-mcp replay out/report.json --result 'r008'" in text
-    assert "call 12:" not in text
+    assert '"hm-11"' not in text
     short = flat(console_text(sample_report()))
-    assert 'call 3: search_notes({"query":"hm1a2b-title"})' in short
+    assert 'server.call("search_notes", {"query": "hm1a2b-title"})' in short
     assert "hypothesis-mcp replay" not in short, "no command without a report file to replay from"
 
 

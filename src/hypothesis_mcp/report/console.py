@@ -22,7 +22,6 @@ from hypothesis_mcp.report.issues import (
     cap_line,
     era_label,
     fix_of,
-    format_call,
     partial_line,
     percent,
     ranked_failures,
@@ -30,6 +29,7 @@ from hypothesis_mcp.report.issues import (
     waived_line,
 )
 from hypothesis_mcp.results import Report, Result, Smoke
+from hypothesis_mcp.snippet import python_lines
 
 SUBSCORES = ("happy", "edge", "lint", "effect")
 GRADE_STYLES = {"A": "bold green", "B": "bold green", "C": "bold yellow", "D": "bold red", "F": "bold red"}
@@ -121,18 +121,18 @@ class _Printer:
             self.line(_text(result.message), 3)
             self.line(_text(f"fix: {fix_of(result)}", style="cyan"), 3)
             if result.reproduction and result.reproduction.calls:
-                self._reproduction(result, report_path)
+                self._reproduction(result, report.target, report_path)
 
-    def _reproduction(self, result: Result, report_path: str | None) -> None:
-        """Every call, ready to paste; a long one as the command that replays it from the JSON report."""
+    def _reproduction(self, result: Result, target: str, report_path: str | None) -> None:
+        """The calls as Python to paste; a long one as the command that replays it from the JSON report."""
         assert result.reproduction is not None
-        calls = [format_call(i, call) for i, call in enumerate(result.reproduction.calls, 1)]
+        calls = result.reproduction.calls
         origin = reproduction_origin(result.reproduction.fresh_server)
         command = f"hypothesis-mcp replay {report_path or 'REPORT.json'} --result '{result.id}'"
-        if len(calls) <= MAX_SHOWN_CALLS and sum(map(len, calls)) <= MAX_SHOWN_CHARS:
-            self.line(_text(f"reproduction, {origin}:", style="dim"), 3)
-            for call in calls:
-                self.line(_text(call), 5, paste=True)
+        lines = python_lines(calls, target, note=f"the shrunk reproduction {origin}")
+        if len(calls) <= MAX_SHOWN_CALLS and sum(map(len, lines)) <= MAX_SHOWN_CHARS:
+            for line in lines:
+                self.line(_text(line), 3, paste=True)
             if report_path:
                 self.line(_text(f"replay: {command}", style="dim"), 3, paste=True)
             return
