@@ -158,6 +158,12 @@ def test(
                                            help="An argument value (JSON when it parses).")] = [],  # noqa: B006
     args_file: Annotated[Path | None, typer.Option("--args-file", metavar="FILE", rich_help_panel=panel.CHECKS,
                                                    help="YAML/JSON {'*': {...}, TOOL: {...}}.")] = None,
+    include_tool: Annotated[list[str], typer.Option("--include-tool", metavar="GLOB", rich_help_panel=panel.CHECKS,
+                                                    help="Test only the tools whose name matches (repeatable; "
+                                                    "*, ? and [...] as in a shell).")] = [],  # noqa: B006
+    exclude_tool: Annotated[list[str], typer.Option("--exclude-tool", metavar="GLOB", rich_help_panel=panel.CHECKS,
+                                                    help="Leave out the tools whose name matches, from every check "
+                                                    "and probe (repeatable).")] = [],  # noqa: B006
     allow_writes: Annotated[bool, _flag("--allow-writes", "Let probes call write tools. Point them at a "
                                         "disposable server.", panel.WRITES)] = False,
     read_only: Annotated[bool, _flag("--read-only", "Scenarios call read-only tools only.", panel.WRITES)] = False,
@@ -241,7 +247,8 @@ def test(
             profile=chosen, smoke=smoke, call_all=call_all, probes=probes or probe_config is not None,
             allow_writes=allow_writes, probe_config=config, overrides=overrides, read_only=read_only,
             probe_grade_cap=not no_probe_grade_cap, timeout=timeout, startup_timeout=timeout,
-            max_time=max_time, workers=parse_workers(workers), waivers=waivers,
+            max_time=max_time, workers=parse_workers(workers), waivers=waivers, include_tools=list(include_tool),
+            exclude_tools=list(exclude_tool),
         )
         the_target = choose_target(target, client_config, server, env=env, header=header, token=token)
         if shipped and shipped.env and not the_target.is_url:
