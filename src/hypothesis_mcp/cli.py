@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 
 import hypothesis_mcp.cli_help as panel
-from hypothesis_mcp.cli_help import DEFAULTS, HELP_OPTIONS, TEST_EPILOG
+from hypothesis_mcp.cli_help import ANNOTATION_FORMATS, DEFAULTS, HELP_OPTIONS, TEST_EPILOG
 from hypothesis_mcp.cli_targets import (
     ConfigOpt,
     SarifOpt,
@@ -187,6 +187,10 @@ def test(
     markdown: Annotated[str | None, typer.Option("--markdown", metavar="FILE", rich_help_panel=panel.OUTPUTS,
                                                  help="Write a Markdown summary to FILE (- for stdout).")] = None,
     sarif: SarifOpt = None,
+    annotations: Annotated[str | None, typer.Option("--annotations", metavar="github", rich_help_panel=panel.OUTPUTS,
+                                                    help="Print a GitHub workflow command (::error, ::warning) "
+                                                    "per finding, at the file and line that declare the "
+                                                    "server.")] = None,
     badge: Annotated[Path | None, typer.Option("--badge", metavar="FILE", rich_help_panel=panel.OUTPUTS,
                                                help="Write a badge: .svg, or .json for a shields endpoint.")] = None,
     emit_tests_dir: Annotated[Path | None, typer.Option("--emit-tests", metavar="DIR", rich_help_panel=panel.OUTPUTS,
@@ -213,12 +217,13 @@ def test(
         # scope, Hypothesis mixes the loaded modules' literals into them (docs/architecture.md), and
         # asking for a report must not change what the run finds.
         with collector_paused(freeze=True):
-            from hypothesis_mcp.cli_targets import write_sarif
+            from hypothesis_mcp.cli_targets import declared_at, write_sarif
             from hypothesis_mcp.emit import emit_tests
             from hypothesis_mcp.engine import RunOptions, run
             from hypothesis_mcp.gates import exit_code, gate_line, parse_fail_under
             from hypothesis_mcp.profiles import make_profile
             from hypothesis_mcp.progress import progress_display
+            from hypothesis_mcp.report.annotations import render_github
             from hypothesis_mcp.report.badge import render_badge_json, render_badge_svg
             from hypothesis_mcp.report.console import render_console
             from hypothesis_mcp.report.json_report import render_json
@@ -234,6 +239,10 @@ def test(
         gate = parse_fail_under(fail_under)
         to_stdout = [flag for flag, value in (("--json", json_out), ("--junit", junit), ("--markdown", markdown))
                      if value == "-"]
+        if annotations is not None and annotations not in ANNOTATION_FORMATS:
+            raise UsageError(f"--annotations takes {', '.join(ANNOTATION_FORMATS)}, not {annotations!r}")
+        if annotations and to_stdout:
+            to_stdout.append("--annotations")
         if len(to_stdout) > 1:
             raise UsageError(f"only one output can go to stdout (-), not {' and '.join(to_stdout)}")
         waivers = [parse_waiver(text, "--ignore") for text in ignore]
@@ -270,6 +279,9 @@ def test(
             write_text(render_junit(report), junit)
         if sarif:
             write_sarif(ctx, report, sarif, config=client_config, server=server)
+        if annotations:
+            sys.stdout.write(render_github(report, declared_at(ctx, report, config=client_config, server=server)))
+            sys.stdout.flush()
         summary = render_markdown(report) if (markdown or ci) else ""
         if markdown:
             write_text(summary, markdown)

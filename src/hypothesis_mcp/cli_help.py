@@ -10,6 +10,9 @@ BUDGET = "Search budget"
 OUTPUTS = "Outputs"
 GATES = "CI gates"
 
+ANNOTATION_FORMATS = ("github",)
+"""`--annotations` formats (report/annotations.py), named here so help loads no report format."""
+
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
 
 DEFAULTS = ("A default shown here that differs from the built-in one comes from the tool.hypothesis-mcp "

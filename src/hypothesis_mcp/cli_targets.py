@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from hypothesis_mcp.connection import Target
+    from hypothesis_mcp.report.sarif import Location
     from hypothesis_mcp.results import Report
 
 ConfigOpt = Annotated[Path | None, typer.Option(
@@ -85,11 +86,20 @@ def announce_defaults(ctx: typer.Context, console: Console) -> None:
                       soft_wrap=True)
 
 
-def write_sarif(ctx: typer.Context, report: Report, path: Path, *, config: Path | None, server: str | None) -> None:
-    from hypothesis_mcp.report.sarif import locate, render_sarif
+def declared_at(ctx: typer.Context, report: Report, *, config: Path | None, server: str | None) -> Location | None:
+    """Where the tested server is declared, for SARIF and annotations to point at."""
+    from hypothesis_mcp.report.sarif import locate
 
     defaults: Defaults = ctx.meta.get(META_KEY) or Defaults()
     source = Path(defaults.source.split(" [")[0]) if defaults.source else None
-    location = locate(report.target, config=config, server=server, defaults_file=source)
+    from_defaults_file = bool(from_defaults(ctx, ["target"]))
+    return locate(report.target, config=config, server=server, defaults_file=source,
+                  target_in_defaults=from_defaults_file)
+
+
+def write_sarif(ctx: typer.Context, report: Report, path: Path, *, config: Path | None, server: str | None) -> None:
+    from hypothesis_mcp.report.sarif import render_sarif
+
+    location = declared_at(ctx, report, config=config, server=server)
     path.write_text(json.dumps(render_sarif(report, location), indent=2, ensure_ascii=False) + "\n",
                     encoding="utf-8")
