@@ -93,7 +93,7 @@ sarif = "report.sarif"
     assert report["profile"] == "grading" and report["smoke"]["executed"]
     assert (tmp_path / "report.sarif").is_file()
     assert "defaults from" in done.stderr and "pyproject.toml [tool.hypothesis-mcp]" in done.stderr
-    assert "fail-under='A'" in done.stderr
+    assert "--fail-under A" in done.stderr and "--json report.json" in done.stderr and "PosixPath" not in done.stderr
     assert [(w["rule"], w["source"]) for w in report["waivers"]] == [("lint-missing-description", "--ignore")]
     flagged = cli(["test", "--fail-under", "C", "--profile", "default", "--seed", "1"], tmp_path)
     assert flagged.code == 0, flagged

@@ -169,10 +169,12 @@ def test(
     read_only: Annotated[bool, _flag("--read-only", "Scenarios call read-only tools only.", panel.WRITES)] = False,
     profile: Annotated[str, typer.Option("--profile", metavar="NAME", rich_help_panel=panel.BUDGET,
                                          help="grading (deterministic), default or thorough.")] = "default",
-    seed: Annotated[int | None, typer.Option("--seed", metavar="N", rich_help_panel=panel.BUDGET,
+    seed: Annotated[str | None, typer.Option("--seed", metavar="N", rich_help_panel=panel.BUDGET,
                                              help="Make any profile repeatable.")] = None,
     max_examples: Annotated[int | None, typer.Option("--max-examples", metavar="N", rich_help_panel=panel.BUDGET,
-                                                     help="Examples per tool and check.")] = None,
+                                                     help="Random examples per tool and check; the fixed breaker "
+                                                     "values (docs/strategies.md) are sent before them, on "
+                                                     "top.")] = None,
     timeout: TimeoutOpt = 30.0,
     max_time: Annotated[float | None, typer.Option("--max-time", metavar="SECONDS", rich_help_panel=panel.BUDGET,
                                                    help="Stop starting new checks after this long.")] = None,
@@ -251,7 +253,10 @@ def test(
             raise UsageError("give --probe-config or --strategy, not both (a strategy is a probe config)")
         shipped = load_strategy(strategy) if strategy else None
         config = load_config(probe_config) if probe_config else (shipped.config if shipped else None)
-        chosen = make_profile("grading" if ci else profile, seed=seed, max_examples=max_examples)
+        if ci and profile != "grading" and _given(ctx, "profile"):
+            raise UsageError(f"--ci grades with the grading profile (deterministic); leave out --profile {profile}, "
+                             "or --ci")
+        chosen = make_profile("grading" if ci else profile, seed=_whole(seed, "--seed"), max_examples=max_examples)
         options = RunOptions(
             profile=chosen, smoke=smoke, call_all=call_all, probes=probes or probe_config is not None,
             allow_writes=allow_writes, probe_config=config, overrides=overrides, read_only=read_only,
@@ -374,6 +379,22 @@ def replay(
         return EXIT_BLOCKING if failing else EXIT_OK
 
     raise typer.Exit(guarded(body))
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """The option was typed on the command line (not a default, nor a project default)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
+def _whole(text: str | None, flag: str) -> int | None:
+    """A whole number option, read here so a bad one is reported like every other usage error."""
+    if text is None:
+        return None
+    try:
+        return int(str(text).strip())
+    except ValueError:
+        raise UsageError(f"{flag} takes a whole number, not {text!r}") from None
 
 
 def version_callback(value: bool) -> None:
