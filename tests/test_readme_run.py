@@ -41,7 +41,10 @@ def readme_block() -> list[str]:
 
 
 def without_times(lines: list[str]) -> list[str]:
-    return [re.sub(r"\d+\.\d+s$", "Ts", line) for line in lines]
+    """Times vary, and so do example and call counts: until draws are seeded per scope, they shift
+    with the literals of the installed source (docs/architecture.md, Determinism)."""
+    return [re.sub(r"\d+ examples · \d+ calls", "N examples · N calls", re.sub(r"\d+\.\d+s$", "Ts", line))
+            for line in lines]
 
 
 def test_the_run_fits_in_40_lines_without_trailing_spaces(runs: dict[str, CliRun]) -> None:
