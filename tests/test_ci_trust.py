@@ -309,7 +309,7 @@ def test_result_ids_do_not_depend_on_the_options(runs: dict[str, CliRun]) -> Non
 def test_console_shows_the_calls_and_the_replay_command(runs: dict[str, CliRun], out: Path) -> None:
     run = runs["unwaived"]
     text = " ".join(run.stdout.split())
-    assert 'call 1: export_notes({"format":"html"})' in text, run
+    assert 'server.call("export_notes", {"format": "html"})' in text, run
     command = f"hypothesis-mcp replay {run.args[-1]} --result '{WAIVED_ID}'"
     assert command in text, run
     replayed = cli(shlex.split(command)[1:], out)

@@ -176,11 +176,38 @@ def test_function_scope_gives_each_test_a_fresh_server(pytester: pytest.Pytester
     assert "FAILED test_scopes.py::test_read" in output and "FAILED test_scopes.py::test_same_connection" in output
 
 
-def test_without_a_server_the_tests_skip(pytester: pytest.Pytester) -> None:
-    pytester.makepyfile(test_none="def test_needs_a_server(mcp_server):\n    raise AssertionError('unreachable')\n")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-rs", timeout=60)
-    result.assert_outcomes(skipped=1)
-    assert "--mcp-server" in result.stdout.str()
+NEEDS_A_SERVER = """
+import pytest
+
+
+def test_needs_a_server(mcp_server):
+    raise AssertionError("unreachable")
+
+
+def test_grades_a_server(mcp_grade):
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.mcp_optional
+def test_may_go_without(mcp_server):
+    raise AssertionError("unreachable")
+
+
+def test_needs_none():
+    pass
+"""
+
+
+def test_without_a_server_a_test_needing_one_errors_unless_marked_optional(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_none=NEEDS_A_SERVER)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-rse", timeout=240)
+    result.assert_outcomes(errors=2, skipped=1, passed=1)
+    assert result.ret != 0, "a CI job with no server configured fails"
+    text = result.stdout.str()
+    assert "ERROR at setup of test_needs_a_server" in text and "ERROR at setup of test_grades_a_server" in text
+    assert "no MCP server given: use --mcp-server" in text
+    assert "@pytest.mark.mcp_optional" in text
+    assert "SKIPPED" in text and "unreachable" not in text and "Traceback" not in text
 
 
 def test_options_and_marker_are_registered(pytester: pytest.Pytester) -> None:
@@ -190,7 +217,7 @@ def test_options_and_marker_are_registered(pytester: pytest.Pytester) -> None:
                    "mcp_server_scope (string)"):
         assert option in text, option
     markers = pytester.runpytest_subprocess("--markers", "-p", "no:cacheprovider", timeout=60).stdout.str()
-    assert "@pytest.mark.mcp_server(target" in markers
+    assert "@pytest.mark.mcp_server(target" in markers and "@pytest.mark.mcp_optional" in markers
 
 
 GRADED = """

@@ -8,6 +8,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -21,6 +22,7 @@ from hypothesis_mcp.report.junit import render_junit
 from hypothesis_mcp.report.markdown import render_markdown
 from hypothesis_mcp.results import Call, GradeCap, Report, Reproduction, Result, RunStats, Smoke
 from hypothesis_mcp.rules.registry import FIXES, fix_for
+from hypothesis_mcp.snippet import literal
 
 PROBE_MESSAGE = "a second write to key 'hm1a2b-title' reported success; state unchanged"
 REPRO = Reproduction(
@@ -100,9 +102,9 @@ def sample_report(**changes: object) -> Report:
     return dataclasses.replace(report, **changes)  # type: ignore[arg-type]
 
 
-def console_text(report: Report) -> str:
+def console_text(report: Report, **options: Any) -> str:
     console = Console(file=io.StringIO(), width=100, record=True, color_system=None)
-    render_console(report, console)
+    render_console(report, console, **options)
     return console.export_text()
 
 
@@ -114,21 +116,39 @@ def flat(text: str) -> str:
 
 
 def test_console_header() -> None:
-    text = console_text(sample_report())
-    assert "MCP Scorecard: notes-server 1.1.0" in text
-    assert "Grade C   Score 93.3%" in text
-    assert "Grade A by score, capped because: probe-silent-noop on create_note" in text
-    assert "happy 100%  |  edge 67%  |  lint 91%  |  effect 50%" in text
-    assert "MCP 2026-07-28 (modern era, stateless)" in text
-    assert "Isolation: fresh server process per stateful example" in text
+    text = console_text(sample_report(), verdict="Gate failed — --ci: 1 blocking failure: server-crashed on sloppy")
+    lines = text.splitlines()
+    assert lines[0].startswith("MCP Scorecard: notes-server 1.1.0   Grade C   Score 93.3%")
+    assert "happy 100%  |  edge 67%  |  lint 91%  |  effect 50%" in lines[0]
+    assert lines[1] == "Grade A by score, capped because: probe-silent-noop on create_note"
+    assert lines[2] == "Gate failed — --ci: 1 blocking failure: server-crashed on sloppy", "the verdict comes first"
+    verbose = console_text(sample_report(), verbose=True)
+    assert "MCP 2026-07-28 (modern era, stateless)" in verbose
+    assert "Isolation: fresh server process per stateful example" in verbose
 
 
-def test_console_fits_100_columns() -> None:
-    assert max(len(line) for line in console_text(sample_report()).splitlines()) <= 100
+def test_console_off_a_terminal_has_no_trailing_spaces_and_no_wrapped_lines() -> None:
+    for verbose in (False, True):
+        text = console_text(sample_report(), verbose=verbose, report_path="out/report.json")
+        assert not [line for line in text.splitlines() if line != line.rstrip()]
+    replay = [line for line in console_text(sample_report(), report_path="a/" + "long/" * 30 + "report.json")
+              .splitlines() if "hypothesis-mcp replay" in line]
+    assert replay and all("--result 'r" in line for line in replay), "each command on one line"
 
 
-def test_console_tables() -> None:
-    text = flat(console_text(sample_report()))
+def test_console_on_a_terminal_wraps_prose_but_never_a_call_or_a_command() -> None:
+    console = Console(file=io.StringIO(), width=60, record=True, color_system=None, force_terminal=True)
+    render_console(sample_report(), console, report_path="a/" + "long/" * 12 + "report.json")
+    lines = console.export_text().splitlines()
+    commands = [line for line in lines if "hypothesis-mcp replay" in line]
+    assert commands and all(line.rstrip().endswith("'") for line in commands), "each command on one line"
+    assert any(line.strip().startswith('server.call("create_note", {"title": "hm1a2b-title"') for line in lines)
+    prose = [line for line in lines if "replay" not in line and "server" not in line]
+    assert max(len(line.rstrip()) for line in prose) <= 60
+
+
+def test_console_verbose_tables() -> None:
+    text = flat(console_text(sample_report(), verbose=True))
     for title in ("Scenarios", "Lint findings", "Effect probes", "Incidents"):
         assert title in text
     assert "FAIL" in text and "probe-silent-noop" in text
@@ -137,40 +157,54 @@ def test_console_tables() -> None:
     assert "no lint findings" not in text  # passes stay out of the findings table
     assert "[bad] value" in text  # brackets are text, not markup
     assert "\x00" not in text and "\x1b" not in text  # control characters never reach the terminal
+    assert "Scenarios" not in console_text(sample_report()), "tables only under --verbose"
 
 
-def test_console_smoke_section() -> None:
+def test_console_passes_are_one_line_of_counts_per_family() -> None:
     text = console_text(sample_report())
+    checks = text[text.index("Checks (each one with --verbose)"):].splitlines()[1:]
+    families = [line.split(":")[0].strip() for line in checks if line.startswith("  ")]
+    assert families == ["scenarios", "lint", "effect probes", "incidents", "smoke"]
+    assert "  smoke: 2 passed, 1 failed, 1 skipped (2 of 3 tools called, read-only tools only, see --call-all)" \
+        in checks
+    assert "search_notes" not in "\n".join(checks), "passing checks are counted, not listed"
+
+
+def test_console_verbose_smoke_section() -> None:
+    text = console_text(sample_report(), verbose=True)
     assert ("Smoke checks: 2 passed, 1 failed, 1 skipped — only readOnlyHint: true tools called "
             "(see --call-all). Never counted in the score.") in flat(text)
     assert "Tools called: 2 of 3 (a tool counts as called once the server answered a tools/call for it)" in flat(text)
     assert "pass smoke_structured_content [search_notes]: structuredContent conforms" in text
     assert "FAIL smoke_invalid_arguments [sloppy]: accepted schema-invalid arguments" in text
     assert "pass smoke_unknown_tool: rejected with JSON-RPC error -32602" in text
-    returned = next(line for line in text.splitlines() if 'first text "{}"' in line)
-    assert returned.startswith("       1 content block(s) [text]")
-
-
 def test_console_smoke_call_all_and_not_run() -> None:
     call_all = sample_report(smoke=dataclasses.replace(sample_report().smoke, call_all=True))
-    assert "— every tool called (--call-all)." in flat(console_text(call_all))
+    assert "— every tool called (--call-all)." in flat(console_text(call_all, verbose=True))
+    assert "(2 of 3 tools called, every tool called)" in console_text(call_all)
     not_run = sample_report(smoke=Smoke(executed=False, reason="no session to call tools on"))
-    assert "Smoke checks: not run — no session to call tools on" in console_text(not_run)
-    assert "Smoke checks" not in console_text(sample_report(smoke=Smoke()))
+    assert "Smoke checks: not run — no session to call tools on" in console_text(not_run, verbose=True)
+    assert "smoke: not run — no session to call tools on" in console_text(not_run)
+    assert "smoke:" not in console_text(sample_report(smoke=Smoke()))
 
 
-def test_console_top_issues_and_reproduction() -> None:
-    text = console_text(sample_report())
-    top = flat(text[text.index("Top issues to fix"):])
-    order = [top.index(s) for s in ("1. sloppy the server exited", "2. create_note", "3. sloppy accepted")]
-    assert order == sorted(order)
-    assert f"2. create_note {PROBE_MESSAGE} (probe-silent-noop)" in top
-    assert f"-> {FIXES['probe-silent-noop']}" in top
-    assert "reproduction, starts from a fresh server:" in top
-    assert 'call 1: create_note({"title":"hm1a2b-title","body":"a"})' in top
-    assert 'call 3: search_notes({"query":"hm1a2b-title"})' in top
+def test_console_failures_by_severity_with_reproductions() -> None:
+    report = sample_report()
+    text = console_text(report, verdict="Gate failed — --ci: 2 blocking failures: ...")
+    failures = text[text.index("Failures, most severe first"):text.index("Checks (")]
+    heads = [line for line in failures.splitlines() if re.match(r"\d+\. ", line)]
+    assert heads[0].startswith("1. BLOCKING server-crashed on sloppy")
+    assert heads[1].startswith("2. BLOCKING probe-silent-noop on create_note (high confidence)")
+    assert heads[2].startswith("3. FAIL edge-accepted-invalid-input on sloppy")
+    assert heads[-1].startswith(f"{len(heads)}. WARN lint-undocumented-property"), "warnings last"
+    top = flat(failures)
+    assert f"{PROBE_MESSAGE} fix: {FIXES['probe-silent-noop']}" in top
+    assert "from hypothesis_mcp import connect # the shrunk reproduction starts from a fresh server" in top
+    assert f"with connect({literal(report.target)}) as server:" in top
+    assert 'server.call("create_note", {"title": "hm1a2b-title", "body": "a"})' in top
+    assert 'server.call("search_notes", {"query": "hm1a2b-title"})' in top
     assert "runs on the shared server" in top
-    assert "1 probe(s) skipped because they write (append_log)" in top
+    assert "1 probe(s) skipped because they write (append_log)" in text
 
 
 def test_console_effect_na_and_uncapped() -> None:
@@ -179,7 +213,7 @@ def test_console_effect_na_and_uncapped() -> None:
     text = console_text(report)
     assert "happy 80%  |  edge 100%  |  lint 91%  |  effect n/a" in text
     assert "capped" not in text
-    assert "Top issues to fix: none" in text
+    assert "Failures: none — no check failed." in text
 
 
 # JUnit -----------------------------------------------------------------------------------------
@@ -454,7 +488,7 @@ def test_one_era_label_everywhere() -> None:
     from hypothesis_mcp.report.catalog import print_catalog
 
     label = "MCP 2026-07-28 (modern era, stateless)"
-    assert label in console_text(sample_report()) and label in render_markdown(sample_report())
+    assert label in console_text(sample_report(), verbose=True) and label in render_markdown(sample_report())
     console = Console(file=io.StringIO(), width=100, record=True, color_system=None)
     print_catalog(console, [], ServerInfo(name="notes-server", version="1.1.0", protocol_version="2026-07-28",
                                           era="modern"))
@@ -470,9 +504,9 @@ def test_long_reproductions_show_the_replay_command() -> None:
     text = flat(console.export_text())
     assert "reproduction: 12 calls, starts from a fresh server; replay them with:" in text
     assert "hypothesis-mcp replay out/report.json --result 'r008'" in text
-    assert "call 12:" not in text
+    assert '"hm-11"' not in text
     short = flat(console_text(sample_report()))
-    assert 'call 3: search_notes({"query":"hm1a2b-title"})' in short
+    assert 'server.call("search_notes", {"query": "hm1a2b-title"})' in short
     assert "hypothesis-mcp replay" not in short, "no command without a report file to replay from"
 
 

@@ -1,17 +1,31 @@
 """Property-based testing for MCP servers."""
 
-import gc
+from __future__ import annotations
 
-# The SDK's protocol models are many long-lived objects: collecting while they load only walks
-# them again and again (about a third of the import's CPU).
-_collecting = gc.isenabled()
-gc.disable()
-try:
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from hypothesis_mcp.loading import collector_paused
+
+if TYPE_CHECKING:
     from hypothesis_mcp.catalog import Tool
     from hypothesis_mcp.connection import Connection, Outcome, connect
     from hypothesis_mcp.version import __version__
-finally:
-    if _collecting:
-        gc.enable()
+
+# Loaded on first use, so the command line's `--help` and `--version` do not load the SDK.
+_FROM = {"Tool": "hypothesis_mcp.catalog", "Connection": "hypothesis_mcp.connection",
+         "Outcome": "hypothesis_mcp.connection", "connect": "hypothesis_mcp.connection",
+         "__version__": "hypothesis_mcp.version"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _FROM.get(name)
+    if module is None:
+        raise AttributeError(f"module 'hypothesis_mcp' has no attribute {name!r}")
+    with collector_paused():
+        value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = ["Connection", "Outcome", "Tool", "__version__", "connect"]

@@ -1,5 +1,6 @@
 """The command line's target sources and extra outputs: a client config file (`--config`,
-`--server`), project defaults, and the SARIF file. Kept out of cli.py so its commands stay thin."""
+`--server`), project defaults, and the SARIF file. Kept out of cli.py so its commands stay thin.
+The connection and report modules load inside the functions: the options are read by `--help`."""
 
 from __future__ import annotations
 
@@ -7,29 +8,38 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
-from hypothesis_mcp.clientconfig import target_from_config
-from hypothesis_mcp.connection import Target, parse_target
-from hypothesis_mcp.connection.target import parse_pairs
+import hypothesis_mcp.cli_help as panel
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.project import META_KEY, Defaults, default_map, find, from_defaults
-from hypothesis_mcp.report.sarif import locate, render_sarif
-from hypothesis_mcp.results import Report
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from hypothesis_mcp.connection import Target
+    from hypothesis_mcp.report.sarif import Location
+    from hypothesis_mcp.results import Report
 
 ConfigOpt = Annotated[Path | None, typer.Option(
-    "--config", help="A client config file (mcpServers JSON, or .vscode/mcp.json servers) naming the server.")]
+    "--config", metavar="FILE", rich_help_panel=panel.TARGET,
+    help="A client config file (mcpServers JSON, or .vscode/mcp.json servers) naming the server.")]
 ServerOpt = Annotated[str | None, typer.Option(
-    "--server", help="Which server of --config (needed when it names several).")]
-SarifOpt = Annotated[Path | None, typer.Option("--sarif", help="Write SARIF 2.1.0 to FILE (for code scanning).")]
+    "--server", metavar="NAME", rich_help_panel=panel.TARGET,
+    help="Which server of --config (needed when it names several).")]
+SarifOpt = Annotated[Path | None, typer.Option("--sarif", metavar="FILE", rich_help_panel=panel.OUTPUTS,
+                                               help="Write SARIF 2.1.0 to FILE (for code scanning).")]
 
 
 def choose_target(target: list[str], config: Path | None, server: str | None, *, env: list[str],
                   header: list[str], token: str | None) -> Target:
     """The target from TARGET or from --config; --env, --header and --token add to either."""
+    from hypothesis_mcp.clientconfig import target_from_config
+    from hypothesis_mcp.connection import Target, parse_target
+    from hypothesis_mcp.connection.target import parse_pairs
+
     extra_env = parse_pairs(env, "=", "--env")
     headers = parse_pairs(header, ":", "--header")
     if config is None:
@@ -76,9 +86,20 @@ def announce_defaults(ctx: typer.Context, console: Console) -> None:
                       soft_wrap=True)
 
 
-def write_sarif(ctx: typer.Context, report: Report, path: Path, *, config: Path | None, server: str | None) -> None:
+def declared_at(ctx: typer.Context, report: Report, *, config: Path | None, server: str | None) -> Location | None:
+    """Where the tested server is declared, for SARIF and annotations to point at."""
+    from hypothesis_mcp.report.sarif import locate
+
     defaults: Defaults = ctx.meta.get(META_KEY) or Defaults()
     source = Path(defaults.source.split(" [")[0]) if defaults.source else None
-    location = locate(report.target, config=config, server=server, defaults_file=source)
+    from_defaults_file = bool(from_defaults(ctx, ["target"]))
+    return locate(report.target, config=config, server=server, defaults_file=source,
+                  target_in_defaults=from_defaults_file)
+
+
+def write_sarif(ctx: typer.Context, report: Report, path: Path, *, config: Path | None, server: str | None) -> None:
+    from hypothesis_mcp.report.sarif import render_sarif
+
+    location = declared_at(ctx, report, config=config, server=server)
     path.write_text(json.dumps(render_sarif(report, location), indent=2, ensure_ascii=False) + "\n",
                     encoding="utf-8")

@@ -1,25 +1,30 @@
-"""Regression tests from failures: one small pytest file per failure that replays its reproduction."""
+"""Regression tests from failures: one small pytest file per failure that replays its reproduction.
+
+The file holds the result as a readable Python literal and the calls as the few lines of Python a
+user would type (`snippet.py`); a test that still fails says which calls and answers, not a dump."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from hypothesis_mcp.results import Result
+from hypothesis_mcp.snippet import literal, python_lines
 
 TEMPLATE = '''"""Regression test written by hypothesis-mcp for {rule} on {tool}.
 
 {message}
 
-Replays the minimal reproduction on a fresh server and asserts the property holds again.
+Replays the minimal reproduction on a fresh server and asserts the property holds again. By hand:
+
+{snippet}
+
 Set HYPOTHESIS_MCP_TARGET to point it at another server command or URL. The run set SERVER_ENV
 for the server (names only): a server command starts only where each is set, and gets them;
 otherwise the test is skipped (a value may hold {{tmpdir}}, a new folder per server process).
 """
 
-import json
 import os
 
 import pytest
@@ -28,9 +33,9 @@ from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Result
 
-TARGET = os.environ.get("HYPOTHESIS_MCP_TARGET", {target!r})
-SERVER_ENV = {server_env!r}
-RESULT = Result.from_dict(json.loads({result!r}))
+TARGET = os.environ.get("HYPOTHESIS_MCP_TARGET", {target})
+SERVER_ENV = {server_env}
+RESULT = Result.from_dict({result})
 
 
 def test_{name}() -> None:
@@ -43,7 +48,9 @@ def test_{name}() -> None:
                         f"directory); export {{', '.join(missing)}} to run it")
         target = parse_target(TARGET, env={{name: os.environ[name] for name in SERVER_ENV}})
     done = replay(RESULT, target)
-    assert not done.still_fails, f"{{RESULT.rule}} on {{RESULT.tool}}: {{done.verdict}}"
+    if done.still_fails:
+        steps = "".join(f"\\n  {{call.describe()}}\\n    -> {{outcome.summary()}}" for call, outcome in done.steps)
+        pytest.fail(f"{{RESULT.rule}} on {{RESULT.subject}} still fails: {{done.verdict}}{{steps}}", pytrace=False)
 '''
 
 
@@ -66,10 +73,16 @@ def emit_tests(results: list[Result], target: str, folder: Path, *, only_failure
             continue
         name = test_name(result)
         path = folder / f"test_{name}.py"
+        snippet = "\n".join(f"    {line}" for line in python_lines(result.reproduction.calls, target))
         path.write_text(TEMPLATE.format(
-            rule=result.rule, tool=result.tool or "the server", message=result.message.replace('"""', "'''"),
-            target=target, server_env=sorted(server_env), result=json.dumps(result.to_dict(), ensure_ascii=False),
-            name=name,
+            rule=result.rule, tool=result.tool or "the server", message=_in_docstring(result.message),
+            snippet=_in_docstring(snippet), target=literal(target), server_env=literal(sorted(server_env)),
+            result=literal(result.to_dict(), indent=4), name=name,
         ), encoding="utf-8")
         written.append(path)
     return written
+
+
+def _in_docstring(text: str) -> str:
+    """Text that reads the same inside the docstring: no escape sequence, no end of it."""
+    return text.replace("\\", "\\\\").replace('"""', "'''")

@@ -19,7 +19,7 @@ from hypothesis_mcp.checks.smoke import SmokeRun, smoke_entry
 from hypothesis_mcp.connection import Connection, Stats, Target
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.events import CatalogRead, Counts, Events, Planned, RunStarted, StageStarted, Step
-from hypothesis_mcp.inputs import config_problems, override_problems, waiver_problems
+from hypothesis_mcp.inputs import config_problems, override_problems, selected, selection_problems, waiver_problems
 from hypothesis_mcp.profiles import Profile, make_profile
 from hypothesis_mcp.results import Report, Result, RunStats, Smoke, assign_ids
 from hypothesis_mcp.rules.expectations import INCIDENT_RULES
@@ -53,6 +53,9 @@ class RunOptions:
     """Lanes running tools' checks in parallel, each on server processes of its own."""
     waivers: list[Waiver] = field(default_factory=list)
     """`--ignore RULE[:TOOL]`; a probe config's `ignore:` list is added to these."""
+    include_tools: list[str] = field(default_factory=list)
+    exclude_tools: list[str] = field(default_factory=list)
+    """`--include-tool` / `--exclude-tool` globs: the tools every check and probe sees."""
 
 
 class _Clock:
@@ -115,6 +118,7 @@ def _check_inputs(tools: list[Tool], options: RunOptions, notes: list[str]) -> N
     names); a strategy shipped for several versions of a server only gets notes."""
     problems = override_problems(tools, options.overrides or Overrides())
     problems += waiver_problems(tools, options.waivers)
+    problems += selection_problems(tools, options.include_tools, options.exclude_tools)
     config = options.probe_config
     if config is not None:
         found = config_problems(tools, config)
@@ -195,6 +199,11 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
         emit(CatalogRead(len(tools), conn.server))
         notes.extend(f"catalog: {problem}" for problem in conn.catalog_problems)
         _check_inputs(tools, options, notes)
+        if len(chosen := selected(tools, options.include_tools, options.exclude_tools)) < len(tools):
+            left_out = sorted({t.name for t in tools} - {t.name for t in chosen})
+            notes.append(f"{len(chosen)} of {len(tools)} tools tested (--include-tool, --exclude-tool); "
+                         f"left out: {', '.join(left_out)}")
+            tools = chosen
         results.extend(lint(tools))
         searches = Searches(conn, profile, overrides, stop=stop)
         config = options.probe_config or ProbeConfig()

@@ -66,26 +66,43 @@ def worst(codes: Iterable[int]) -> int:
 
 def gate_line(code: int, report: Report, fail_under: str | None) -> str:
     """The gate that decided the exit code, for the CI log (only the winning gate is named, as the
-    exit code names only one), or that every gate passed."""
+    exit code names only one), or that every gate passed; either way it names what failed (rule
+    and tool), so a log's last line says what to look at."""
     if code == EXIT_INTERRUPTED:
         return f"Interrupted — {INCOMPLETE}: {report.partial_reason or 'stopped before the end'}"
+    failed = report.failures()
     if code == EXIT_SCORE:
         return (f"Gate failed — --fail-under {fail_under}: grade {report.grade}, score {report.score:g}% "
-                "is below it")
+                f"is below it{_naming('; failed', failed)}")
     if code == EXIT_SMOKE:
-        failed = report.smoke.failed + report.smoke.surface_summary()["failed"]
-        return f"Gate failed — --smoke: {failed} smoke check(s) failed"
+        smoke = [r for r in failed if r.kind == "smoke"]
+        count = report.smoke.failed + report.smoke.surface_summary()["failed"]
+        return f"Gate failed — --smoke: {_plural(count, 'smoke check')} failed{_naming('', smoke)}"
     if code == EXIT_BLOCKING:
         parts = []
         if report.partial:
             parts.append(f"{INCOMPLETE} ({report.partial_reason})")
         if found := blocking(report):
-            parts.append(f"{len(found)} blocking failure(s)")
+            parts.append(f"{_plural(len(found), 'blocking failure')}{_naming('', found)}")
         return f"Gate failed — --ci: {'; '.join(parts)}"
     waived = len(report.waived())
     extra = f", {waived} waived result(s)" if waived else ""
     partial = f"; {INCOMPLETE}: {report.partial_reason}" if report.partial else ""
-    return f"Gates passed — grade {report.grade}, score {report.score:g}%{extra}{partial}"
+    return (f"Gates passed — grade {report.grade}, score {report.score:g}%{extra}{partial}"
+            f"{_naming('; failed, not gating', failed)}")
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def _naming(lead: str, results: list[Result], shown: int = 4) -> str:
+    """': rule on tool, rule on tool and 3 more', or nothing for no results."""
+    if not results:
+        return ""
+    names = [f"{r.rule} on {r.tool or r.details.get('subject') or 'server'}" for r in results[:shown]]
+    more = f" and {len(results) - shown} more" if len(results) > shown else ""
+    return f"{lead}: {', '.join(names)}{more}"
 
 
 def blocking(report: Report) -> list[Result]:

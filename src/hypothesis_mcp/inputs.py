@@ -7,6 +7,9 @@ closest valid names.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from fnmatch import fnmatchcase
+
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.stateful.config import ProbeConfig
 from hypothesis_mcp.strategies.overrides import ALL_TOOLS, Overrides
@@ -69,3 +72,22 @@ def waiver_problems(tools: list[Tool], waivers: list[Waiver]) -> list[str]:
     names = {t.name for t in tools}
     return [f"{'--ignore ' + w.text if w.source == '--ignore' else w.source + ': ' + w.text}: no tool {w.tool!r}"
             f"{closest(w.tool, names, noun='tools')}" for w in waivers if w.tool is not None and w.tool not in names]
+
+
+def selection_problems(tools: list[Tool], include: Sequence[str], exclude: Sequence[str]) -> list[str]:
+    """`--include-tool` and `--exclude-tool` globs that match no tool (a typo would otherwise test
+    everything, or nothing it was meant to leave out), and a selection that leaves no tool."""
+    names = [t.name for t in tools]
+    problems = [f"--{flag}-tool {glob!r} matches no tool{closest(glob, names, noun='tools')}"
+                for flag, globs in (("include", include), ("exclude", exclude)) for glob in globs
+                if not any(fnmatchcase(name, glob) for name in names)]
+    if not problems and names and not selected(tools, include, exclude):
+        problems.append("--include-tool and --exclude-tool leave no tool to test")
+    return problems
+
+
+def selected(tools: list[Tool], include: Sequence[str], exclude: Sequence[str]) -> list[Tool]:
+    """The tools every check and probe sees: those an include glob matches (all without one), less
+    those an exclude glob matches."""
+    return [t for t in tools if (not include or any(fnmatchcase(t.name, g) for g in include))
+            and not any(fnmatchcase(t.name, g) for g in exclude)]

@@ -1,8 +1,9 @@
 """Progress of a run on stderr, built on the engine's events.
 
 On a terminal: a live display per phase with the tool or check under test, examples, calls and
-failures so far and the elapsed time. Elsewhere (CI logs): one short line per finished tool or
-check. Quiet: nothing. The report itself is printed after, by the report formats.
+failures so far and the elapsed time. Elsewhere (CI logs): a line per finished stage, and one per
+tool or check that failed (every one with --verbose). Quiet: nothing. The report itself is printed
+after, by the report formats.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from hypothesis_mcp.events import Counts, Event, Events, Planned, RunStarted, St
 
 
 def _counts_text(counts: Counts | Step) -> str:
-    return f"{counts.examples} examples · {counts.calls} calls · {counts.failures} failures"
+    failures = "1 failure" if counts.failures == 1 else f"{counts.failures} failures"
+    return f"{counts.examples} examples · {counts.calls} calls · {failures}"
 
 
 class _CountsColumn(ProgressColumn):
@@ -77,18 +79,48 @@ class LiveDisplay:
 
 
 class LineDisplay:
-    """One line per finished tool or check, for logs that are not a terminal."""
+    """For logs that are not a terminal: a stage's single tool or check as its line; a stage of several
+    as a line for each one that found a failure or did not pass, then a line that counts them all.
+    `verbose` prints a line for every one."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, *, verbose: bool = False) -> None:
         self.console = console
+        self.verbose = verbose
+        self.stage = ""
+        self.steps: list[tuple[Step, bool]] = []
+        """The stage's finished steps, each with whether its line was printed."""
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, Planned) and event.announcement:
-            self.console.print(event.announcement, soft_wrap=True, markup=False, highlight=False)
+            self._print(event.announcement)
+        elif isinstance(event, StageStarted):
+            self.finish()
+            self.stage = event.name
         elif isinstance(event, Step) and event.phase == "done":
-            status = f" {event.status}" if event.status else ""
-            self.console.print(f"[{event.stage}] {event.name}{status}: {_counts_text(event)}, "
-                               f"{event.elapsed:.1f}s", soft_wrap=True, markup=False, highlight=False)
+            found = event.failures > (self.steps[-1][0].failures if self.steps else 0)
+            shown = self.verbose or found or event.status not in ("", "pass")
+            if shown:
+                self._print(_step_line(event))
+            self.steps.append((event, shown))
+
+    def finish(self) -> None:
+        """The finished stage's closing line."""
+        if len(self.steps) == 1 and not self.steps[0][1]:
+            self._print(_step_line(self.steps[0][0]))
+        elif len(self.steps) > 1:
+            last = self.steps[-1][0]
+            flagged = sum(shown for _, shown in self.steps) if not self.verbose else 0
+            others = f", {flagged} shown above" if flagged else ""
+            self._print(f"[{self.stage}] {len(self.steps)} done{others}: {_counts_text(last)}, {last.elapsed:.1f}s")
+        self.steps = []
+
+    def _print(self, text: str) -> None:
+        self.console.print(text, soft_wrap=True, markup=False, highlight=False)
+
+
+def _step_line(step: Step) -> str:
+    status = f" {step.status}" if step.status else ""
+    return f"[{step.stage}] {step.name}{status}: {_counts_text(step)}, {step.elapsed:.1f}s"
 
 
 def _quiet(event: Event) -> None:
@@ -96,7 +128,7 @@ def _quiet(event: Event) -> None:
 
 
 @contextmanager
-def progress_display(console: Console, *, quiet: bool = False) -> Iterator[Events]:
+def progress_display(console: Console, *, quiet: bool = False, verbose: bool = False) -> Iterator[Events]:
     """The engine's event callback for this console: live on a terminal, lines elsewhere."""
     if quiet:
         yield _quiet
@@ -104,4 +136,6 @@ def progress_display(console: Console, *, quiet: bool = False) -> Iterator[Event
         with LiveDisplay(console) as live:
             yield live
     else:
-        yield LineDisplay(console)
+        lines = LineDisplay(console, verbose=verbose)
+        yield lines
+        lines.finish()

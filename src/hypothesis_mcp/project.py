@@ -99,10 +99,20 @@ def default_map(defaults: Defaults, commands: Mapping[str, Any]) -> dict[str, di
 
 def from_defaults(ctx: Any, names: Iterable[str]) -> list[str]:
     """The options of this command (a command-line context) whose value came from the project
-    defaults, as `name=value`."""
+    defaults, each as the flag that would give it (`--fail-under A`, `--json report.json`)."""
+    params = {p.name: p for p in ctx.command.params}
     used = []
     for name in names:
         source = ctx.get_parameter_source(name)
-        if source is not None and source.name == "DEFAULT_MAP":
-            used.append(f"{name.replace('_', '-')}={ctx.params.get(name)!r}")
+        if source is None or source.name != "DEFAULT_MAP":
+            continue
+        param = params.get(name)
+        flag = next((o for o in getattr(param, "opts", ()) if o.startswith("--")), name.upper())
+        value = ctx.params.get(name)
+        if isinstance(value, bool):
+            used.append(flag if value else f"{flag}=false")
+        elif isinstance(value, list | tuple):
+            used.extend(f"{flag} {item}" for item in value)
+        else:
+            used.append(f"{flag} {value}")
     return used

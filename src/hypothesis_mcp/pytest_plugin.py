@@ -3,7 +3,9 @@
 
 The server comes from `@pytest.mark.mcp_server(TARGET)`, `--mcp-server TARGET` or the
 `mcp_server` ini option, in that order; `--mcp-server-scope` (or the marker's `scope=`) picks
-one server for the whole session or a fresh one per test.
+one server for the whole session or a fresh one per test. A test that needs a server and has none
+errors, so a misconfigured CI job cannot pass with nothing tested; `@pytest.mark.mcp_optional`
+makes it skip instead.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "mcp_server(target, scope='function'): the MCP server for this test.")
+    config.addinivalue_line("markers", "mcp_optional: skip this test, instead of erroring, when no MCP server "
+                            "is given.")
 
 
 def _configured(config: pytest.Config) -> tuple[str | None, str, float]:
@@ -56,15 +60,18 @@ def _mcp_session_server(pytestconfig: pytest.Config) -> Iterator[Connection | No
 
 
 def _for_test(request: pytest.FixtureRequest) -> tuple[str, str, float, bool]:
-    """The test's server, scope and timeout, and whether a marker named them; skips the test when
-    no server is given."""
+    """The test's server, scope and timeout, and whether a marker named them. Without a server the
+    test errors, or skips when marked `mcp_optional`."""
     marker = request.node.get_closest_marker("mcp_server")
     target, scope, timeout = _configured(request.config)
     if marker is not None:
         target = marker.args[0] if marker.args else marker.kwargs.get("target", target)
         scope = marker.kwargs.get("scope", "function")
     if target is None:
-        pytest.skip("no MCP server given: use --mcp-server, the mcp_server ini option or @pytest.mark.mcp_server")
+        how = "no MCP server given: use --mcp-server, the mcp_server ini option or @pytest.mark.mcp_server"
+        if request.node.get_closest_marker("mcp_optional") is not None:
+            pytest.skip(how)
+        pytest.fail(f"{how} (or mark the test @pytest.mark.mcp_optional to skip it without one)", pytrace=False)
     return target, scope, timeout, marker is not None
 
 

@@ -1,33 +1,35 @@
-"""The scorecard for a terminal: header, per-kind tables, smoke lines, and the issues to fix first.
+"""The report for a terminal, most useful first: the grade and the gate verdict, then each failure
+with its reproduction, then one line of counts per check family. `verbose` adds the per-kind
+tables and every smoke, resource and prompt check.
 
 All server-provided text goes through `_text`, never through rich markup: brackets in a message
 (`[tool]`, `[truncated]`) print as they are, and control characters (an escape sequence in a tool's
-answer) cannot reach the terminal.
+answer) cannot reach the terminal. Off a terminal (a CI log, a file) no line ends in spaces.
 """
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from hypothesis_mcp.gates import blocking
 from hypothesis_mcp.report.issues import (
     cap_line,
     era_label,
     fix_of,
-    format_call,
     partial_line,
     percent,
+    ranked_failures,
     reproduction_origin,
-    top_issues,
     waived_line,
 )
 from hypothesis_mcp.results import Report, Result, Smoke
+from hypothesis_mcp.snippet import python_lines
 
 SUBSCORES = ("happy", "edge", "lint", "effect")
 GRADE_STYLES = {"A": "bold green", "B": "bold green", "C": "bold yellow", "D": "bold red", "F": "bold red"}
@@ -35,32 +37,155 @@ GRADE_STYLES = {"A": "bold green", "B": "bold green", "C": "bold yellow", "D": "
 ISOLATION_NOTES = {"fresh-process": "Isolation: every stateful example ran on a fresh server process."}
 STATUS_STYLES = {"fail": "bold red", "warn": "yellow", "pass": "green", "skip": "dim", "inconclusive": "dim",
                  "waived": "magenta"}
+FAMILIES = (("scenario", "scenarios"), ("lint", "lint"), ("probe", "effect probes"), ("incident", "incidents"))
+STATUS_WORDS = (("pass", "passed"), ("fail", "failed"), ("warn", "warned"), ("inconclusive", "inconclusive"),
+                ("skip", "skipped"), ("waived", "waived"))
 MAX_SHOWN_CALLS = 8
 MAX_SHOWN_CHARS = 1500
 """A longer reproduction is shown as its replay command instead of every call."""
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-def render_console(report: Report, console: Console, *, report_path: str | None = None) -> None:
-    """Print the whole report; sections with nothing to show are left out. `report_path` is where
-    the JSON report is written, for the replay commands of long reproductions."""
-    console.print(_header(report))
-    tables = (_scenario_table(report), _lint_table(report), _probe_table(report), _incident_table(report))
-    for table in tables:
-        if table is not None:
-            console.print(table)
-    if report.smoke.executed or report.smoke.reason != Smoke().reason:
-        console.print(_smoke_section(report.smoke))
-    if report.smoke.surfaces:
-        console.print(_surface_section(report.smoke))
-    if waived := report.waived():
-        console.print(Group(_text(f"Waived ({len(waived)}): shown, never gating, not scored", style="bold"),
-                            *(_indent(_text(waived_line(r)), 2) for r in waived)))
-    console.print(_top_issues(report, report_path))
-    for note in report.notes:
-        console.print(_text(note))
-    if partial := partial_line(report):
-        console.print(_text(partial, style="bold yellow"))
+def render_console(report: Report, console: Console, *, report_path: str | None = None, verdict: str | None = None,
+                   verbose: bool = False) -> None:
+    """Print the report; sections with nothing to show are left out. `verdict` is the gate line the
+    exit code follows (the command line prints it last too); `report_path` is where the JSON report
+    is written, for the replay commands. Off a terminal nothing is wrapped: a log viewer wraps."""
+    if console.is_terminal:
+        _Printer(console, wrap=True).report(report, report_path=report_path, verdict=verdict, verbose=verbose)
+        return
+    with console.capture() as captured:
+        _Printer(console, wrap=False).report(report, report_path=report_path, verdict=verdict, verbose=verbose)
+    console.out("\n".join(line.rstrip() for line in captured.get().splitlines()), highlight=False)
+
+
+class _Printer:
+    def __init__(self, console: Console, *, wrap: bool) -> None:
+        self.console = console
+        self.wrap = wrap
+
+    def line(self, text: Text, indent: int = 0, *, paste: bool = False) -> None:
+        """One line of the report; `paste` lines (calls, commands) are never wrapped."""
+        shown = Text.assemble(" " * indent, text) if indent else text
+        self.console.print(shown, soft_wrap=paste or not self.wrap)
+
+    def report(self, report: Report, *, report_path: str | None, verdict: str | None, verbose: bool) -> None:
+        for line in _headline(report, verdict):
+            self.line(line)
+        if verbose:
+            self._details(report)
+        self._failures(report, report_path, verbose=verbose)
+        if waived := report.waived():
+            self.line(_text(f"Waived ({len(waived)}): shown, never gating, not scored", style="bold"))
+            for result in waived:
+                self.line(_text(waived_line(result)), 2)
+        self.line(_text("Checks" + ("" if verbose else " (each one with --verbose)"), style="bold"))
+        for family in _family_lines(report):
+            self.line(_text(family), 2)
+        for note in report.notes:
+            self.line(_text(note))
+
+    def _details(self, report: Report) -> None:
+        server = report.server
+        self.line(_text(f"MCP {server.get('protocol_version') or '?'} ({era_label(server.get('era'))})", style="dim"))
+        self.line(_text(ISOLATION_NOTES.get(report.isolation, f"Isolation: {report.isolation}"), style="dim"))
+        for table in (_scenario_table(report), _lint_table(report), _probe_table(report), _incident_table(report)):
+            if table is not None:
+                self.console.print(table)
+        if report.smoke.executed or report.smoke.reason != Smoke().reason:
+            self.console.print(_smoke_section(report.smoke))
+        if report.smoke.surfaces:
+            self.console.print(_surface_section(report.smoke))
+
+    def _failures(self, report: Report, report_path: str | None, *, verbose: bool) -> None:
+        failures = ranked_failures(report)
+        if not failures:
+            self.line(_text("Failures: none — no check failed.", style="green"))
+            return
+        gating = {id(r) for r in blocking(report)}
+        warned = sum(r.status == "warn" for r in failures)
+        counts = ", ".join(p for p in (f"{len(failures) - warned} failed" if len(failures) > warned else "",
+                                       f"{warned} warned" if warned else "") if p)
+        self.line(_text(f"Failures, most severe first ({counts})", style="bold"))
+        for number, result in enumerate(failures, 1):
+            label = "BLOCKING" if id(result) in gating else result.status.upper()
+            head = Text.assemble(_text(f"{number}. "), _text(label, style=STATUS_STYLES[result.status]),
+                                 _text(f" {result.rule} on {result.subject}"),
+                                 _text(f" ({result.confidence} confidence)", style="dim"))
+            brief = result.status == "warn" and not verbose and not result.reproduction
+            if brief:
+                head.append_text(_text(f": {result.message}"))
+                self.line(head)
+                continue
+            self.line(head)
+            self.line(_text(result.message), 3)
+            if reasons := because(result):
+                self.line(_text(reasons, style="dim"), 3)
+            self.line(_text(f"fix: {fix_of(result)}", style="cyan"), 3)
+            if result.reproduction and result.reproduction.calls:
+                self._reproduction(result, report.target, report_path)
+
+    def _reproduction(self, result: Result, target: str, report_path: str | None) -> None:
+        """The calls as Python to paste; a long one as the command that replays it from the JSON report."""
+        assert result.reproduction is not None
+        calls = result.reproduction.calls
+        origin = reproduction_origin(result.reproduction.fresh_server)
+        command = f"hypothesis-mcp replay {report_path or 'REPORT.json'} --result '{result.id}'"
+        lines = python_lines(calls, target, note=f"the shrunk reproduction {origin}")
+        if len(calls) <= MAX_SHOWN_CALLS and sum(map(len, lines)) <= MAX_SHOWN_CHARS:
+            for line in lines:
+                self.line(_text(line), 3, paste=True)
+            if report_path:
+                self.line(_text(f"replay: {command}", style="dim"), 3, paste=True)
+            return
+        where = "" if report_path else " (write the report with --json REPORT.json)"
+        self.line(_text(f"reproduction: {len(calls)} calls, {origin}; replay them with:", style="dim"), 3)
+        self.line(_text(f"{command}{where}"), 5, paste=True)
+
+
+def _headline(report: Report, verdict: str | None) -> list[Text]:
+    server = report.server
+    title = " ".join(p for p in (server.get("name") or "unnamed server", server.get("version", "")) if p)
+    names = [*SUBSCORES, *(k for k in report.subscores if k not in SUBSCORES)]
+    subscores = "  |  ".join(f"{k} {percent(report.subscores.get(k))}" for k in names)
+    partial = "  —  PARTIAL" if report.partial else ""
+    lines = [Text.assemble(_text(f"MCP Scorecard: {title}{partial}   ", style="bold"), ("Grade ", "bold"),
+                           (report.grade, GRADE_STYLES.get(report.grade, "bold")),
+                           f"   Score {percent(report.score)}", (f"   ({subscores})", "dim"))]
+    if capped := cap_line(report.grade_cap):
+        lines.append(_text(capped, style="yellow"))
+    if verdict:
+        lines.append(_text(verdict, style="bold green" if verdict.startswith("Gates passed") else "bold red"))
+    if warning := partial_line(report):
+        lines.append(_text(warning, style="bold yellow"))
+    return lines
+
+
+def _family_lines(report: Report) -> list[str]:
+    """One line of counts per check family; the ones that did not pass are named."""
+    lines = []
+    for kind, label in FAMILIES:
+        results = [r for r in report.results if r.kind == kind]
+        if results:
+            counts = Counter[str](r.status for r in results)
+            lines.append(f"{label}: {_counts(counts)}")
+    smoke = report.smoke
+    if smoke.executed:
+        scope = "every tool called" if smoke.call_all else "read-only tools only, see --call-all"
+        lines.append(f"smoke: {smoke.passed} passed, {smoke.failed} failed, {smoke.skipped} skipped "
+                     f"({smoke.tools_called} of {smoke.tools_total} tools called, {scope})")
+    elif smoke.reason != Smoke().reason:
+        lines.append(f"smoke: not run — {smoke.reason}")
+    if smoke.surfaces:
+        surfaces = smoke.surface_summary()
+        lines.append("resources and prompts: " + _counts(Counter[str](
+            {"pass": surfaces["passed"], "fail": surfaces["failed"], "warn": surfaces["warned"],
+             "skip": surfaces["skipped"]})))
+    return lines
+
+
+def _counts(counts: Counter[str]) -> str:
+    return ", ".join(f"{counts[status]} {word}" for status, word in STATUS_WORDS if counts[status])
 
 
 def _text(text: str, style: str = "") -> Text:
@@ -69,25 +194,6 @@ def _text(text: str, style: str = "") -> Text:
 
 def _indent(renderable: RenderableType, left: int) -> Padding:
     return Padding(renderable, (0, 0, 0, left), expand=False)
-
-
-def _header(report: Report) -> Panel:
-    server = report.server
-    title = " ".join(p for p in (server.get("name") or "unnamed server", server.get("version", "")) if p)
-    lines = [
-        _text(f"MCP Scorecard: {title}" + ("  —  PARTIAL" if report.partial else ""), style="bold"),
-        Text.assemble("Grade ", (report.grade, GRADE_STYLES.get(report.grade, "bold")),
-                      f"   Score {percent(report.score)}"),
-    ]
-    if partial := partial_line(report):
-        lines.append(_text(partial, style="bold yellow"))
-    if capped := cap_line(report.grade_cap):
-        lines.append(_text(capped, style="yellow"))
-    names = [*SUBSCORES, *(k for k in report.subscores if k not in SUBSCORES)]
-    lines.append(_text("  |  ".join(f"{k} {percent(report.subscores.get(k))}" for k in names)))
-    lines.append(_text(f"MCP {server.get('protocol_version') or '?'} ({era_label(server.get('era'))})"))
-    lines.append(_text(ISOLATION_NOTES.get(report.isolation, f"Isolation: {report.isolation}"), style="dim"))
-    return Panel(Text("\n").join(lines), expand=False)
 
 
 def _table(title: str, columns: tuple[str, ...]) -> Table:
@@ -237,39 +343,3 @@ def _surface_section(smoke: Smoke) -> RenderableType:
               f"failed, {counts['warned']} warned, {counts['skipped']} skipped — never counted in the score."),
         _indent(checks, 2),
     )
-
-
-def _reproduction(result: Result, report_path: str | None) -> list[RenderableType]:
-    """Every call, ready to paste; a long one as the command that replays it from the JSON report."""
-    assert result.reproduction is not None
-    calls = [format_call(i, call) for i, call in enumerate(result.reproduction.calls, 1)]
-    origin = reproduction_origin(result.reproduction.fresh_server)
-    command = f"hypothesis-mcp replay {report_path or 'REPORT.json'} --result '{result.id}'"
-    if len(calls) <= MAX_SHOWN_CALLS and sum(map(len, calls)) <= MAX_SHOWN_CHARS:
-        parts: list[RenderableType] = [_text(f"reproduction, {origin}:", style="dim")]
-        parts.extend(_indent(_text(call), 2) for call in calls)
-        if report_path:
-            parts.append(_text(f"replay: {command}", style="dim"))
-        return parts
-    where = "" if report_path else " (write the report with --json REPORT.json)"
-    return [_text(f"reproduction: {len(calls)} calls, {origin}; replay them with:", style="dim"),
-            _indent(_text(command + where), 2)]
-
-
-def _top_issues(report: Report, report_path: str | None = None) -> RenderableType:
-    issues = top_issues(report)
-    if not issues:
-        return _text("Top issues to fix: none — no check failed.", style="green")
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(justify="right", no_wrap=True)
-    grid.add_column()
-    for number, result in enumerate(issues, 1):
-        parts: list[RenderableType] = [
-            _text(f"{result.subject}  {result.message} ({result.rule})  [{result.id}]"),
-            *([_text(reasons, style="dim")] if (reasons := because(result)) else []),
-            _text(f"-> {fix_of(result)}", style="cyan"),
-        ]
-        if result.reproduction and result.reproduction.calls:
-            parts.extend(_reproduction(result, report_path))
-        grid.add_row(_text(f"{number}."), Group(*parts))
-    return Group(_text("Top issues to fix", style="bold"), _indent(grid, 2))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from hypothesis_mcp.gates import blocking
 from hypothesis_mcp.results import CONFIDENCE_ORDER, PROMPTS_GET, RESOURCES_READ, Call, GradeCap, Report, Result
 from hypothesis_mcp.rules.registry import fix_for
 
@@ -24,6 +25,16 @@ def top_issues(report: Report, limit: int = 5) -> list[Result]:
                        i),
     )
     return [failures[i] for i in ranked[:limit]]
+
+
+def ranked_failures(report: Report) -> list[Result]:
+    """Every failure, then every warning, most severe first: what blocks `--ci` before the rest of
+    the failures (each in `top_issues` order), warnings last."""
+    gating = {id(r) for r in blocking(report)}
+    failures = top_issues(report, limit=len(report.results))
+    warnings = [r for r in report.results if r.status == "warn"]
+    return ([r for r in failures if id(r) in gating] + [r for r in failures if id(r) not in gating]
+            + sorted(warnings, key=lambda r: (CONFIDENCE_ORDER.get(r.confidence, 3), KIND_ORDER.get(r.kind, 5))))
 
 
 def cap_line(cap: GradeCap) -> str | None:

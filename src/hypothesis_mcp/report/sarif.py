@@ -8,6 +8,8 @@ property. Code scanning needs a file to pin a result to: the client config the t
 from __future__ import annotations
 
 import hashlib
+import os
+import re
 import shlex
 from dataclasses import dataclass
 from itertools import pairwise
@@ -24,17 +26,18 @@ LEVELS = {"high": "error", "medium": "warning", "low": "note"}
 
 @dataclass(frozen=True)
 class Location:
-    """A file, relative to the folder the run started in when it is inside it, and a line."""
+    """A file, relative to its git work tree's root (else to the folder the run started in), and a line."""
 
     uri: str
     line: int = 1
 
 
 def locate(target: str, *, config: Path | None = None, server: str | None = None,
-           defaults_file: Path | None = None, root: Path | None = None) -> Location | None:
-    """Where the tested server is declared: the config file's line naming it, a script or `-m`
-    module of the command (under the folder or its src/), or the project defaults file; None when
-    there is no such file."""
+           defaults_file: Path | None = None, target_in_defaults: bool = False, root: Path | None = None
+           ) -> Location | None:
+    """Where the tested server is declared: the config file's line naming it, the project defaults
+    file's `target` line when the target came from there, a script or `-m` module of the command
+    (under the folder or its src/), or the project defaults file; None when there is no such file."""
     base = (root or Path.cwd()).resolve()
     if config is not None:
         line = 1
@@ -42,6 +45,8 @@ def locate(target: str, *, config: Path | None = None, server: str | None = None
             lines = config.read_text(encoding="utf-8", errors="replace").splitlines()
             line = next((i for i, text in enumerate(lines, 1) if f'"{server}"' in text), 1)
         return Location(_relative(config, base), line)
+    if target_in_defaults and defaults_file is not None and defaults_file.is_file():
+        return Location(_relative(defaults_file, base), _target_line(defaults_file))
     try:
         words = shlex.split(target)
     except ValueError:
@@ -57,21 +62,35 @@ def locate(target: str, *, config: Path | None = None, server: str | None = None
         if path.suffix and (base / path).is_file():
             return Location(_relative(base / path, base))
     if defaults_file is not None and defaults_file.is_file():
-        return Location(_relative(defaults_file, base))
+        return Location(_relative(defaults_file, base), _target_line(defaults_file))
     return None
 
 
+def _target_line(defaults_file: Path) -> int:
+    """The line of the `target` key: in pyproject.toml, inside the [tool.hypothesis-mcp] table."""
+    lines = defaults_file.read_text(encoding="utf-8", errors="replace").splitlines()
+    inside = defaults_file.name != "pyproject.toml"
+    for number, text in enumerate(lines, 1):
+        stripped = text.strip()
+        if stripped.startswith("["):
+            inside = defaults_file.name != "pyproject.toml" or stripped.replace(" ", "") == "[tool.hypothesis-mcp]"
+        elif inside and re.match(r"target\s*=", stripped):
+            return number
+    return 1
+
+
 def _relative(path: Path, base: Path) -> str:
+    """A relative URI, never an absolute one: from the root of the git work tree that holds the file
+    (what code scanning and annotations resolve against), else from the folder the run started in."""
     full = path.resolve()
-    try:
-        return full.relative_to(base).as_posix()
-    except ValueError:
-        return full.as_uri()
+    root = next((folder for folder in full.parents if (folder / ".git").exists()), base)
+    return Path(os.path.relpath(full, root)).as_posix()
 
 
-def _level(result: Result) -> str:
-    level = LEVELS.get(result.confidence, "warning")
-    return "warning" if result.status == "warn" and level == "error" else level
+def level(result: Result) -> str:
+    """error, warning or note by confidence; a warning-status result is at most a warning."""
+    found = LEVELS.get(result.confidence, "warning")
+    return "warning" if result.status == "warn" and found == "error" else found
 
 
 def _rule(result: Result) -> dict[str, Any]:
@@ -84,7 +103,7 @@ def _rule(result: Result) -> dict[str, Any]:
         "fullDescription": {"text": result.basis or f"hypothesis-mcp {result.kind} check {result.check}"},
         "help": {"text": help_text, "markdown": f"**Fix:** {fix}" + (f"\n\n**Basis:** {result.basis}"
                                                                     if result.basis else "")},
-        "defaultConfiguration": {"level": _level(result)},
+        "defaultConfiguration": {"level": level(result)},
         "properties": {"tags": ["mcp", result.kind]},
     }
 
@@ -109,7 +128,7 @@ def render_sarif(report: Report, location: Location | None = None) -> dict[str, 
         entry: dict[str, Any] = {
             "ruleId": result.rule,
             "ruleIndex": index[result.rule],
-            "level": _level(result),
+            "level": level(result),
             "message": {"text": _message(result)},
             "partialFingerprints": {"hypothesisMcp/v1": hashlib.sha256(
                 f"{result.kind}\0{result.check}\0{result.subject}\0{result.rule}".encode()).hexdigest()[:32]},

@@ -1,0 +1,56 @@
+"""A reproduction as a few lines of Python over the public API (`hypothesis_mcp.connect`), with
+readable literals: what the console shows under each failure and what an emitted test holds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis_mcp.results import PROMPTS_GET, RESOURCES_READ, Call
+
+
+def literal(value: Any, indent: int | None = None, level: int = 0) -> str:
+    """A JSON value as the Python literal that evaluates to it: double-quoted strings, True, False,
+    None; on one line, or with `indent` one item a line."""
+    if isinstance(value, dict):
+        items = [f"{_string(str(k))}: {literal(v, indent, level + 1)}" for k, v in value.items()]
+        return _bracketed("{", items, "}", indent, level)
+    if isinstance(value, list | tuple):
+        return _bracketed("[", [literal(v, indent, level + 1) for v in value], "]", indent, level)
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, str):
+        return _string(value)
+    return repr(value)
+
+
+def _string(text: str) -> str:
+    """Double-quoted; what does not print (a control character, a lone surrogate) as its escape."""
+    return '"' + "".join("\\" + ch if ch in '"\\' else ch if ch.isprintable() else repr(ch)[1:-1]
+                         for ch in text) + '"'
+
+
+def _bracketed(opening: str, items: list[str], closing: str, indent: int | None, level: int) -> str:
+    if indent is None or not items:
+        return opening + ", ".join(items) + closing
+    inner = " " * (indent * (level + 1))
+    return opening + "\n" + "".join(f"{inner}{item},\n" for item in items) + " " * (indent * level) + closing
+
+
+def call_line(call: Call) -> str:
+    """One call on the connection `server`; a call whose answer holds a new id says which."""
+    if call.method == RESOURCES_READ:
+        line = f"server.read_resource({literal(call.tool)})"
+    elif call.method == PROMPTS_GET:
+        line = f"server.get_prompt({literal(call.tool)}, {literal(call.arguments)})"
+    else:
+        line = f"server.call({literal(call.tool)}, {literal(call.arguments)})"
+    for binding in call.binds:
+        line += f"  # the answer's new id (was {literal(binding.value)}) goes to the calls below"
+    return line
+
+
+def python_lines(calls: list[Call], target: str, note: str = "") -> list[str]:
+    """`from hypothesis_mcp import connect`, then the calls on a connection to `target`."""
+    comment = f"  # {note}" if note else ""
+    return ["from hypothesis_mcp import connect" + comment, f"with connect({literal(target)}) as server:",
+            *(f"    {call_line(call)}" for call in calls)]

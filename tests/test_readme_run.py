@@ -1,0 +1,79 @@
+"""The README's first command, run as a user runs it: its console fits a screen, reads as the README
+says line for line, carries no trailing spaces off a terminal, and its last line names what failed,
+with or without --quiet."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT, Cli, CliRun
+
+README = ROOT / "README.md"
+COMMAND = ["test", "python -m hypothesis_mcp.sample_server --bug silent-skip", "--smoke", "--probes",
+           "--allow-writes", "--ci"]
+BLOCKING = ("probe-silent-noop on create_note", "happy-output-schema on export_notes")
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CliRun]:
+    folder = tmp_path_factory.mktemp("readme")
+    # `python` on PATH is this venv's, as after the README's `. .venv/bin/activate`.
+    env = {"PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    started = {"plain": Cli(COMMAND, folder, limit=400, env=env),
+               "quiet": Cli([*COMMAND, "--quiet"], folder, limit=400, env=env)}
+    return {name: run.wait() for name, run in started.items()}
+
+
+def shown(run: CliRun) -> list[str]:
+    """What a CI log shows: the progress on stderr, then the report on stdout."""
+    return run.stderr.splitlines() + run.stdout.splitlines()
+
+
+def readme_block() -> list[str]:
+    text = README.read_text(encoding="utf-8")
+    block = text[text.index("<!-- readme-run -->"):].split("```text\n", 1)[1].split("\n```", 1)[0]
+    return block.splitlines()
+
+
+def without_times(lines: list[str]) -> list[str]:
+    """Times vary, and so do example and call counts: until draws are seeded per scope, they shift
+    with the literals of the installed source (docs/architecture.md, Determinism)."""
+    return [re.sub(r"\d+ examples · \d+ calls", "N examples · N calls", re.sub(r"\d+\.\d+s$", "Ts", line))
+            for line in lines]
+
+
+def test_the_run_fits_in_40_lines_without_trailing_spaces(runs: dict[str, CliRun]) -> None:
+    run = runs["plain"]
+    assert run.code == 1, run
+    lines = shown(run)
+    assert len(lines) <= 40, run
+    assert [line for line in lines if line != line.rstrip()] == []
+
+
+def test_the_verdict_comes_first_and_last_naming_each_blocking_failure(runs: dict[str, CliRun]) -> None:
+    report = runs["plain"].stdout.splitlines()
+    assert report[0].startswith("MCP Scorecard: notes-server")
+    verdict = next(line for line in report[:4] if line.startswith("Gate failed"))
+    assert report[-1] == verdict
+    for name in BLOCKING:
+        assert name in verdict, verdict
+    failures = report[report.index(next(line for line in report if line.startswith("Failures"))):]
+    assert failures[1].startswith("1. BLOCKING ") and any(line.startswith("2. BLOCKING ") for line in failures)
+
+
+def test_quiet_prints_only_the_verdict_and_it_names_what_failed(runs: dict[str, CliRun]) -> None:
+    run = runs["quiet"]
+    assert run.code == 1 and run.stderr == "", run
+    assert run.stdout.splitlines() == [runs["plain"].stdout.splitlines()[-1]]
+
+
+def test_the_readme_shows_the_run_line_for_line(runs: dict[str, CliRun]) -> None:
+    block = readme_block()
+    assert without_times(block) == without_times(shown(runs["plain"]))
+    text = README.read_text(encoding="utf-8")
+    assert f"prints these {len(block)} lines" in " ".join(text.split())
