@@ -28,6 +28,8 @@ and a crash ends the whole server):
                   missing argument with -32602
   zero-code       refuses every unknown name (tool, resource URI, prompt) and a missing prompt
                   argument with a JSON-RPC error whose code is 0
+  exit-on-unknown exits with code 2 (and a line on stderr) on a request whose method it does not
+                  know, as servers built on the Python SDK up to 1.6 do on `server/discover`
   linger          keeps running after stdin closes (until a signal ends it), like a server that
                   ignores end of input
 
@@ -253,6 +255,10 @@ def dispatch(request: Any) -> None:
         get_prompt(request_id, params)
     elif method == "ping":
         result(request_id, {})
+    elif "exit-on-unknown" in MODES:
+        sys.stderr.write(f"raw_server: unknown method {method!r}\n")
+        sys.stderr.flush()
+        os._exit(2)
     else:
         error(request_id, -32601, f"Method not found: {method}")
 

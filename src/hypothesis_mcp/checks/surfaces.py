@@ -109,6 +109,9 @@ class SurfaceChecks:
 
 
 def list_entries(conn: Connection, method: str) -> Listing:
+    feature = method.split("/")[0]
+    if not conn.offers(feature):
+        return Listing(absent=f"the server does not offer {method} (no {feature} capability)")
     answer = conn.list_all(method)
     if isinstance(answer, list):
         return Listing(entries=answer)

@@ -85,7 +85,8 @@ def _header(report: Report) -> Panel:
         lines.append(_text(capped, style="yellow"))
     names = [*SUBSCORES, *(k for k in report.subscores if k not in SUBSCORES)]
     lines.append(_text("  |  ".join(f"{k} {percent(report.subscores.get(k))}" for k in names)))
-    lines.append(_text(f"MCP {server.get('protocol_version') or '?'} ({era_label(server.get('era'))})"))
+    era = era_label(server.get("era"), server.get("handshake"))
+    lines.append(_text(f"MCP {server.get('protocol_version') or '?'} ({era})"))
     lines.append(_text(ISOLATION_NOTES.get(report.isolation, f"Isolation: {report.isolation}"), style="dim"))
     return Panel(Text("\n").join(lines), expand=False)
 
