@@ -23,9 +23,12 @@ and a crash ends the whole server):
   rpc-faults      adds three tools that always misbehave, whatever the arguments: `wrong_id(text)`
                   answers with an id off by 1000, `bad_error(text)` with an error whose code is a
                   string, `bad_result(text)` with a result whose content is not a list
-  surfaces        also offers one resource (raw://readme) and one prompt (greet, one required
-                  argument `name`); an unknown URI is refused with -32002, an unknown prompt or a
-                  missing argument with -32602
+  surfaces        also offers resources (raw://readme and a shelf per genre, raw://shelf/NAME with
+                  the name percent-encoded) and one prompt (greet, one required argument `name`);
+                  an unknown URI is refused with -32002, an unknown prompt or a missing argument
+                  with -32602
+  undecoded       (with surfaces) never percent-decodes a shelf URI, so every shelf whose name
+                  needs escaping cannot be read
   zero-code       refuses every unknown name (tool, resource URI, prompt) and a missing prompt
                   argument with a JSON-RPC error whose code is 0
   exit-on-unknown exits with code 2 (and a line on stderr) on a request whose method it does not
@@ -52,6 +55,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import quote, unquote
 
 import jsonschema
 
@@ -137,6 +141,9 @@ def text(value: str, *, is_error: bool = False) -> dict[str, Any]:
 
 
 README = {"uri": "raw://readme", "name": "readme", "description": "What this server is.", "mimeType": "text/plain"}
+SHELVES = {"Science Fiction": 12, "Art & Design": 4, "Poetry": 7, "Cookery/Baking": 3}
+SHELF_ENTRIES = [{"uri": f"raw://shelf/{quote(name, safe='')}", "name": name, "mimeType": "text/plain",
+                  "description": f"How many books stand on the {name} shelf."} for name in SHELVES]
 GREET = {"name": "greet", "description": "A greeting for someone.",
          "arguments": [{"name": "name", "description": "Who to greet.", "required": True}]}
 
@@ -147,7 +154,17 @@ def refuse(request_id: Any, code: int, message: str) -> None:
 
 
 def read_resource(request_id: Any, params: dict[str, Any]) -> None:
-    if params.get("uri") != README["uri"]:
+    uri = str(params.get("uri"))
+    if uri.startswith("raw://shelf/"):
+        tail = uri.removeprefix("raw://shelf/")
+        name = tail if "undecoded" in MODES else unquote(tail)
+        if name in SHELVES:
+            result(request_id, {"contents": [{"uri": uri, "mimeType": "text/plain",
+                                              "text": f"{name}: {SHELVES[name]} books"}]})
+        else:
+            refuse(request_id, -32002, f"Resource not found: {uri}")
+        return
+    if uri != README["uri"]:
         refuse(request_id, -32002, f"Resource not found: {params.get('uri')}")
         return
     result(request_id, {"contents": [{"uri": README["uri"], "mimeType": "text/plain",
@@ -244,7 +261,7 @@ def dispatch(request: Any) -> None:
     elif method == "tools/call":
         call_tool(request_id, params)
     elif surfaces and method == "resources/list":
-        result(request_id, {"resources": [README]})
+        result(request_id, {"resources": [README, *SHELF_ENTRIES]})
     elif surfaces and method == "resources/templates/list":
         result(request_id, {"resourceTemplates": []})
     elif surfaces and method == "resources/read":
