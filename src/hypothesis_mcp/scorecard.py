@@ -48,14 +48,16 @@ def scenario_subscore(results: Iterable[Result], check: str) -> float | None:
     return round(100.0 * credit / len(judged), 1)
 
 
-def exercised_share(results: Iterable[Result]) -> float | None:
+def exercised_share(results: list[Result]) -> float | None:
     """Share of the tools called with valid arguments whose answers could be judged (served, or
-    failed with a fault), not refused every time: what the happy subscore stands on."""
+    failed with a fault), not refused every time: what the happy subscore stands on. A tool an
+    effect probe judged (pass, fail or warn) was seen answering too."""
     happy = [r for r in results if r.kind == "scenario" and r.check == "happy"
              and r.status in ("pass", "fail", "inconclusive")]
     if not happy:
         return None
-    return round(100.0 * sum(r.status != "inconclusive" for r in happy) / len(happy), 1)
+    probed = {r.tool for r in results if r.kind == "probe" and r.status in ("pass", "fail", "warn")}
+    return round(100.0 * sum(r.status != "inconclusive" or r.tool in probed for r in happy) / len(happy), 1)
 
 
 def error_as_success_share(results: list[Result]) -> float:
