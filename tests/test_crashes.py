@@ -108,9 +108,10 @@ def exercised(report: Report) -> list[Any]:
     return [r.details.get("valid_calls_succeeded") for r in results(report, kind="scenario", check="happy")]
 
 
-def test_a_server_no_tool_of_which_was_exercised_is_not_graded_a() -> None:
+def test_a_server_no_tool_of_which_was_exercised_grades_d_or_worse() -> None:
     report = engine(server("locked_tools.py"))
-    assert report.score >= 90 and report.grade == "B" and report.grade_cap.capped, summary(report)
+    assert report.grade in ("D", "F") and report.subscores["exercised"] == 0.0, summary(report)
+    assert report.grade_cap.uncapped_grade == report.grade and not report.grade_cap.capped  # the score says it
     assert exercised(report) == [0, 0]
     happy = one(report, kind="scenario", check="happy", tool="fetch_invoice")
     assert happy.status == "inconclusive" and happy.message.startswith("not exercised")

@@ -91,8 +91,9 @@ def test_memory_bank_noop_replays_and_is_real(memory_bank_report: Report) -> Non
 
 
 def test_memory_bank_grade_and_the_rest_of_its_report(memory_bank_report: Report) -> None:
-    assert memory_bank_report.grade == "C" and memory_bank_report.grade_cap.uncapped_grade == "B"
-    assert memory_bank_report.score == 86.0
+    # 2 of 5 tools exercised (list_projects; memory_bank_write by its probe): 98.0 x 0.9 - 60 / 5 = 76.2
+    assert memory_bank_report.grade == "C" and memory_bank_report.grade_cap.uncapped_grade == "C"
+    assert memory_bank_report.score == 76.2 and memory_bank_report.subscores["exercised"] == 40.0
     assert memory_bank_report.grade_cap.reasons == ["probe-silent-noop on memory_bank_write"]
     assert memory_bank_report.subscores["happy"] == memory_bank_report.subscores["edge"] == 100.0
     assert not [r for r in memory_bank_report.results if r.kind == "incident"]

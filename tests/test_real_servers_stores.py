@@ -53,6 +53,12 @@ def edge_coercions(report: Report) -> set[str]:
     return {r.tool for r in report.results if r.rule == "edge-accepted-invalid-input" and r.status == "fail"}
 
 
+SDK_1X = {("server", "resource-unknown-accepted", "fail", "high"),
+          ("server", "prompt-unknown-accepted", "fail", "high")}
+"""What the mcp 1.x SDK these stores run on answers for an unknown resource or prompt: a JSON-RPC
+error with code 0, which no client can read as a refusal (tests/test_protocol_refusals.py)."""
+
+
 def verdicts(report: Report) -> set[tuple[str, str, str, str]]:
     """Every failure and warning outside lint, with schema-coercion findings left to edge_coercions."""
     return {v for v in not_passed(report) if v[1] != "edge-accepted-invalid-input"}
@@ -65,8 +71,9 @@ def test_mcp_server_sqlite() -> None:
     SELECT queries are allowed for read_query", "Database error: near ")": syntax error")."""
     report = graded(store("mcp-server-sqlite", "2025.4.25", "mcp-server-sqlite", "--db-path", "{tmpdir}/db.sqlite"),
                     "mcp-server-sqlite", 10)
-    assert verdicts(report) == {UNKNOWN_TOOL} | errors_as_success("read_query", "write_query", "create_table",
-                                                                  "describe_table")
+    missing_argument = ("prompt mcp-demo", "prompt-missing-argument-accepted", "fail", "medium")  # code 0 too
+    sql_tools = ("read_query", "write_query", "create_table", "describe_table")
+    assert verdicts(report) == {UNKNOWN_TOOL, missing_argument} | SDK_1X | errors_as_success(*sql_tools)
     assert edge_coercions(report) == set()
     probes = probe_verdicts(report)
     assert probes["append_insight"][0] == "pass" and "shown by resource memo://insights" in probes["append_insight"][1]
@@ -84,7 +91,8 @@ def test_todo_txt_mcp() -> None:
     # The folding shows only when a judged read meets a text with line breaks, which not every
     # pytest process draws (its draws mix in the literals of the modules it has loaded); when it
     # shows, it must be this normalisation and nothing else.
-    assert {UNKNOWN_TOOL} <= verdicts(report) <= {UNKNOWN_TOOL, ("add_todo", "probe-value-changed", "warn", "medium")}
+    assert {UNKNOWN_TOOL} | SDK_1X <= verdicts(report) <= {UNKNOWN_TOOL, ("add_todo", "probe-value-changed", "warn",
+                                                                             "medium")} | SDK_1X
     assert edge_coercions(report) <= {"search_todos", "filter_by_priority", "filter_by_project", "filter_by_context",
                                       "update_todo", "list_todos"}
     for changed in (r for r in report.results if r.rule == "probe-value-changed"):
@@ -113,7 +121,7 @@ def test_todo_mcp_server_kit() -> None:
     and keeps its update; mark_done takes no text, so it is not judged. An empty tag is dropped: no
     change."""
     report = graded(store("todo-mcp-server-kit", "0.2.0", "todo-mcp-server-kit"), "todo-mcp-server-kit", 10)
-    assert verdicts(report) == {UNKNOWN_TOOL, ("add_todo", "probe-value-changed", "fail", "high")}
+    assert verdicts(report) == {UNKNOWN_TOOL, ("add_todo", "probe-value-changed", "fail", "high")} | SDK_1X
     [cut] = [r for r in report.results if r.rule == "probe-value-changed"]
     assert cut.details["field"] == "text" and "\n" in cut.details["written"]
     assert cut.details["read"] == cut.details["written"].split("\n")[0]
@@ -144,7 +152,7 @@ def test_agent_toolkit() -> None:
     template_update are probed on a record their creator made and keep their updates; todo_complete
     takes no text (not judged), and no tool makes a comment without a todo (todo_comment_edit)."""
     report = graded(store("agent-toolkit-mcp-server", "0.4.0", "agent-toolkit-mcp-server"), "agent-toolkit", 3)
-    assert verdicts(report) == {UNKNOWN_TOOL} | ERROR_AS_SUCCESS_TOOLKIT
+    assert verdicts(report) == {UNKNOWN_TOOL} | ERROR_AS_SUCCESS_TOOLKIT | SDK_1X
     assert edge_coercions(report) <= {"note_list", "note_tail", "note_append", "note_edit", "note_clear", "note_search",
                                       "note_find", "note_rename", "timer_set", "todo_list", "note_read"}
     probes = probe_verdicts(report)

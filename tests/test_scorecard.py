@@ -40,7 +40,7 @@ from hypothesis_mcp.events import Event, Planned, StageStarted
 from hypothesis_mcp.results import Report, Reproduction, Result
 from hypothesis_mcp.scorecard import grade_for, score_run
 
-SUBSCORES = {"happy": 83.3, "edge": 100.0, "lint": 95.7}
+SUBSCORES = {"happy": 83.3, "edge": 100.0, "lint": 95.7, "exercised": 100.0}
 SCORE = 89.1
 BUGGY_SCORE = 80.5
 """89.1 − 60 × 1/7: one of the 7 tools fails a high-confidence probe."""
@@ -132,7 +132,7 @@ def test_report_has_the_json_contract(correct: Report) -> None:
     assert data["server"]["name"] == "notes-server"
     assert data["server"]["era"] in ("legacy", "modern", "dual")
     assert set(data["grade_cap"]) == {"enabled", "capped", "cap", "uncapped_grade", "reasons", "note"}
-    assert set(data["subscores"]) == {"happy", "edge", "lint", "effect"}
+    assert set(data["subscores"]) == {"happy", "edge", "lint", "effect", "exercised"}
     ids = [r["id"] for r in data["results"]]
     assert len(set(ids)) == len(ids) and all(ids)
     for result in data["results"]:
@@ -298,6 +298,49 @@ def test_warnings_and_low_grades_are_not_capped() -> None:
     score, grade, _, cap = score_run(failing, num_tools=3, lint=100.0)
     assert grade == grade_for(score) and grade in ("D", "F")
     assert cap.capped is False and cap.reasons == ["probe-silent-noop on c"]
+
+
+def _scenario(check: str, tool: str, status: str, rule: str, answered: int = 50, **details: Any) -> Result:
+    return Result(kind="scenario", check=check, tool=tool, status=status, rule=rule, message="m",  # type: ignore[arg-type]
+                  details={"calls_answered": answered, **details})
+
+
+def test_an_internal_error_refusal_counts_half_an_edge_failure_and_acceptance_a_whole_one() -> None:
+    happy = [_scenario("happy", t, "pass", "happy") for t in "abcd"]
+    internal = [*happy, *(_scenario("edge", t, "pass", "edge") for t in "abc"),
+                _scenario("edge", "d", "fail", "edge-internal-error")]
+    accepted = [*internal[:-1], _scenario("edge", "d", "fail", "edge-accepted-invalid-input")]
+    assert score_run(internal, num_tools=4, lint=100.0)[2]["edge"] == 87.5
+    assert score_run(accepted, num_tools=4, lint=100.0)[2]["edge"] == 75.0
+
+
+def test_errors_reported_as_success_weigh_by_the_share_of_calls_they_affect() -> None:
+    base = [*(_scenario("happy", t, "pass", "happy", 25) for t in "ab"), *(_scenario("edge", t, "pass", "edge", 25)
+                                                                         for t in "ab")]
+
+    def scored(shaped: int) -> float:
+        warning = _scenario("error-as-success", "a", "warn", "error-as-success", error_shaped_valid=shaped)
+        return score_run([*base, warning], num_tools=2, lint=100.0)[0]
+
+    assert scored(0) == 100.0
+    assert scored(10) == round(100 * (1 - 0.5 * (10 / 50) / 2), 1) == 95.0
+    assert scored(50) == 75.0
+
+
+def test_few_tools_exercised_lower_the_score_and_none_grades_d_at_best() -> None:
+    def scored(exercised: int) -> tuple[float, str]:
+        served = [_scenario("happy", f"t{i}", "pass", "happy", valid_calls_succeeded=3) for i in range(exercised)]
+        refused = [_scenario("happy", f"u{i}", "inconclusive", "happy-tool-not-exercised")
+                   for i in range(4 - exercised)]
+        found = [*served, *refused]
+        score, grade, subscores, _ = score_run(found, num_tools=4, lint=100.0)
+        assert subscores["exercised"] == 25.0 * exercised
+        return score, grade
+
+    assert scored(4) == scored(2) == (100.0, "A")
+    assert scored(1) == (75.0, "C")
+    score, grade = scored(0)
+    assert score == 50.0 and grade in ("D", "F")
 
 
 def test_probes_that_pass_do_not_change_the_score() -> None:

@@ -424,7 +424,8 @@ def replay(
 
             done = run_replay(result, the_target, timeout=timeout, on_step=show)
             failing += done.still_fails
-            verdict = "[red]still fails[/red]" if done.still_fails else "[green]now passes[/green]"
+            verdict = ("[red]still fails[/red]" if done.still_fails else "[yellow]cannot confirm[/yellow]"
+                       if done.unconfirmed else "[green]now passes[/green]")
             console.print(f"  {verdict}: {done.verdict}")
         return EXIT_BLOCKING if failing else EXIT_OK
 

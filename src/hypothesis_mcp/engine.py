@@ -158,6 +158,7 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
         overrides = Overrides.from_mapping(options.probe_config.args, "probe config args") | overrides
     conn = Connection(target, timeout=options.timeout, startup_timeout=options.startup_timeout, stats=stats)
     conn.open()
+    target = conn.target  # a server that died on the discovery probe: every later start greets with initialize
     lanes = Lanes(target, workers=options.workers, timeout=options.timeout, startup_timeout=options.startup_timeout,
                   spares=1 if options.probes and options.allow_writes else 0)
 

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.connection import Connection, Outcome, Target
-from hypothesis_mcp.results import TOOLS_CALL, Call, Result
+from hypothesis_mcp.results import RESOURCES_READ, TOOLS_CALL, Call, Result
 from hypothesis_mcp.rules.bindings import Rebinder
 from hypothesis_mcp.rules.expectations import ConformsTo, Expectation, Refused
 from hypothesis_mcp.rules.registry import expectation_for
-from hypothesis_mcp.rules.surfaces import SurfaceAnswer
+from hypothesis_mcp.rules.surfaces import READ_FAILED, SurfaceAnswer
 
 
 @dataclass
@@ -24,6 +24,9 @@ class Replay:
     steps: list[tuple[Call, Outcome]] = field(default_factory=list)
     still_fails: bool = False
     verdict: str = ""
+    unconfirmed: bool = False
+    """The replay cannot tell: the reproduction reads a resource a fresh server does not list (one
+    behind a record the run made), so its failing read proves nothing about the server."""
 
 
 def judge_last(result: Result, outcome: Outcome, output_schema: dict[str, Any] | None,
@@ -75,4 +78,16 @@ def replay(result: Result, target: Target, *, timeout: float = 30.0,
                 on_step(call, outcome)
         previous = done.steps[-2][1] if len(done.steps) > 1 else None
         done.still_fails, done.verdict = judge_last(result, done.steps[-1][1], schema, previous)
+        if done.still_fails and result.rule == READ_FAILED and last.method == RESOURCES_READ \
+                and not _listed(conn, last.tool):
+            done.still_fails, done.unconfirmed = False, True
+            done.verdict = (f"cannot confirm on a fresh server: it does not list {last.tool}, so the read fails for "
+                            "want of the record behind it, which the run made with calls this reproduction does not "
+                            "hold")
     return done
+
+
+def _listed(conn: Connection, uri: str) -> bool:
+    """Whether the server lists `uri` among its resources now."""
+    listed = conn.list_all("resources/list") if conn.offers("resources") else None
+    return isinstance(listed, list) and any(entry.get("uri") == uri for entry in listed)

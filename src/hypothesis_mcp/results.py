@@ -97,6 +97,8 @@ class Reproduction:
             fresh_server=bool(data.get("fresh_server", True)),
         )
 EXERCISED = "valid_calls_succeeded"
+ANSWERED = "calls_answered"
+"""How many generated calls of a scenario the tool answered (the share error-as-success weighs by)."""
 """A happy result's count of generated valid calls the tool served with success: 0 is not exercised."""
 
 

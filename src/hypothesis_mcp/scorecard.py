@@ -1,9 +1,11 @@
-"""From results to subscores, a score, a letter grade and the probe cap.
+"""From results to subscores, a score, a letter grade and the caps (docs/scoring.md).
 
-score = 0.6 happy + 0.2 edge + 0.2 lint (weights of absent subscores are shared out), then
-score -= 60 × tools_failing_probes / tools (high-confidence probe failures only), floored at 0.
-Any high-confidence probe failure caps the letter at C unless the cap is turned off. A server
-none of whose tools answered one valid call with success (none was exercised) is not graded A.
+score = 0.6 happy + 0.2 edge + 0.2 lint (weights of absent subscores are shared out); an edge
+refused with a JSON-RPC internal error counts half. Then × min(1, 0.5 + exercised share),
+× (1 − 0.5 × the mean share of each tool's calls answered with an error reported as success),
+minus 60 × tools_failing_probes / tools (high-confidence probe failures only), floored at 0. Any
+high-confidence probe failure caps the letter at C unless the cap is turned off. A server none of
+whose tools answered one valid call with success is graded D at best.
 """
 
 from __future__ import annotations
@@ -11,13 +13,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from hypothesis_mcp.gates import capping
-from hypothesis_mcp.results import EXERCISED, GradeCap, Result
+from hypothesis_mcp.results import ANSWERED, EXERCISED, GradeCap, Result
+from hypothesis_mcp.rules.registry import ERROR_AS_SUCCESS
 
 WEIGHTS = {"happy": 0.6, "edge": 0.2, "lint": 0.2}
 GRADES = (("A", 90.0), ("B", 80.0), ("C", 70.0), ("D", 60.0), ("F", 0.0))
 CAP = "C"
 PROBE_PENALTY = 0.6
-UNEXERCISED_CAP = "B"
+UNEXERCISED_CAP = "D"
+INTERNAL_REFUSAL = "edge-internal-error"
+INTERNAL_REFUSAL_CREDIT = 0.5
+"""An edge refused with a JSON-RPC internal error refused the input, only in the wrong shape: half
+the credit of a clean refusal, where accepting it or crashing earns none."""
+ERROR_AS_SUCCESS_WEIGHT = 0.5
+"""A server whose every call answers an error as success keeps half its score at most."""
 
 
 def grade_for(score: float) -> str:
@@ -29,11 +38,42 @@ def _rank(letter: str) -> int:
 
 
 def scenario_subscore(results: Iterable[Result], check: str) -> float | None:
-    """Share of tools whose scenario passed; inconclusive and skipped tools do not count."""
+    """Share of tools whose scenario passed; inconclusive and skipped tools do not count, and an
+    edge refused with an internal error counts half."""
     judged = [r for r in results if r.kind == "scenario" and r.check == check and r.status in ("pass", "fail")]
     if not judged:
         return None
-    return round(100.0 * sum(r.status == "pass" for r in judged) / len(judged), 1)
+    credit = sum(1.0 if r.status == "pass" else INTERNAL_REFUSAL_CREDIT if r.rule == INTERNAL_REFUSAL else 0.0
+                 for r in judged)
+    return round(100.0 * credit / len(judged), 1)
+
+
+def exercised_share(results: list[Result]) -> float | None:
+    """Share of the tools called with valid arguments whose answers could be judged (served, or
+    failed with a fault), not refused every time: what the happy subscore stands on. A tool an
+    effect probe judged (pass, fail or warn) was seen answering too."""
+    happy = [r for r in results if r.kind == "scenario" and r.check == "happy"
+             and r.status in ("pass", "fail", "inconclusive")]
+    if not happy:
+        return None
+    probed = {r.tool for r in results if r.kind == "probe" and r.status in ("pass", "fail", "warn")}
+    return round(100.0 * sum(r.status != "inconclusive" or r.tool in probed for r in happy) / len(happy), 1)
+
+
+def error_as_success_share(results: list[Result]) -> float:
+    """The mean, over the tools called, of the share of each tool's calls answered with an error
+    reported as success."""
+    answered: dict[str, int] = {}
+    for r in results:
+        if r.kind == "scenario" and r.check in ("happy", "edge") and r.tool:
+            answered[r.tool] = answered.get(r.tool, 0) + int(r.details.get(ANSWERED) or 0)
+    shares = []
+    for r in results:
+        calls = answered.get(r.tool or "")
+        if r.rule == ERROR_AS_SUCCESS and r.status == "warn" and calls:
+            shaped = int(r.details.get("error_shaped_valid") or 0) + int(r.details.get("error_shaped_invalid") or 0)
+            shares.append(min(1.0, shaped / calls))
+    return sum(shares) / len(answered) if answered else 0.0
 
 
 def effect_subscore(results: Iterable[Result]) -> float | None:
@@ -60,11 +100,16 @@ def score_run(
     present = {k: v for k, v in subscores.items() if v is not None}
     weight = sum(WEIGHTS[k] for k in present)
     score = sum(WEIGHTS[k] * v for k, v in present.items()) / weight if weight else 0.0
+    exercised = exercised_share(results)
+    if exercised is not None:
+        score *= min(1.0, 0.5 + exercised / 100.0)
+    score *= 1.0 - ERROR_AS_SUCCESS_WEIGHT * error_as_success_share(results)
     probe_failures = capping(results)
     failing_tools = {r.tool for r in probe_failures}
     score = max(0.0, score - 100.0 * PROBE_PENALTY * len(failing_tools) / max(num_tools, 1))
     score = round(score, 1)
     subscores["effect"] = effect_subscore(results)
+    subscores["exercised"] = exercised
     uncapped = grade_for(score)
     cap = GradeCap(enabled=cap_enabled, uncapped_grade=uncapped)
     grade = uncapped
@@ -77,7 +122,7 @@ def score_run(
     elif not cap_enabled and probe_failures:
         cap.note = "the probe grade cap is off (--no-probe-grade-cap)"
     if num_tools and not exercised_tools(results) and _rank(grade) < _rank(UNEXERCISED_CAP):
-        cap.reasons.append("no tool answered a valid call with success: none was exercised")
+        cap.reasons.append("no tool answered a valid call with success: every answer was a refusal or an error")
         grade = UNEXERCISED_CAP
         cap.capped, cap.cap = True, UNEXERCISED_CAP
         cap.note = f"Grade {uncapped} by score, capped because: {'; '.join(cap.reasons)}"

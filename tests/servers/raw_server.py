@@ -23,6 +23,16 @@ and a crash ends the whole server):
   rpc-faults      adds three tools that always misbehave, whatever the arguments: `wrong_id(text)`
                   answers with an id off by 1000, `bad_error(text)` with an error whose code is a
                   string, `bad_result(text)` with a result whose content is not a list
+  surfaces        also offers resources (raw://readme and a shelf per genre, raw://shelf/NAME with
+                  the name percent-encoded) and one prompt (greet, one required argument `name`);
+                  an unknown URI is refused with -32002, an unknown prompt or a missing argument
+                  with -32602
+  undecoded       (with surfaces) never percent-decodes a shelf URI, so every shelf whose name
+                  needs escaping cannot be read
+  zero-code       refuses every unknown name (tool, resource URI, prompt) and a missing prompt
+                  argument with a JSON-RPC error whose code is 0
+  exit-on-unknown exits with code 2 (and a line on stderr) on a request whose method it does not
+                  know, as servers built on the Python SDK up to 1.6 do on `server/discover`
   linger          keeps running after stdin closes (until a signal ends it), like a server that
                   ignores end of input
 
@@ -45,6 +55,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import quote, unquote
 
 import jsonschema
 
@@ -129,6 +140,48 @@ def text(value: str, *, is_error: bool = False) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": value}], "isError": is_error}
 
 
+README = {"uri": "raw://readme", "name": "readme", "description": "What this server is.", "mimeType": "text/plain"}
+SHELVES = {"Science Fiction": 12, "Art & Design": 4, "Poetry": 7, "Cookery/Baking": 3}
+SHELF_ENTRIES = [{"uri": f"raw://shelf/{quote(name, safe='')}", "name": name, "mimeType": "text/plain",
+                  "description": f"How many books stand on the {name} shelf."} for name in SHELVES]
+GREET = {"name": "greet", "description": "A greeting for someone.",
+         "arguments": [{"name": "name", "description": "Who to greet.", "required": True}]}
+
+
+def refuse(request_id: Any, code: int, message: str) -> None:
+    """Refuse a request for something unknown: with `code`, or with 0 under `zero-code`."""
+    error(request_id, 0 if "zero-code" in MODES else code, message)
+
+
+def read_resource(request_id: Any, params: dict[str, Any]) -> None:
+    uri = str(params.get("uri"))
+    if uri.startswith("raw://shelf/"):
+        tail = uri.removeprefix("raw://shelf/")
+        name = tail if "undecoded" in MODES else unquote(tail)
+        if name in SHELVES:
+            result(request_id, {"contents": [{"uri": uri, "mimeType": "text/plain",
+                                              "text": f"{name}: {SHELVES[name]} books"}]})
+        else:
+            refuse(request_id, -32002, f"Resource not found: {uri}")
+        return
+    if uri != README["uri"]:
+        refuse(request_id, -32002, f"Resource not found: {params.get('uri')}")
+        return
+    result(request_id, {"contents": [{"uri": README["uri"], "mimeType": "text/plain",
+                                      "text": "A hand-written JSON-RPC server."}]})
+
+
+def get_prompt(request_id: Any, params: dict[str, Any]) -> None:
+    arguments = params.get("arguments") or {}
+    if params.get("name") != GREET["name"]:
+        refuse(request_id, -32602, f"Unknown prompt: {params.get('name')}")
+    elif not isinstance(arguments, dict) or not isinstance(arguments.get("name"), str):
+        refuse(request_id, -32602, "Missing required argument: name")
+    else:
+        result(request_id, {"messages": [{"role": "user", "content": {
+            "type": "text", "text": f"Say hello to {arguments['name']}."}}]})
+
+
 def list_tools(request_id: Any, params: dict[str, Any]) -> None:
     cursor = params.get("cursor")
     if "cursor-loop" in MODES:
@@ -159,7 +212,7 @@ def call_tool(request_id: Any, params: dict[str, Any]) -> None:
     if name == "hang_long" and isinstance(value, str) and len(value) > 3:
         return
     if name not in VALIDATORS:
-        error(request_id, -32602, f"Unknown tool: {name}")
+        refuse(request_id, -32602, f"Unknown tool: {name}")
         return
     validator = VALIDATORS[name]
     problem = jsonschema.exceptions.best_match(validator.iter_errors(arguments)) if validator else None
@@ -198,15 +251,31 @@ def dispatch(request: Any) -> None:
     if "no-handshake" in MODES or "id" not in request:
         return
     method, request_id, params = request.get("method"), request["id"], request.get("params") or {}
+    surfaces = "surfaces" in MODES
     if method == "initialize":
-        result(request_id, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+        offered: dict[str, Any] = {"tools": {}, **({"resources": {}, "prompts": {}} if surfaces else {})}
+        result(request_id, {"protocolVersion": "2025-11-25", "capabilities": offered,
                             "serverInfo": {"name": "raw-server", "version": "0.0.1"}})
     elif method == "tools/list":
         list_tools(request_id, params)
     elif method == "tools/call":
         call_tool(request_id, params)
+    elif surfaces and method == "resources/list":
+        result(request_id, {"resources": [README, *SHELF_ENTRIES]})
+    elif surfaces and method == "resources/templates/list":
+        result(request_id, {"resourceTemplates": []})
+    elif surfaces and method == "resources/read":
+        read_resource(request_id, params)
+    elif surfaces and method == "prompts/list":
+        result(request_id, {"prompts": [GREET]})
+    elif surfaces and method == "prompts/get":
+        get_prompt(request_id, params)
     elif method == "ping":
         result(request_id, {})
+    elif "exit-on-unknown" in MODES:
+        sys.stderr.write(f"raw_server: unknown method {method!r}\n")
+        sys.stderr.flush()
+        os._exit(2)
     else:
         error(request_id, -32601, f"Method not found: {method}")
 

@@ -21,7 +21,7 @@ from hypothesis_mcp.checks.uritemplate import UNRESERVED
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.results import PROMPTS_GET, Call, Result
 from hypothesis_mcp.rules.expectations import Finding
-from hypothesis_mcp.rules.surfaces import MISSING_ACCEPTED, incident, messages_problem, refused
+from hypothesis_mcp.rules.surfaces import MISSING_ACCEPTED, bad_code, incident, messages_problem, refused
 from hypothesis_mcp.rules.surfaces import PROMPT_UNKNOWN_ACCEPTED as UNKNOWN_ACCEPTED
 from hypothesis_mcp.search.driver import hunt
 from hypothesis_mcp.search.saved import digest
@@ -172,9 +172,9 @@ class PromptChecks(SurfaceChecks):
                                              basis=BASIS[MISSING], call=call, details=details))
         else:
             self.add(smoke_result(
-                MISSING, f"prompt {name}", "fail", f"answered without its required argument {required[0]} "
-                "instead of a JSON-RPC error", rule=MISSING_ACCEPTED, confidence="medium", basis=BASIS[MISSING],
-                call=call, details=details))
+                MISSING, f"prompt {name}", "fail", bad_code(outcome) or f"answered without its required argument "
+                f"{required[0]} instead of a JSON-RPC error", rule=MISSING_ACCEPTED, confidence="medium",
+                basis=BASIS[MISSING], call=call, details=details))
 
     def unknown(self, names: set[str]) -> None:
         name = unknown_name(names, "hm_no_such_prompt_")

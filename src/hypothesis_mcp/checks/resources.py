@@ -71,11 +71,14 @@ class ResourceChecks(SurfaceChecks):
                 self.add(smoke_result(METADATA, None, "fail", f"{method} failed: {listing.broken.summary()}",
                                                  rule=broke.rule if broke else INVALID_ENTRY, basis=BASIS[METADATA]))
         self.metadata(resources, templates)
+        reads: list[Result] = []
         for entry in resources.entries:
             if self.stop():
                 break
             if isinstance(entry.get("uri"), str):
-                self.read(entry)
+                reads.append(self.read(entry))
+        for result in one_per_cause(reads):
+            self.add(result)
         for entry in templates.entries:
             if self.stop():
                 break
@@ -112,27 +115,24 @@ class ResourceChecks(SurfaceChecks):
                 "template(s) have a uri, a name, a media type where given and a description", basis=BASIS[METADATA]))
 
     # reads ----------------------------------------------------------------------------------
-    def read(self, entry: dict[str, Any]) -> None:
+    def read(self, entry: dict[str, Any]) -> Result:
         uri = entry["uri"]
         call = Call(uri, {}, RESOURCES_READ)
         outcome = self.conn.read_resource(uri)
         subject = f"resource {uri}"
         details = {"uri": uri, "returned": outcome.summary()}
         if (found := incident(outcome)) is not None:
-            self.add(smoke_result(READ, subject, "fail", found.message, rule=found.rule,
-                                             basis=BASIS[READ], call=call, details=details))
-        elif not outcome.ok:
-            self.add(smoke_result(READ, subject, "fail", f"a listed resource could not be read: "
-                                             f"{outcome.summary()}", rule=READ_FAILED, confidence="medium",
-                                             basis=BASIS[READ], call=call, details=details))
-        elif (finding := contents_problem(outcome, uri, entry.get("mimeType"))) is not None:
-            self.add(smoke_result(READ, subject, "warn" if finding.rule in WARNINGS else "fail",
-                                             finding.message, rule=finding.rule, basis=BASIS[READ], call=call,
-                                             details={**details, **finding.details,
-                                                      "mime_type": entry.get("mimeType")}))
-        else:
-            self.add(smoke_result(READ, subject, "pass", "read back with matching uri, media type and "
-                                             "text or blob", basis=BASIS[READ], details=details))
+            return smoke_result(READ, subject, "fail", found.message, rule=found.rule, basis=BASIS[READ], call=call,
+                                details=details)
+        if not outcome.ok:
+            return smoke_result(READ, subject, "fail", f"a listed resource could not be read: {outcome.summary()}",
+                                rule=READ_FAILED, confidence="medium", basis=BASIS[READ], call=call, details=details)
+        if (finding := contents_problem(outcome, uri, entry.get("mimeType"))) is not None:
+            return smoke_result(READ, subject, "warn" if finding.rule in WARNINGS else "fail", finding.message,
+                                rule=finding.rule, basis=BASIS[READ], call=call,
+                                details={**details, **finding.details, "mime_type": entry.get("mimeType")})
+        return smoke_result(READ, subject, "pass", "read back with matching uri, media type and text or blob",
+                            basis=BASIS[READ], details=details)
 
     def template(self, entry: dict[str, Any]) -> None:
         text = entry["uriTemplate"]
@@ -200,3 +200,26 @@ class ResourceChecks(SurfaceChecks):
         call = Call(uri, {}, RESOURCES_READ)
         self.judge_unknown(outcome, call, details, check=UNKNOWN, basis=BASIS[UNKNOWN], accepted_rule=UNKNOWN_ACCEPTED,
                            accepted=f"answered a read of an unknown URI ({uri}) instead of a JSON-RPC error")
+
+
+def one_per_cause(reads: list[Result]) -> list[Result]:
+    """The reads of listed resources with one finding per rule: several resources failing alike
+    are one cause (a server that never decodes its URIs fails them all), reported once with the
+    count, the URIs and the first one's reproduction."""
+    by_rule: dict[str, list[Result]] = {}
+    for result in reads:
+        if result.status in ("fail", "warn"):
+            by_rule.setdefault(result.rule, []).append(result)
+    kept: list[Result] = []
+    for result in reads:
+        alike = by_rule.get(result.rule, []) if result.status in ("fail", "warn") else []
+        if len(alike) < 2:
+            kept.append(result)
+        elif result is alike[0]:
+            uris = [str(r.details.get("uri")) for r in alike]
+            result.message = f"{len(alike)} of {len(reads)} listed resources fail alike; the first, {uris[0]}: " \
+                             f"{result.message}"
+            result.details = {**result.details, "subject": f"{len(alike)} resources", "count": len(alike),
+                              "uris": uris[:20]}
+            kept.append(result)
+    return kept

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.searches import Search, Searches, rejection_kind
-from hypothesis_mcp.results import EXERCISED, Call, Reproduction, Result
+from hypothesis_mcp.results import ANSWERED, EXERCISED, Call, Reproduction, Result
 from hypothesis_mcp.rules.registry import NOT_EXERCISED, fix_for
 
 HAPPY_OUTPUT = "happy-output-schema"
@@ -48,7 +48,7 @@ def plan(tools: list[Tool], *, read_only: bool = False, excluded: frozenset[str]
 
 
 def _result(check: str, tool: Tool, search: Search, basis: str) -> Result:
-    exercised = {EXERCISED: len(search.successes)} if check == "happy" else {}
+    exercised = {**({EXERCISED: len(search.successes)} if check == "happy" else {}), ANSWERED: len(search.answered)}
     if search.finding is not None:
         rule = HAPPY_OUTPUT if search.finding.rule == "smoke_structured_content" else search.finding.rule
         return Result(

@@ -16,6 +16,7 @@ from hypothesis_mcp.checks.searches import REJECTED_VALID, Search, Searches, rej
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.results import Call, Reproduction, Result, Smoke
 from hypothesis_mcp.rules.expectations import Finding, UnknownToolRefused
+from hypothesis_mcp.rules.surfaces import bad_code
 from hypothesis_mcp.strategies.dialect import schema_problem
 
 STRUCTURED = "smoke_structured_content"
@@ -144,6 +145,8 @@ class SmokeRun:
         elif outcome.kind == "result":
             result = self.result(UNKNOWN, None, "fail", "returned a success result for a nonexistent tool",
                                  details=details)
+        elif (why := bad_code(outcome)) is not None:
+            result = self.result(UNKNOWN, None, "fail", why, details=details)
         else:
             result = self.result(UNKNOWN, None, "fail", f"did not reject the unknown tool cleanly: {outcome.summary()}",
                                  details=details)

@@ -17,7 +17,7 @@ from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import Call, Confidence, Reproduction, Result, Status
 from hypothesis_mcp.rules.registry import fix_for
-from hypothesis_mcp.rules.surfaces import incident, refused
+from hypothesis_mcp.rules.surfaces import bad_code, incident, refused
 
 METHOD_NOT_FOUND = -32601
 MIN_DESCRIPTION_CHARS = 20
@@ -97,8 +97,8 @@ class SurfaceChecks:
             self.add(smoke_result(check, None, "fail", found.message, rule=found.rule, basis=basis, call=call,
                                   details=details))
         else:
-            self.add(smoke_result(check, None, "fail", accepted, rule=accepted_rule, basis=basis, call=call,
-                                  details=details))
+            self.add(smoke_result(check, None, "fail", bad_code(outcome) or accepted, rule=accepted_rule, basis=basis,
+                                  call=call, details=details))
 
     def unreachable(self, check: str, basis: str) -> bool:
         """Say once, as a skip, that the server no longer answers; True when it does not."""
@@ -109,6 +109,9 @@ class SurfaceChecks:
 
 
 def list_entries(conn: Connection, method: str) -> Listing:
+    feature = method.split("/")[0]
+    if not conn.offers(feature):
+        return Listing(absent=f"the server does not offer {method} (no {feature} capability)")
     answer = conn.list_all(method)
     if isinstance(answer, list):
         return Listing(entries=answer)

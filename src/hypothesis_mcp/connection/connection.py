@@ -7,7 +7,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import anyio
@@ -50,10 +50,13 @@ class ServerInfo:
     version: str
     protocol_version: str
     era: str  # legacy | modern | dual
+    handshake: str = "discover"
+    """`discover` (server/discover answered), `initialize` (refused, the SDK fell back in the same
+    session), or `initialize after restart` (the server died on the discovery request)."""
 
     def to_dict(self) -> dict[str, str]:
         return {"name": self.name, "version": self.version,
-                "protocol_version": self.protocol_version, "era": self.era}
+                "protocol_version": self.protocol_version, "era": self.era, "handshake": self.handshake}
 
 
 @dataclass
@@ -134,6 +137,9 @@ class Connection:
         self._error: BaseException | None = None
         self._hung = False
         self.unavailable: str | None = None
+        self.probe_exit: str | None = None
+        self._offered: frozenset[str] = frozenset()
+        """Why this connection greets with `initialize` only: the server died on the discovery probe."""
 
     # lifecycle -------------------------------------------------------------------------------
     def __enter__(self) -> Connection:
@@ -180,14 +186,16 @@ class Connection:
         self.start()
         self._join_starter()
         if not self._ready.is_set():
+            self._pump(0.2)  # read what the server wrote and whether it exited, before judging
             stderr = self.stderr()
+            code = self._transport.state.exit_code_on_its_own if self._transport else None
             if self._runner is not None:
                 self._runner.cancel()
             self._close_runner()
-            raise ServerStartError(
-                f"{self.target.describe()}: the server did not finish the MCP handshake within "
-                f"{self.startup_timeout:g}s", stderr=stderr, remote=self.target.is_url,
-            )
+            reason = (f"the server exited with code {code} before finishing the MCP handshake" if code is not None
+                      else f"the server did not finish the MCP handshake within {self.startup_timeout:g}s")
+            raise ServerStartError(f"{self.target.describe()}: {reason}", stderr=stderr, exit_code=code,
+                                   remote=self.target.is_url)
         if self._error is not None:
             error = self._error
             self._close_runner()
@@ -257,31 +265,20 @@ class Connection:
         assert self._stop is not None
         try:
             async with contextlib.AsyncExitStack() as stack:
-                transport: Any
-                if self.target.is_url:
-                    http = await stack.enter_async_context(httpx2.AsyncClient(
-                        headers=self.target.http_headers(),
-                        timeout=httpx2.Timeout(30.0, read=max(self.timeout, self.startup_timeout) + 30),
-                        transport=LimitedTransport(httpx2.AsyncHTTPTransport(), self._http_limits),
-                    ))
-                    transport = CheckedStreams(
-                        streamable_http_client(str(self.target.url), http_client=http,
-                                               max_sse_event_size=self.max_message_bytes),
-                        self._http_limits,
-                    )
-                    self._transport = None
-                else:
-                    transport = StdioTransport(self.target, max_message_bytes=self.max_message_bytes)
-                    self._transport = transport
-                client = Client(
-                    transport,
-                    cache=None,
-                    read_timeout_seconds=self.startup_timeout,
-                    client_info=types.Implementation(name="hypothesis-mcp", version=__version__),
-                )
-                await stack.enter_async_context(client)
+                try:
+                    client = await self._greet(stack)
+                except Exception:
+                    if not await self._died_on_probe():
+                        raise
+                    await stack.aclose()
+                    self.target = replace(self.target, handshake="legacy")
+                    self.stats.server_starts += 1
+                    client = await self._greet(stack)
                 self._client = client
-                self.server = _server_info(client)
+                self.server = _server_info(client, self.probe_exit)
+                capabilities = client.server_capabilities
+                self._offered = frozenset(name for name in ("tools", "resources", "prompts")
+                                          if getattr(capabilities, name, None) is not None)
                 self._ready.set()
                 if self._handshaken is not None:
                     self._handshaken.set()
@@ -291,6 +288,50 @@ class Connection:
         finally:
             self._client = None
             self._ready.set()
+
+    async def _greet(self, stack: contextlib.AsyncExitStack) -> Client:
+        """Start the server (or open the URL) and finish the handshake the target asks for."""
+        transport: Any
+        if self.target.is_url:
+            http = await stack.enter_async_context(httpx2.AsyncClient(
+                headers=self.target.http_headers(),
+                timeout=httpx2.Timeout(30.0, read=max(self.timeout, self.startup_timeout) + 30),
+                transport=LimitedTransport(httpx2.AsyncHTTPTransport(), self._http_limits),
+            ))
+            transport = CheckedStreams(
+                streamable_http_client(str(self.target.url), http_client=http,
+                                       max_sse_event_size=self.max_message_bytes),
+                self._http_limits,
+            )
+            self._transport = None
+        else:
+            transport = StdioTransport(self.target, max_message_bytes=self.max_message_bytes)
+            self._transport = transport
+        client = Client(
+            transport,
+            cache=None,
+            mode=self.target.handshake,
+            read_timeout_seconds=self.startup_timeout,
+            client_info=types.Implementation(name="hypothesis-mcp", version=__version__),
+        )
+        await stack.enter_async_context(client)
+        return client
+
+    async def _died_on_probe(self) -> bool:
+        """Whether a server process greeted with `server/discover` first ended during the
+        handshake, as servers built on the Python SDK up to 1.6 do on a request method they do
+        not know: then it is started again and greeted with `initialize` (`probe_exit` keeps why)."""
+        transport = self._transport
+        if self.target.handshake != "auto" or transport is None:
+            return False
+        deadline = time.monotonic() + 2.0
+        while transport.alive and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        code = transport.state.exit_code_on_its_own
+        if code is None:
+            return False
+        self.probe_exit = f"the server exited with code {code} on the server/discover request"
+        return True
 
     def _start_error(self, error: BaseException) -> ServerStartError:
         while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
@@ -363,6 +404,11 @@ class Connection:
                 raise CatalogError(f"tools/list cursor loop: cursor {cursor!r} came back twice")
             seen.add(cursor)
         raise CatalogError(f"tools/list did not end after {MAX_PAGES} pages")
+
+    def offers(self, feature: str) -> bool:
+        """Whether the server declared the `feature` capability (tools, resources, prompts) in its
+        handshake: a client asks nothing of a feature the server did not declare."""
+        return feature in self._offered
 
     def list_all(self, method: str) -> list[dict[str, Any]] | Outcome:
         """Every page of resources/list, resources/templates/list or prompts/list, unvalidated (the
@@ -594,12 +640,14 @@ def _tool_from(data: dict[str, Any]) -> Tool:
                     raw=dict(data))
 
 
-def _server_info(client: Client) -> ServerInfo:
+def _server_info(client: Client, probe_exit: str | None) -> ServerInfo:
     session = client.session
     info = client.server_info
     discover = session.discover_result
+    handshake = "discover"
     if discover is None:
         era = "legacy"
+        handshake = "initialize after restart" if probe_exit else "initialize"
     elif any(v in HANDSHAKE_PROTOCOL_VERSIONS for v in discover.supported_versions):
         era = "dual"
     else:
@@ -609,6 +657,7 @@ def _server_info(client: Client) -> ServerInfo:
         version=info.version if info else "",
         protocol_version=client.protocol_version,
         era=era,
+        handshake=handshake,
     )
 
 

@@ -15,6 +15,18 @@ TIMEOUT_CODE = -32001
 CLOSED_CODE = -32000
 INTERNAL_ERROR = -32603
 _MISSING = object()
+_STANDARD_CODES = frozenset({-32700, -32600, -32601, -32602, -32603})
+_RESERVED = range(-32768, -31999)
+_SERVER_ERRORS = range(-32099, -31999)
+
+
+def valid_error_code(code: int | None) -> bool:
+    """A JSON-RPC error code a client can read as a refusal: not 0 (which reads as no error), and
+    inside the range JSON-RPC 2.0 reserves only one of its own codes or an implementation-defined
+    server error (-32099..-32000, where MCP's -32002 lives)."""
+    if code is None or code == 0:
+        return False
+    return code not in _RESERVED or code in _STANDARD_CODES or code in _SERVER_ERRORS
 
 
 @dataclass
@@ -88,6 +100,11 @@ class Outcome:
         if self.kind == "result":
             return self.is_error or self.failure is not None
         return self.kind == "error" and self.code != INTERNAL_ERROR
+
+    @property
+    def protocol_refusal(self) -> bool:
+        """A JSON-RPC error with a valid code: how the protocol refuses an unknown name or URI."""
+        return self.kind == "error" and valid_error_code(self.code)
 
     @property
     def text(self) -> str:

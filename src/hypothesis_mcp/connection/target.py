@@ -5,8 +5,11 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from hypothesis_mcp.errors import UsageError
+
+Handshake = Literal["auto", "legacy"]
 
 
 @dataclass(frozen=True)
@@ -22,6 +25,9 @@ class Target:
     shown: str | None = field(default=None, compare=False)
     """How to describe the target when its command or URL holds expanded secrets (a config file's
     `${env:NAME}`): the text with its placeholders."""
+    handshake: Handshake = field(default="auto", compare=False, repr=False)
+    """How a connection greets the server: `auto` probes `server/discover` first; `legacy` goes
+    straight to `initialize`, once a server is known to die on the probe (connection.Connection)."""
 
     @property
     def is_url(self) -> bool:

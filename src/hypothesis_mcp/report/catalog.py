@@ -35,7 +35,7 @@ def print_catalog(console: Console, tools: list[Tool], server: ServerInfo | None
     if server:
         console.print(
             f"[bold]{server.name or 'unnamed server'}[/bold] {server.version}  "
-            f"MCP {server.protocol_version} ({era_label(server.era)})"
+            f"MCP {server.protocol_version} ({era_label(server.era, server.handshake)})"
         )
     table = Table(title=f"{len(tools)} tool(s)")
     for column in ("Tool", "Role", "Key fields", "Bounds", "Annotations", "Output schema"):

@@ -87,7 +87,8 @@ class _Printer:
 
     def _details(self, report: Report) -> None:
         server = report.server
-        self.line(_text(f"MCP {server.get('protocol_version') or '?'} ({era_label(server.get('era'))})", style="dim"))
+        era = era_label(server.get("era"), server.get("handshake"))
+        self.line(_text(f"MCP {server.get('protocol_version') or '?'} ({era})", style="dim"))
         self.line(_text(ISOLATION_NOTES.get(report.isolation, f"Isolation: {report.isolation}"), style="dim"))
         for table in (_scenario_table(report), _lint_table(report), _probe_table(report), _incident_table(report)):
             if table is not None:

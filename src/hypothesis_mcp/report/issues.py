@@ -66,9 +66,13 @@ ERA_LABELS = {"legacy": "legacy era, initialize handshake", "modern": "modern er
               "dual": "dual era, both handshakes"}
 
 
-def era_label(era: str | None) -> str:
-    """One wording of the protocol era for every format and the `tools` command."""
-    return ERA_LABELS.get(era or "", f"{era} era" if era else "unknown era")
+def era_label(era: str | None, handshake: str | None = None) -> str:
+    """One wording of the protocol era (and of a handshake that needed a second start) for every
+    format and the `tools` command."""
+    label = ERA_LABELS.get(era or "", f"{era} era" if era else "unknown era")
+    if handshake == "initialize after restart":
+        label += " after a restart: the server exited on the server/discover request"
+    return label
 
 
 def percent(value: float | None) -> str:

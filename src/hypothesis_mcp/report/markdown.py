@@ -36,7 +36,8 @@ def render_markdown(report: Report) -> str:
     if capped := cap_line(report.grade_cap):
         lines += [f"> {_inline(capped)}", ""]
     seed = f" · seed `{report.seed}`" if report.seed is not None else ""
-    lines += [f"MCP {server.get('protocol_version') or '?'} ({era_label(server.get('era'))}) · profile "
+    era = era_label(server.get("era"), server.get("handshake"))
+    lines += [f"MCP {server.get('protocol_version') or '?'} ({era}) · profile "
               f"`{report.profile}`{seed} · {report.stats.calls} calls in {report.stats.duration_s:.1f} s", ""]
     lines += _failures(report)
     lines += _waived(report)

@@ -95,7 +95,7 @@ class UnknownToolRefused(Expectation):
     """A call to a tool that does not exist is a JSON-RPC error that refuses it."""
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
-        return answer.kind == "error" and answer.rejected
+        return answer.protocol_refusal and answer.rejected
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,18 @@ PROMPT_UNKNOWN_ACCEPTED = "prompt-unknown-accepted"
 
 
 def refused(outcome: Outcome) -> bool:
-    """A JSON-RPC error answer: the way the protocol refuses a read or a prompt request."""
-    return outcome.kind == "error"
+    """A JSON-RPC error answer with a valid code: the way the protocol refuses a read or a prompt
+    request."""
+    return outcome.protocol_refusal
+
+
+def bad_code(outcome: Outcome) -> str | None:
+    """Why a JSON-RPC error does not count as a refusal: its code is not a valid error code."""
+    if outcome.kind != "error" or outcome.protocol_refusal:
+        return None
+    return (f"answered with JSON-RPC error code {outcome.code}, which is not a valid error code (0 reads as no "
+            "error; JSON-RPC reserves -32768..-32000 for its own codes and server errors), so no client can "
+            "read it as a refusal")
 
 
 def incident(outcome: Outcome) -> Finding | None:

@@ -18,7 +18,7 @@ MAX_RESOURCES = 8
 
 def resource_showing(conn: Connection, wanted: Iterable[str]) -> str | None:
     """The URI of the first listed resource whose contents show one of `wanted`, if any."""
-    listed = conn.list_all("resources/list")
+    listed = conn.list_all("resources/list") if conn.offers("resources") else None
     if not isinstance(listed, list):
         return None
     tokens = list(wanted)

@@ -1,0 +1,65 @@
+"""The grade orders servers by health: tests/servers/health_ladder.py at six levels, from healthy to
+broken everywhere, graded under the grading profile (docs/scoring.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import PYTHON, ROOT, shared_run, summary
+from hypothesis_mcp.results import Report
+from hypothesis_mcp.scorecard import GRADES
+
+LADDER = (None, "internal-refusals", "not-found-success", "half-broken", "all-json-errors", "all-is-error")
+BROKEN_EVERYWHERE = ("all-json-errors", "all-is-error")
+LETTERS = [letter for letter, _ in GRADES]
+
+
+def graded(bug: str | None) -> Report:
+    return shared_run([PYTHON, str(ROOT / "tests/servers/health_ladder.py"), *(["--bug", bug] if bug else [])])
+
+
+@pytest.fixture(scope="module")
+def ladder() -> dict[str | None, Report]:
+    return {bug: graded(bug) for bug in LADDER}
+
+
+def test_grades_follow_health(ladder: dict[str | None, Report]) -> None:
+    shown = [(bug, ladder[bug].grade, ladder[bug].score) for bug in LADDER]
+    ranks = [LETTERS.index(ladder[bug].grade) for bug in LADDER]
+    assert ranks == sorted(ranks), shown
+    partly_healthy = [ladder[bug].score for bug in LADDER[:4]]
+    assert partly_healthy == sorted(partly_healthy, reverse=True) and len(set(partly_healthy)) == 4, shown
+    assert max(ladder[bug].score for bug in BROKEN_EVERYWHERE) < ladder["half-broken"].score, shown
+    assert ladder[None].grade == "A", summary(ladder[None])
+
+
+@pytest.mark.parametrize("bug", BROKEN_EVERYWHERE)
+def test_a_server_whose_every_answer_is_a_refusal_or_an_error_grades_d_or_worse(
+        ladder: dict[str | None, Report], bug: str) -> None:
+    report = ladder[bug]
+    assert report.grade in ("D", "F"), summary(report)
+    assert report.subscores["exercised"] == 0.0
+
+
+def test_the_share_of_tools_exercised_is_shown(ladder: dict[str | None, Report]) -> None:
+    # get_item refuses the made-up skus it is asked for, as a correct server does: 3 of 4 tools exercised
+    assert ladder[None].subscores["exercised"] == 75.0
+    assert ladder["half-broken"].subscores["exercised"] == 75.0
+
+
+def test_an_internal_error_refusing_invalid_input_is_one_smaller_fault_per_tool(
+        ladder: dict[str | None, Report]) -> None:
+    report = ladder["internal-refusals"]
+    failed = [(r.check, r.tool, r.rule) for r in report.results if r.kind == "scenario" and r.status == "fail"]
+    assert failed == [("edge", "add_item", "edge-internal-error")]
+    assert report.subscores["edge"] == 87.5  # half the credit of a clean refusal for one tool of four
+    assert ladder["half-broken"].score < report.score < ladder[None].score
+
+
+def test_an_error_reported_as_success_weighs_by_the_share_of_calls_it_affects(
+        ladder: dict[str | None, Report]) -> None:
+    one_tool = ladder["not-found-success"]
+    every_tool = ladder["all-json-errors"]
+    assert [r.tool for r in one_tool.results if r.rule == "error-as-success"] == ["get_item"]
+    assert 85.0 < one_tool.score < ladder["internal-refusals"].score
+    assert every_tool.score < ladder["all-is-error"].score

@@ -1,0 +1,75 @@
+"""Servers of every era connect and are graded: a small store on old Python SDK releases (each in a
+venv of its own, scripts/install-pypi-sdks) and a hand-written JSON-RPC server that exits on any
+method it does not know. A server that dies on the `server/discover` probe is started again and
+greeted with `initialize`, and every later start of the run goes straight to `initialize`."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import PYTHON, ROOT, shared_run
+from hypothesis_mcp import connect
+from hypothesis_mcp.errors import ServerStartError
+from public_servers import PYPI
+
+RESTARTED = "initialize after restart"
+ERAS = {"1.6.0": ("2024-11-05", RESTARTED), "1.12.4": ("2025-06-18", "initialize")}
+
+
+def era_store(version: str) -> list[str]:
+    python = PYPI / f"mcp@{version}" / "bin" / "python"
+    if not python.is_file():
+        pytest.skip(f"mcp=={version} is not installed: run scripts/install-pypi-sdks")
+    return [str(python), str(ROOT / "tests/servers/era_store.py")]
+
+
+def raw(*modes: str) -> list[str]:
+    return [PYTHON, str(ROOT / "tests/servers/raw_server.py"), *modes]
+
+
+def targets() -> list[tuple[str, str, str]]:
+    return [*((f"mcp {v}", v, "") for v in ERAS), ("raw exit-on-unknown", "", "exit-on-unknown")]
+
+
+def argv_of(version: str, mode: str) -> list[str]:
+    return era_store(version) if version else raw(mode)
+
+
+EXPECTED = {**ERAS, "": ("2025-11-25", RESTARTED)}
+
+
+@pytest.mark.parametrize(("name", "version", "mode"), targets(), ids=[t[0] for t in targets()])
+def test_the_server_connects_and_names_its_protocol(name: str, version: str, mode: str) -> None:
+    with connect(argv_of(version, mode)) as conn:
+        assert conn.server is not None
+        assert (conn.server.protocol_version, conn.server.handshake) == EXPECTED[version]
+        assert conn.server.era == "legacy"
+        starts = conn.stats.server_starts
+        assert starts == (2 if EXPECTED[version][1] == RESTARTED else 1)
+        assert conn.list_tools()
+        conn.reopen()
+        assert conn.stats.server_starts == starts + 1, "a second start greets with initialize at once"
+        assert conn.list_tools()
+
+
+@pytest.mark.parametrize(("name", "version", "mode"), targets(), ids=[t[0] for t in targets()])
+def test_the_server_is_graded_and_only_the_sdks_own_faults_found(name: str, version: str, mode: str) -> None:
+    report = shared_run(argv_of(version, mode), smoke=True)
+    assert (report.server["protocol_version"], report.server["handshake"]) == EXPECTED[version]
+    assert report.grade in ("A", "B"), (report.grade, report.score)
+    failed = {(r.subject, r.rule) for r in report.results if r.status == "fail"}
+    assert failed == (SDK_1X_FAULTS if version else set()), failed
+
+
+SDK_1X_FAULTS = {("server", "smoke_unknown_tool"), ("server", "resource-unknown-accepted"),
+                 ("server", "prompt-unknown-accepted")}
+"""The 1.x SDK's own answers, true of every server built on it and none of the store's tools: FastMCP
+answers an unknown tool with an isError result, an unknown resource or prompt with error code 0."""
+
+
+def test_a_server_that_dies_during_the_handshake_says_so_with_its_exit_code_and_stderr() -> None:
+    with pytest.raises(ServerStartError) as raised:
+        connect(raw("die-at-start"), startup_timeout=10)
+    assert raised.value.exit_code == 3
+    assert "exited with code 3 before finishing the MCP handshake" in str(raised.value)
+    assert "permission denied" in raised.value.stderr
