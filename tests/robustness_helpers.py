@@ -27,6 +27,8 @@ CLI = [sys.executable, "-c", "from hypothesis_mcp.cli import main; main()"]
 CLI_WITH_PEAK = [sys.executable, "-c", """
 import sys
 from hypothesis_mcp.cli import app
+# The command loads these when it runs; loaded first, they are part of "everything imported".
+import hypothesis_mcp.engine, hypothesis_mcp.report.console, hypothesis_mcp.report.json_report
 
 def field(name):
     lines = open("/proc/self/status").read().splitlines()
