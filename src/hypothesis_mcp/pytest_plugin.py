@@ -21,8 +21,11 @@ from hypothesis_mcp.events import Event, Step
 from hypothesis_mcp.profiles import make_profile
 from hypothesis_mcp.pytest_fleet import add_options, pytest_collection_modifyitems
 from hypothesis_mcp.results import Report
+from hypothesis_mcp.stateful.frames import user_traceback
+from hypothesis_mcp.stateful.judge import ProbeFailure
 
-__all__ = ["mcp_grade", "mcp_server", "pytest_addoption", "pytest_collection_modifyitems", "pytest_configure"]
+__all__ = ["mcp_grade", "mcp_server", "pytest_addoption", "pytest_collection_modifyitems", "pytest_configure",
+           "pytest_runtest_call"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -40,6 +43,18 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "mcp_server(target, scope='function'): the MCP server for this test.")
     config.addinivalue_line("markers", "mcp_optional: skip this test, instead of erroring, when no MCP server "
                             "is given.")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """An effect machine's failure points at the user's test: its traceback keeps their frames
+    only, unless `--full-trace` asks for every frame."""
+    try:
+        yield
+    except ProbeFailure as failure:
+        if item.config.getoption("fulltrace", False):
+            raise
+        raise failure.with_traceback(user_traceback(failure.__traceback__)) from None
 
 
 def _configured(config: pytest.Config) -> tuple[str | None, str, float]:

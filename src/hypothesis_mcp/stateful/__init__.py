@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from hypothesis.stateful import RuleBasedStateMachine
 
@@ -17,7 +19,7 @@ from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.machine import build_machine
 from hypothesis_mcp.stateful.probes import base_arguments
 from hypothesis_mcp.stateful.readers import choose_readers
-from hypothesis_mcp.stateful.suite import shrinking_warm
+from hypothesis_mcp.stateful.suite import shown_failure, shrinking_warm
 
 __all__ = [
     "ProbeConfig", "ProbeFailure", "ProbeFinding", "ServerPool", "effect_machine", "load_config", "parse_config",
@@ -41,6 +43,8 @@ def effect_machine(
     active Hypothesis profile, so `--hypothesis-profile` and `--hypothesis-seed` apply. Writing is
     the point of this machine: point it at a disposable server.
     """
+    caller = sys._getframe(1)
+    site = f"{shown_path(caller.f_code.co_filename)}:{caller.f_lineno}"
     the_target = parse_target(target)
     config = config or ProbeConfig()
     with Connection(the_target, timeout=timeout) as conn:
@@ -62,5 +66,12 @@ def effect_machine(
         base_args={r.tool.name: base_arguments(r.tool, None, config) for r in readers},
         bounds=[(r.tool, b) for r in readers for b in r.tool.bounds if b.kind == "limit"],
         shrink_runs=10**9, give_up_after=None, open_many=False,
+        shown=lambda finding: shown_failure(finding, the_target.describe(), site),
     )
     return shrinking_warm(build_machine(ctx), ctx)
+
+
+def shown_path(filename: str) -> str:
+    """A source file as pytest names it: relative to the working folder when under it."""
+    path = Path(filename)
+    return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else filename

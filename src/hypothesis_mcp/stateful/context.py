@@ -78,6 +78,9 @@ class ProbeContext:
     fields_judged: int = 0
     overwrites_judged: int = 0
     stop: Callable[[], bool] = lambda: False
+    shown: Callable[[ProbeFinding], str] | None = None
+    """A failure's text where a user reads it (their own suite: with its calls as Python); the
+    probe run reads the finding itself."""
     warm_shrink: bool = True
     open_many: bool = True
     """The first example and one in MANY_EVERY open with a long batch, chosen by the run's count of

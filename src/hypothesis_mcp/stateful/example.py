@@ -83,7 +83,7 @@ class Example:
             facts=facts,
         )
         self.ctx.record_failure(finding)
-        raise ProbeFailure(finding)
+        raise ProbeFailure(finding, self.ctx.shown(finding) if self.ctx.shown else None)
 
     def showed(self, reader: str, marker: str) -> Fact:
         """That `reader` shows this write's records, shown by the write of `marker` and a read after it."""

@@ -10,6 +10,7 @@ from hypothesis_mcp.model.facts import Fact, allowed
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.bindings import Rebinder
 from hypothesis_mcp.rules.expectations import Expectation, Unjudged, from_dict
+from hypothesis_mcp.stateful.frames import without_library_lines
 
 
 @dataclass
@@ -52,9 +53,18 @@ class ProbeFinding:
 
 
 class ProbeFailure(AssertionError):
-    def __init__(self, finding: ProbeFinding) -> None:
-        super().__init__(finding.message)
+    """A probe's finding as an assertion; `shown` is its text where a user reads it (their suite)."""
+
+    def __init__(self, finding: ProbeFinding, shown: str | None = None) -> None:
+        super().__init__(shown or finding.message)
         self.finding = finding
+        self.notes_added: list[str] = []
+
+    def add_note(self, note: str, /) -> None:
+        """Hypothesis explains a failure by the source lines only failing runs executed; for a probe
+        those are this library's judging lines, which say nothing about the server: they go."""
+        self.notes_added.append(note)
+        self.__notes__ = without_library_lines(self.notes_added)
 
 
 def reproduces(finding: ProbeFinding, conn: Connection) -> bool:

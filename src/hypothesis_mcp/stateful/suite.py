@@ -14,7 +14,9 @@ from __future__ import annotations
 from hypothesis.control import current_build_context
 from hypothesis.stateful import RuleBasedStateMachine
 
+from hypothesis_mcp.snippet import python_lines
 from hypothesis_mcp.stateful.context import ProbeContext
+from hypothesis_mcp.stateful.judge import ProbeFinding
 
 ONE_KEY_RULES = ("probe-silent-noop",)
 """Failures judged on one key's records, whatever else is stored: these shrink on the warm server.
@@ -40,3 +42,13 @@ def shrinking_warm(machine: type[RuleBasedStateMachine], ctx: ProbeContext) -> t
 
     SuiteMachine.__name__ = SuiteMachine.__qualname__ = machine.__name__
     return SuiteMachine
+
+
+def shown_failure(finding: ProbeFinding, target: str, site: str) -> str:
+    """The finding, then the calls of the run that found it as Python to paste: Hypothesis prints
+    the steps with the placeholder marker each write replaces, not the values it sent."""
+    origin = "from a fresh server" if finding.fresh else "on a server earlier examples used"
+    calls = "\n".join(f"    {line}" for line in python_lines(finding.calls, target))
+    return (f"{finding.rule} on {finding.tool} ({finding.confidence} confidence): {finding.message}\n"
+            f"found by the effect machine built at {site}; the calls it made, {origin}, with the "
+            f"values sent (the steps below print each write's placeholder marker):\n{calls}")
