@@ -28,7 +28,8 @@ def test_learn_shows_the_identity_calibration_found_and_marks_guesses(tmp_path: 
     assert put["overwrite"] == {"behaviour": "replaces", "evidence": "shown"}
     assert put["readers"] == [{"name": "shelf.list", "evidence": "shown"}]
     listing = next(t for t in learned["tools"] if t["name"] == "shelf.list")
-    assert listing["evidence"] == "guessed" and listing["role"] == "list"
+    assert listing["evidence"] == "shown" and listing["role"] == "list", "shelf.put's calibration showed it listing"
+    assert {t["evidence"] for t in learned["tools"] if t["name"] not in ("shelf.put", "shelf.list")} <= {"guessed"}
     assert all(f["evidence"] == "shown" and f["calls"] for f in learned["facts"])
     assert "identity: bin (shown)" in run.stderr
 
