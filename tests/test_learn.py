@@ -55,3 +55,17 @@ def test_the_written_config_gives_the_same_verdicts(tmp_path: Path) -> None:
     assert plain.report is not None and given.report is not None
     assert probes(plain.report) == probes(given.report)
     assert ("createBookmark", "probe-silent-noop", "fail", "high") in probes(given.report)
+
+
+def test_learn_shows_the_refusal_shape_calls_that_must_fail_agreed_on(tmp_path: Path) -> None:
+    """The registry refuses with {"outcome": "rejected"} and isError false, a shape of its own."""
+    devices = [PYTHON, str(ROOT / "tests/servers/learned_stores.py"), "--store", "devices"]
+    run = cli(["learn", "--allow-writes", "--json", "-", "--", *devices], tmp_path)
+    assert run.code == 0, run
+    register = next(t for t in json.loads(run.stdout)["tools"] if t["name"] == "device.register")
+    assert {k: register["refusal_shape"][k] for k in ("member", "value", "evidence")} == {
+        "member": "outcome", "value": "rejected", "evidence": "shown"}
+    assert "refusal shape: 'outcome' is \"rejected\" (shown)" in run.stderr
+    shelf = next(t for t in json.loads(cli(["learn", "--allow-writes", "--json", "-", "--", *SHELF],
+                                           tmp_path).stdout)["tools"] if t["name"] == "shelf.put")
+    assert "refusal_shape" not in shelf   # its answers are plain text: nothing to learn

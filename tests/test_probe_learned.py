@@ -3,7 +3,8 @@
 Eight correct stores whose behaviour a guess gets wrong (appending queues with server-made ids,
 a store keyed by an integer bin, a reader that returns the first of duplicates, a deployment whose
 every write fails with JSON error fields, refusals as `success: false` and `status: "error"`,
-camelCase, kebab and dotted names) draw no high or medium probe finding under the grading profile.
+camelCase, kebab and dotted names, refusals in a shape of the server's own that calibration
+learns) draw no high or medium probe finding under the grading profile.
 Each buggy twin is still found, at high confidence with every fact it rests on shown, except the
 deployment whose reader never showed a record: there the reader is a guess, and the finding low.
 """
@@ -14,10 +15,11 @@ import pytest
 
 from helpers import PYTHON, ROOT, engine, grading, results
 from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.model.refusals import IMPOSSIBLE_ID
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report
 
-STORES = ("queue", "shelf", "contacts", "readonly", "ledger", "bookmarks", "journal", "catalog")
+STORES = ("queue", "shelf", "contacts", "readonly", "ledger", "bookmarks", "journal", "catalog", "devices")
 FOUND = {
     "queue": ("enqueueJob", "probe-write-not-observable", "high"),
     "shelf": ("shelf.put", "probe-write-not-observable", "high"),
@@ -27,6 +29,7 @@ FOUND = {
     "bookmarks": ("createBookmark", "probe-silent-noop", "high"),
     "journal": ("journal.append", "probe-data-lost", "high"),
     "catalog": ("upsertProduct", "probe-write-not-observable", "high"),
+    "devices": ("device.register", "probe-write-not-observable", "high"),
 }
 _reports: dict[tuple[str, bool], Report] = {}
 
@@ -62,3 +65,16 @@ def test_the_buggy_twin_is_found_at_the_confidence_its_facts_allow(name: str) ->
     if confidence == "high":
         assert replay(finding, parse_target(store(name, bug=True))).still_fails
         assert not replay(finding, parse_target(store(name))).still_fails
+
+
+def test_a_refusal_shape_of_the_servers_own_is_learned_and_rests_under_the_finding() -> None:
+    """The registry refuses with {"outcome": "rejected"} (isError false), which no fixed shape
+    knows: a full registry's refusals were read as accepted writes that no reader showed. Calibration
+    learns the shape from a lookup of a serial no server made and a registration with empty texts,
+    and the twin's finding lists the shape, with those calls, among the facts it rests on."""
+    finding = results(run("devices", bug=True), kind="probe", tool="device.register")[0]
+    learned = [f for f in finding.details["rests_on"] if "'outcome' is \"rejected\"" in f["what"]]
+    assert learned and learned[0]["evidence"] == "shown", finding.details["rests_on"]
+    calls = [(c["tool"], c["arguments"]) for c in learned[0]["calls"]]
+    assert calls[:2] == [("device.lookup", {"serial": IMPOSSIBLE_ID}), ("device.register", {"serial": "", "label": ""})]
+    assert calls[2][0] == "device.register" and calls[2][1]["serial"]

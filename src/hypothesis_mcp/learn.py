@@ -9,6 +9,7 @@ showed, so a run given it back (`--probe-config`) starts from the same facts.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +57,10 @@ class Learned:
                 data["answer_id"] = cal.answer_id
             if cal is not None and cal.refused is not None:
                 data["refusal"] = {"shape": cal.refused.failure or cal.refused.summary(), "evidence": SHOWN}
+            if cal is not None and cal.refusal is not None:
+                shape = cal.refusal
+                data["refusal_shape"] = {"member": shape.member, "value": shape.value, "evidence": SHOWN,
+                                         "shape": f"{shape.member!r} is {json.dumps(shape.value)}"}
         return data
 
 
@@ -123,7 +128,7 @@ def print_learned(learned: list[Learned], write: Any) -> None:
     for entry in learned:
         data = entry.to_dict()
         write(f"{data['name']}: {data['role']} ({data['evidence']}; {data['roles'][0]['evidence']})")
-        for name in ("readers", "identity", "overwrite", "refusal"):
+        for name in ("readers", "identity", "overwrite", "refusal", "refusal_shape"):
             if name not in data:
                 continue
             value = data[name]
@@ -132,7 +137,7 @@ def print_learned(learned: list[Learned], write: Any) -> None:
                 write(f"    readers: {shown}")
             else:
                 said = value.get("field") or value.get("behaviour") or value.get("shape") or "unknown"
-                write(f"    {name}: {said} ({value['evidence']})")
+                write(f"    {name.replace('_', ' ')}: {said} ({value['evidence']})")
     if entries := [e for e in learned if e.calibration is None and e.tool.is_write]:
         write(f"{len(entries)} write tool(s) not calibrated: add --allow-writes to run the experiments "
               "on fresh servers.")

@@ -22,6 +22,11 @@ Every store is its own server (`--store NAME`); `--bug` switches on its twin's o
   {"id": ...}; journal.entries() lists all. Bug: every fourth entry drops the two before it.
 - catalog (camelCase): upsertProduct(sku, name, blurb) keyed by sku; listProducts() shows all.
   Bug: every third upsert is not kept, though it answers "saved".
+- devices (dotted): device.register(serial, label) keeps one device per serial, at most six, and
+  refuses a serial already registered, an empty one, or a seventh device, with {"outcome":
+  "rejected", "why": ...} and isError false (a shape no fixed rule knows); device.lookup(serial)
+  refuses an unknown serial the same way; device.all() lists every device. Bug: every third
+  registration is not kept, though it answers {"outcome": "registered"}.
 
     python tests/servers/learned_stores.py --store NAME [--bug]
 """
@@ -190,9 +195,45 @@ def catalog(mcp: MCPServer, bug: bool) -> None:
         return json.dumps(list(products.values()))
 
 
+DEVICE_QUOTA = 6
+
+
+def devices(mcp: MCPServer, bug: bool) -> None:
+    known: dict[str, dict[str, str]] = {}
+    registered = 0
+
+    def rejected(why: str) -> str:
+        return json.dumps({"outcome": "rejected", "why": why})
+
+    @mcp.tool(name="device.register", description="Register a device under its serial number.",
+              structured_output=False)
+    def register(serial: Text, label: Text) -> str:
+        nonlocal registered
+        if not serial.strip() or not label.strip():
+            return rejected("a serial and a label are required")
+        if serial in known:
+            return rejected(f"serial {serial!r} is already registered")
+        if len(known) >= DEVICE_QUOTA:
+            return rejected("the registry is full")
+        registered += 1
+        if not (bug and registered % 3 == 0):
+            known[serial] = {"serial": serial, "label": label}
+        return json.dumps({"outcome": "registered", "serial": serial})
+
+    @mcp.tool(name="device.lookup", description="The device with this serial.", structured_output=False)
+    def lookup(serial: str) -> str:
+        if serial not in known:
+            return rejected("no such device")
+        return json.dumps(known[serial])
+
+    @mcp.tool(name="device.all", description="Lists every registered device.", structured_output=False)
+    def every() -> str:
+        return json.dumps(list(known.values()))
+
+
 STORES: dict[str, Callable[[MCPServer, bool], None]] = {
     "queue": queue, "shelf": shelf, "contacts": contacts, "readonly": readonly, "ledger": ledger,
-    "bookmarks": bookmarks, "journal": journal, "catalog": catalog,
+    "bookmarks": bookmarks, "journal": journal, "catalog": catalog, "devices": devices,
 }
 
 

@@ -8,10 +8,11 @@ from hypothesis_mcp.connection.connection import (
     Stats,
     connect,
 )
+from hypothesis_mcp.connection.failure import LearnedRefusal
 from hypothesis_mcp.connection.outcome import Outcome
 from hypothesis_mcp.connection.target import Target, parse_target
 
 __all__ = [
-    "CatalogError", "Connection", "Exchange", "Outcome", "ServerInfo", "Stats", "Target", "connect",
+    "CatalogError", "Connection", "Exchange", "LearnedRefusal", "Outcome", "ServerInfo", "Stats", "Target", "connect",
     "parse_target",
 ]

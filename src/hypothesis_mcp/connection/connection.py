@@ -20,6 +20,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import TypeAdapter, ValidationError
 
 from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.connection.failure import LearnedRefusal
 from hypothesis_mcp.connection.http import CheckedStreams, HttpLimits, LimitedTransport
 from hypothesis_mcp.connection.outcome import CLOSED_CODE, TIMEOUT_CODE, Outcome
 from hypothesis_mcp.connection.stdio import MALFORMED_CODE, MAX_MESSAGE_BYTES, OVERSIZED_CODE, StdioTransport
@@ -112,6 +113,7 @@ class Connection:
         transcript_limit: int = 5000,
         stats: Stats | None = None,
         max_message_bytes: int = MAX_MESSAGE_BYTES,
+        refusals: list[LearnedRefusal] | None = None,
     ) -> None:
         self.target = parse_target(target, env=env, cwd=cwd, headers=headers, token=token)
         self.timeout = timeout
@@ -121,6 +123,8 @@ class Connection:
         self.transcript_limit = transcript_limit
         self.stats = stats or Stats()
         self.max_message_bytes = max_message_bytes
+        self.refusals: list[LearnedRefusal] = refusals if refusals is not None else []
+        """The refusal shapes calibration learned of this server (a list shared with its pool)."""
         self._http_limits = HttpLimits(max_message_bytes)
         self.server: ServerInfo | None = None
         self._tools: list[Tool] | None = None
@@ -501,7 +505,8 @@ class Connection:
         if isinstance(answer, Outcome):
             self._hung = answer.kind == "timeout"
             return answer
-        return Outcome.from_result(answer, self.transcript[-1].elapsed if self.transcript else 0.0, args)
+        return Outcome.from_result(answer, self.transcript[-1].elapsed if self.transcript else 0.0, args,
+                                   self.refusals)
 
     def _recover(self) -> None:
         """Start over after a call hung: a wedged server would leave every later call hanging."""

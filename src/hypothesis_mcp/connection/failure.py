@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 ERROR_MEMBERS = frozenset({"error", "errors"})
@@ -140,3 +141,31 @@ def _truthy(value: Any) -> bool:
 def _short(value: Any) -> str:
     shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     return json.dumps(shown[:_WIDTH], ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class LearnedRefusal:
+    """A top-level member and value that a server's refusals carried and its successes did not,
+    learned by calibration (`{"outcome": "rejected", ...}`): an answer with it is a refusal."""
+
+    member: str
+    value: str | int | bool
+
+    def claim(self, content: list[dict[str, Any]], structured: Any, has_structured: bool) -> str | None:
+        """Why the answer is one of this server's refusals, or None."""
+        answer = structured if has_structured else _parsed_text(content)
+        if isinstance(answer, dict) and self.member in answer and _same(answer[self.member], self.value):
+            return f"its {self.member!r} member is {_short(self.value)}, as in the refusals calibration saw"
+        return None
+
+
+def _same(found: Any, value: str | int | bool) -> bool:
+    return type(found) is type(value) and found == value
+
+
+def _parsed_text(content: list[dict[str, Any]]) -> Any:
+    texts = [str(c.get("text", "")) for c in content if c.get("type") == "text"]
+    try:
+        return json.loads(texts[0]) if texts else None
+    except ValueError:
+        return None

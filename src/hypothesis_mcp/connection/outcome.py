@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from hypothesis_mcp.connection.failure import failure_claim
+from hypothesis_mcp.connection.failure import LearnedRefusal, failure_claim
 
 OutcomeKind = Literal["result", "error", "timeout", "closed", "protocol", "unavailable"]
 
@@ -63,20 +63,21 @@ class Outcome:
                    elapsed=elapsed, answer=raw)
 
     @classmethod
-    def from_result(cls, raw: dict[str, Any], elapsed: float, arguments: Mapping[str, Any] | None = None) -> Outcome:
+    def from_result(cls, raw: dict[str, Any], elapsed: float, arguments: Mapping[str, Any] | None = None,
+                    refusals: Sequence[LearnedRefusal] = ()) -> Outcome:
         """A tools/call result; `arguments` are the call's, so an answer that shows them back is
-        not read as the tool's own error."""
+        not read as the tool's own error; `refusals` are the shapes calibration learned."""
         structured = raw.get("structuredContent", _MISSING)
         listed = raw.get("content")
         content = [c for c in listed if isinstance(c, dict)] if isinstance(listed, list) else []
         is_error = raw.get("isError") is True
         has_structured = structured is not _MISSING
         structured = None if structured is _MISSING else structured
-        return cls(
-            kind="result", content=content, structured=structured, has_structured=has_structured,
-            is_error=is_error, elapsed=elapsed,
-            failure=None if is_error else failure_claim(content, structured, has_structured, arguments),
-        )
+        failure = None if is_error else failure_claim(content, structured, has_structured, arguments)
+        if failure is None and not is_error:
+            failure = next((c for shape in refusals if (c := shape.claim(content, structured, has_structured))), None)
+        return cls(kind="result", content=content, structured=structured, has_structured=has_structured,
+                   is_error=is_error, elapsed=elapsed, failure=failure)
 
     def slim(self) -> Outcome:
         """A copy small enough to keep for every example: the first text, cut, and no data."""

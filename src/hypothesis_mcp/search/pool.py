@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from hypothesis_mcp.connection import Connection, Stats, Target
+from hypothesis_mcp.connection import Connection, LearnedRefusal, Stats, Target
 
 
 class ServerPool:
@@ -29,10 +29,12 @@ class ServerPool:
         self._expected: int | None = None
         self._closer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hypothesis-mcp-close")
         self._lock = threading.Lock()
+        self.refusals: list[LearnedRefusal] = []
+        """Refusal shapes calibration learned; every connection of the pool reads answers by them."""
 
     def _new(self) -> Connection:
         conn = Connection(self.target, timeout=self.timeout, startup_timeout=self.startup_timeout,
-                          stats=self.stats)
+                          stats=self.stats, refusals=self.refusals)
         conn.start()
         return conn
 
@@ -66,7 +68,8 @@ class ServerPool:
         """One long-lived server for work that tolerates earlier state (shrinking candidates)."""
         if self._shared_conn is None or not self._shared_conn.is_open:
             self._shared_conn = Connection(self.target, timeout=self.timeout,
-                                           startup_timeout=self.startup_timeout, stats=self.stats).open()
+                                           startup_timeout=self.startup_timeout, stats=self.stats,
+                                           refusals=self.refusals).open()
         return self._shared_conn
 
     def retire_warm(self) -> None:

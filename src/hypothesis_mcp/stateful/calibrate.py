@@ -4,7 +4,10 @@ Before a write tool's effect machine runs, one example writes a marked record an
 chosen reader for it (which readers show this write's records, and with which arguments), writes
 a second record with the same key (replaced, appended as a new record, or refused), and writes
 records that differ from the last in one identity candidate at a time (the field whose change
-keeps both records is the identity; a key whose change still replaces the record is not). Each
+keeps both records is the identity; a key whose change still replaces the record is not). Last,
+calls that must fail (each reader that takes an id asked for one no server made, the write with
+empty texts) show the server's own refusal shape, if they agree on one the accepted write lacks
+(model.refusals): from then on every answer of that shape on the run's servers is a refusal. Each
 answer becomes a fact shown by these calls; what no call settled stays a guess.
 """
 
@@ -18,9 +21,10 @@ from typing import Any
 from hypothesis import given, settings
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.connection import Connection, LearnedRefusal, Outcome
 from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.model.profile import profile
+from hypothesis_mcp.model.refusals import IMPOSSIBLE_ID, learned_shape
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.bindings import find_id
@@ -56,9 +60,13 @@ class Calibration:
     answer_fact: Fact | None = None
     refused: Outcome | None = None
     """The first write's refusal, when the server refused it."""
+    refusal: LearnedRefusal | None = None
+    refusal_fact: Fact | None = None
+    """The server's own refusal shape, shown by calls that must fail and a write that did not."""
 
     def facts(self) -> list[Fact]:
-        found = [*self.readers.values(), self.overwrite_fact, self.identity_fact, self.answer_fact]
+        found = [*self.readers.values(), self.overwrite_fact, self.identity_fact, self.answer_fact,
+                 self.refusal_fact]
         return [f for f in found if f is not None]
 
 
@@ -82,6 +90,8 @@ class Calibrator:
         self.conn: Connection | None = None
         self.plan: Plan | None = None
         self.reused: set[str] = set()
+        self.accepted: tuple[Call, Outcome] | None = None
+        """The first write the server accepted, and its answer: what a refusal shape must differ from."""
 
     def run_once(self) -> Calibration:
         """One drawn example of the write's arguments, three writes' worth of values."""
@@ -95,6 +105,7 @@ class Calibrator:
             self.conn = self.run.pool.acquire()
             try:
                 self.experiments(first, second)
+                self.learn_refusal(first)
             finally:
                 self.run.pool.release(self.conn)
 
@@ -152,12 +163,46 @@ class Calibrator:
         text = shown(outcome)
         return any(t in text for t in record.tokens)
 
+    def must_fail(self, drawn: dict[str, Any]) -> list[tuple[str, Outcome]]:
+        """Calls that cannot succeed: each reader that takes an id asked for one no server made, and
+        the write with every text of its arguments empty."""
+        failed = []
+        for reader in self.readers:
+            props = reader.tool.properties
+            needed = [n for n in reader.tool.required if props.get(n, {}).get("type") in ("string", "integer")]
+            if needed:
+                args = {**self.run.base(reader.tool), **{n: IMPOSSIBLE_ID if props[n].get("type") == "string"
+                                                         else 987654321 for n in needed}}
+                failed.append((reader.tool.name, self.call(reader.tool.name, args)))
+        empty = {k: "" if isinstance(v, str) else v for k, v in drawn.items()}
+        failed.append((self.tool.name, self.call(self.tool.name, {**empty, **self.given})))
+        return failed
+
+    def learn_refusal(self, drawn: dict[str, Any]) -> None:
+        """Last, so its write (accepted by a server that takes empty texts) disturbs no experiment."""
+        if self.accepted is None:
+            return
+        start = len(self.found.calls)
+        shape = learned_shape(self.must_fail(drawn), [self.accepted[1]])
+        if shape is None:
+            return
+        if shape not in self.run.pool.refusals:
+            self.run.pool.refusals.append(shape)
+        self.found.refusal = shape
+        self.found.refusal_fact = fact_shown(
+            f"an answer whose {shape.member!r} is {json.dumps(shape.value)} is a refusal (calls that must fail "
+            f"answered so; {self.tool.name}'s accepted write did not)",
+            calls=[*self.found.calls[start:], self.accepted[0]], source="calibration")
+
     def experiments(self, first: dict[str, Any], second: dict[str, Any]) -> None:
         marker, args = self.marked(first)
         record = self.write(args, marker)
-        if record is None or not record.tokens:
+        if record is None:
             return
         write_call = self.found.calls[-1]
+        self.accepted = (write_call, record.answer)
+        if not record.tokens:
+            return
         for reader in self.readers:
             outcome, calls = self.read(reader, record)
             if outcome.ok and any(t in shown(outcome) for t in record.tokens):

@@ -59,6 +59,8 @@ class ProbeContext:
     appends: bool = False
     """Calibration showed a second write with the same key adds a record: no overwrite is judged,
     and both records are expected to stay."""
+    refusals: tuple[Fact, ...] = ()
+    """The server's own refusal shapes calibration showed: every write judged accepted rests on them."""
     bounds: list[tuple[Tool, Bound]] = field(default_factory=list)
     slices: bool = True
     salt: int = 0

@@ -80,7 +80,7 @@ class Example:
             rule=rule_id, tool=tool or self.ctx.write.name, message=message,
             confidence=confidence or reader.confidence, basis=reader.basis,
             calls=list(self.calls), expect=expect, check=check, fresh=self.fresh, details=details or {},
-            facts=facts,
+            facts=(*facts, *self.ctx.refusals),
         )
         self.ctx.record_failure(finding)
         raise ProbeFailure(finding, self.ctx.shown(finding) if self.ctx.shown else None)

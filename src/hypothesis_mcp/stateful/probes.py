@@ -305,6 +305,9 @@ class ProbeRun:
         if tool.name not in self.learned:
             self.pool.expect(1 + self.profile.probe_examples + self.later)
             self.learned[tool.name] = calibrate(self, tool, readers, key_path, given)
+        for learned in self.learned.values():  # a lane's own pool reads answers by every shape learned
+            if learned.refusal is not None and learned.refusal not in self.pool.refusals:
+                self.pool.refusals.append(learned.refusal)
         return self.learned[tool.name]
 
     def explore(self, tool: Tool, readers: list[Reader], pair: Pair | None, key_path: str | None,
@@ -321,6 +324,7 @@ class ProbeRun:
             base_args={r.tool.name: self.base(r.tool) for r in readers},
             write_args=self.write_args(tool, pair), overwrite=stated[0], identity=stated[1],
             appends=calibration is not None and calibration.overwrite == APPENDS and not (pair and pair.key),
+            refusals=tuple(c.refusal_fact for c in self.learned.values() if c.refusal_fact is not None),
             bounds=[(r.tool, b) for r in readers for b in r.tool.bounds if b.kind == "limit"] if bounds else [],
             slices=bounds,
             salt=zlib.crc32(f"{tool.name}:{self.profile.seed}".encode()) & 0xFFFF,
