@@ -6,6 +6,7 @@ range, so a bound that only breaks at larger values is found and shrunk to the s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,6 +71,8 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
                          f"{rel.param} is not judged")
     judged = [0]
     full_lines = lines(full)
+    showing: list[Call] = []
+    """A call whose answer the parameter cut short as its name says: it shows the parameter bounds."""
 
     def prop(n: int) -> Finding | None:
         limited = conn.call(rel.tool, {**base, rel.param: n})
@@ -81,9 +84,12 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
         if rel.expect in ("prefix", "suffix"):
             want = full_lines[:n] if rel.expect == "prefix" else (full_lines[-n:] if n else [])
             expect: Expectation = Lines(tuple(want))
+            shown = lines(limited)
+            if 0 < len(shown) <= n and len(shown) < len(full_lines) and shown == (
+                    full_lines[:len(shown)] if rel.expect == "prefix" else full_lines[-len(shown):]):
+                showing.append(Call(rel.tool, {**base, rel.param: n}))
             if expect.holds(limited):
                 return None
-            shown = lines(limited)
             if len(shown) > len(want):
                 return Finding("probe-bound-exceeded", f"{rel.param}: {n} returned {len(shown)} lines "
                                f"(at most {len(want)} expected)", {"n": n, "expect": expect})
@@ -105,6 +111,8 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
             return Finding("probe-bound-short", f"{rel.param}={n} returned {got} {counted}; "
                            f"{min(n, everything)} expected (min({n}, {everything}))",
                            {"n": n, "expect": expect})
+        if 0 < got < everything:
+            showing.append(Call(rel.tool, {**base, rel.param: n}))
         return None
 
     lo = min(rel.values)
@@ -114,16 +122,22 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
     if found.finding is None:
         return None, judged[0], f"no answer of {rel.tool} with {rel.param} had a list of items to count"
     n = found.value
+    if not showing:
+        for value in sorted(v for v in set(rel.values) if v > 0):
+            prop(value)
     return ProbeFinding(
         rule=found.finding.rule, tool=rel.tool, message=found.finding.message, confidence=check.confidence,
         basis=check.basis, calls=[Call(rel.tool, {**base, rel.param: n})], expect=found.finding.details["expect"],
-        check="bound", facts=(bound_fact(rel.tool, rel.param, check.basis),),
+        check="bound", facts=(bound_fact(rel.tool, rel.param, check.basis, showing[:1]),),
     ), judged[0], ""
 
 
-def bound_fact(tool: str, param: str, basis: str) -> Fact:
-    """A declared relation is stated by the user; a parameter's name only suggests one."""
+def bound_fact(tool: str, param: str, basis: str, showing: Sequence[Call] = ()) -> Fact:
+    """A declared relation is stated by the user; an answer the parameter cut short shows one; a
+    parameter's name alone only suggests one."""
     what = f"{param} bounds what {tool} returns"
     if basis.startswith("declared"):
         return fact_shown(what, source="stated in the probe config")
+    if showing:
+        return fact_shown(what, calls=showing, source=f"{param}: {showing[0].arguments[param]} cut the answer short")
     return fact_guessed(what, f"the parameter name {param!r}")
