@@ -142,8 +142,8 @@ ERROR_AS_SUCCESS_TOOLKIT = errors_as_success(
 """Every tool that takes a name or id answers a failure as a success: `{"error": true, "code": "not_found",
 "message": "Note '' not found."}`, `{"error": true, "code": "missing_arg", "message": "text required"}`,
 `{"error": true, "code": "unknown_project", ...}` (a project other than the strategy's global one,
-""). timer_set answers so to a call with an argument its
-schema does not allow, which it should have refused: high."""
+""). timer_set answers so to `recurring_seconds: true`, an argument its schema does not allow, which
+it should have refused: high (checked by hand, as is note_append's `not_found` answer)."""
 
 
 def test_agent_toolkit() -> None:
