@@ -168,11 +168,12 @@ class Calibrator:
         the write with every text of its arguments empty."""
         failed = []
         for reader in self.readers:
-            props = reader.tool.properties
-            needed = [n for n in reader.tool.required if props.get(n, {}).get("type") in ("string", "integer")]
+            kinds = profile(reader.tool).kinds
+            needed = {n: "string" if "string" in kind else "integer" for n in profile(reader.tool).required
+                      if (kind := kinds.get(n)) is not None and kind & {"string", "integer"}}
             if needed:
-                args = {**self.run.base(reader.tool), **{n: IMPOSSIBLE_ID if props[n].get("type") == "string"
-                                                         else 987654321 for n in needed}}
+                args = {**self.run.base(reader.tool), **{n: IMPOSSIBLE_ID if kind == "string" else 987654321
+                                                         for n, kind in needed.items()}}
                 failed.append((reader.tool.name, self.call(reader.tool.name, args)))
         empty = {k: "" if isinstance(v, str) else v for k, v in drawn.items()}
         failed.append((self.tool.name, self.call(self.tool.name, {**empty, **self.given})))
@@ -211,7 +212,7 @@ class Calibrator:
                     source="calibration")
         showing = [r for r in self.readers if r.tool.name in self.found.readers]
         # A reader asked for no record in particular shows a second record with the same key too.
-        witness = min(showing, key=lambda r: bool(r.tool.required), default=None)
+        witness = min(showing, key=lambda r: bool(profile(r.tool).required), default=None)
         if witness is None:
             return
         found_id = find_id(record.answer, ID_NAMES)

@@ -13,6 +13,7 @@ from hypothesis.stateful import run_state_machine_as_test
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.model.facts import Fact, fact_shown, rests_on
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Reproduction, Result
 from hypothesis_mcp.rules.expectations import Agree, SameAnswer, item_keys
@@ -325,7 +326,8 @@ class ProbeRun:
             write_args=self.write_args(tool, pair), overwrite=stated[0], identity=stated[1],
             appends=calibration is not None and calibration.overwrite == APPENDS and not (pair and pair.key),
             refusals=tuple(c.refusal_fact for c in self.learned.values() if c.refusal_fact is not None),
-            bounds=[(r.tool, b) for r in readers for b in r.tool.bounds if b.kind == "limit"] if bounds else [],
+            bounds=[(r.tool, b) for r in readers for b in profile(r.tool).bounds if b.kind == "limit"]
+            if bounds else [],
             slices=bounds,
             salt=zlib.crc32(f"{tool.name}:{self.profile.seed}".encode()) & 0xFFFF,
             shrink_runs=self.profile.shrink_calls // 2, stop=self.stop,
@@ -402,7 +404,7 @@ class ProbeRun:
                 continue
             declared.add((rel.tool, rel.param))
             rel.args = {**self.base(tool), **rel.args}
-            hi = next((b.maximum for b in tool.bounds if b.param == rel.param and b.maximum is not None), 50)
+            hi = next((b.maximum for b in profile(tool).bounds if b.param == rel.param and b.maximum is not None), 50)
             checks.append(BoundCheck(tool, rel, "high", f"declared relation {rel.id}", hi))
         if self.config.builtins:
             for tool in self.tools:
