@@ -280,7 +280,8 @@ class UpdateProbe:
         facts = (fact_shown(f"{reader.tool.name} shows the records {self.creator.name} creates", marker=marker,
                             tools=(self.creator.name, reader.tool.name)),
                  fact_shown(f"{self.tool.name} changes the record whose {self.id_field} the server gave",
-                            marker=marker, tools=(self.creator.name, self.tool.name)))
+                            marker=marker, tools=(self.creator.name, self.tool.name)),
+                 *(fact for _, fact in self.run.refusal_facts()))
         finding = ProbeFinding(rule, self.tool.name, message, confidence,
                                f"a record created by {self.creator.name}, updated, and read back by {reader.tool.name}",
                                calls=calls, expect=expect, fresh=False, facts=facts)
