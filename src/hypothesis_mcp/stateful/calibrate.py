@@ -34,10 +34,9 @@ from hypothesis_mcp.stateful.host import ProbeHost
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.stateful.unmarked import RETRIES, Plan, retried, unmarked
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
+from hypothesis_mcp.vocabulary import server_made_id, snake
 
 REPLACES, APPENDS, REFUSED = "replaces", "appends", "refused"
-ID_NAMES = ("id", "uuid", "key", "record_id", "item_id", "job_id")
-"""Members an answer may carry a new record's id under (`{"id": 7}`), read in snake_case."""
 MAX_CANDIDATES = 3
 """Identity candidates varied one at a time, at most: each costs a write and two reads."""
 
@@ -215,7 +214,7 @@ class Calibrator:
         witness = min(showing, key=lambda r: bool(profile(r.tool).required), default=None)
         if witness is None:
             return
-        found_id = find_id(record.answer, ID_NAMES)
+        found_id = find_id(record.answer, answer_ids(record.answer, record.args))
         if found_id is not None:
             self.found.answer_id = found_id[0]
             self.found.answer_fact = fact_shown(f"{self.tool.name}'s answer carries the new record's "
@@ -264,12 +263,23 @@ class Calibrator:
         if new_shown and old_shown:
             self.found.not_identity.append(name)
             if name == self.key_path:
-                new_id, old_id = find_id(answer, ID_NAMES), find_id(record.answer, ID_NAMES)
+                new_id = find_id(answer, answer_ids(answer, args))
+                old_id = find_id(record.answer, answer_ids(record.answer, record.args))
                 made = " with a new id" if new_id and old_id and new_id[1] != old_id[1] else ""
                 self.found.overwrite = APPENDS
                 self.found.overwrite_fact = fact_shown(f"{what} adds a second record{made}; both are shown",
                                                        calls=calls, source="calibration")
         return False
+
+
+def answer_ids(outcome: Outcome, sent: dict[str, Any]) -> tuple[str, ...]:
+    """Members of the answer (or of an object one level down) named like an id a server makes
+    (`id`, `jobId`, `ticket_uuid`) that the write did not send: where a new record's id may be."""
+    value = outcome.value()
+    objects = [value] if isinstance(value, dict) else value if isinstance(value, list) and len(value) == 1 else []
+    nested = [v for o in objects if isinstance(o, dict) for v in o.values() if isinstance(v, dict)]
+    return tuple(dict.fromkeys(snake(m) for o in [*objects, *nested] if isinstance(o, dict) for m in o
+                               if server_made_id(m) and m not in sent))
 
 
 def calibrated_readers(readers: list[Reader], calibration: Calibration) -> list[Reader]:
