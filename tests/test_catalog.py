@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from hypothesis_mcp.catalog import Bound, Tool, load_catalog
+from hypothesis_mcp.model.profile import profile
 
 CATALOGS = Path(__file__).resolve().parent / "data" / "catalogs"
 
@@ -29,10 +30,10 @@ def test_memory_server() -> None:
         "delete_entities": "destructive", "delete_observations": "destructive", "delete_relations": "destructive",
         "read_graph": "read", "search_nodes": "read", "open_nodes": "read",
     }
-    assert tools["create_entities"].key_fields == ["entities[].name"]
-    assert tools["add_observations"].key_fields == ["observations[].entityName"]
-    assert tools["create_relations"].key_fields == []  # from/to/relationType: no key word
-    assert all(not t.bounds for t in tools.values())
+    assert list(profile(tools["create_entities"]).key_fields) == ["entities[].name"]
+    assert list(profile(tools["add_observations"]).key_fields) == ["observations[].entityName"]
+    assert list(profile(tools["create_relations"]).key_fields) == []  # from/to/relationType: no key word
+    assert all(not profile(t).bounds for t in tools.values())
 
 
 def test_filesystem_server() -> None:
@@ -42,10 +43,10 @@ def test_filesystem_server() -> None:
     assert {n for n, r in roles.items() if r == "destructive"} == {"write_file", "edit_file", "move_file"}
     assert {n for n, r in roles.items() if r == "write"} == {"create_directory"}
     assert all(roles[n] == "read" for n in roles if n.startswith(("read_", "list_", "search_", "get_")))
-    assert tools["read_text_file"].bounds == [Bound("tail", "tail", False), Bound("head", "head", False)]
-    assert tools["read_media_file"].bounds == []
-    assert tools["read_text_file"].key_fields == ["path"]
-    assert tools["read_multiple_files"].key_fields == []  # `paths` is not a key word
+    assert list(profile(tools["read_text_file"]).bounds) == [Bound("tail", "tail", False), Bound("head", "head", False)]
+    assert list(profile(tools["read_media_file"]).bounds) == []
+    assert list(profile(tools["read_text_file"]).key_fields) == ["path"]
+    assert list(profile(tools["read_multiple_files"]).key_fields) == []  # `paths` is not a key word
 
 
 def test_git_server() -> None:
@@ -55,7 +56,7 @@ def test_git_server() -> None:
     # No storing verb, but readOnlyHint: false and destructiveHint: false.
     assert roles["git_checkout"] == "write" and roles["git_commit"] == "write"
     assert roles["git_log"] == "read" and roles["git_status"] == "read"
-    assert tools["git_create_branch"].key_fields == ["repo_path", "branch_name"]
+    assert list(profile(tools["git_create_branch"]).key_fields) == ["repo_path", "branch_name"]
 
 
 def test_sample_server() -> None:
@@ -64,8 +65,8 @@ def test_sample_server() -> None:
         "create_note": "write", "get_note": "read", "list_notes": "read", "list_tags": "read",
         "search_notes": "read", "delete_note": "destructive", "export_notes": "other",
     }
-    assert tools["create_note"].key_fields == ["title"]
-    assert [(b.param, b.kind) for b in tools["list_notes"].bounds] == [("limit", "limit")]
+    assert list(profile(tools["create_note"]).key_fields) == ["title"]
+    assert [(b.param, b.kind) for b in profile(tools["list_notes"]).bounds] == [("limit", "limit")]
 
 
 def tool(name: str, properties: dict[str, Any] | None = None, **annotations: bool) -> Tool:
@@ -99,7 +100,8 @@ def test_key_fields_follow_arrays_and_objects() -> None:
         "meta": {"type": "object", "properties": {"url": {"type": "string"}, "note": {"type": "string"}}},
         "body": {"type": "string"},
     }
-    assert tool("create_thing", props).key_fields == ["title", "user_id", "entityName", "items[].slug", "meta.url"]
+    assert list(profile(tool("create_thing", props)).key_fields) == ["title", "user_id", "entityName", "items[].slug",
+                                                                     "meta.url"]
 
 
 def test_bound_parameters() -> None:
@@ -109,7 +111,25 @@ def test_bound_parameters() -> None:
         "limit": {"type": "string"},  # not a count
         "max": {"type": "integer"}, "count": {"type": "integer"}, "max_length": {"type": "integer"},
     }
-    found = Tool.from_dict({"name": "read_log", "inputSchema": {"type": "object", "properties": props,
-                                                                 "required": ["head"]}}).bounds
+    found = list(profile(Tool.from_dict({"name": "read_log", "inputSchema": {"type": "object", "properties": props,
+                                                                              "required": ["head"]}})).bounds)
     assert found == [Bound("head", "head", True, minimum=0), Bound("tail", "tail", False),
                      Bound("maxResults", "limit", False, maximum=50), Bound("top_k", "limit", False)]
+
+
+def test_key_fields_and_bounds_behind_ref_and_allof() -> None:
+    """What the profile reads of the schema it reads after the normaliser: a key field reached through
+    `$ref` (and an array whose items are a `$ref`), a bound that an `allOf` part holds with its range."""
+    entry = {"type": "object", "properties": {"entry_key": {"$ref": "#/$defs/Slug"}}}
+    paging = {"type": "object", "properties": {"limit": {"type": "integer", "minimum": 1, "maximum": 20}}}
+    own = {"properties": {"slug": {"$ref": "#/$defs/Slug"},
+                          "entries": {"type": "array", "items": {"$ref": "#/$defs/Entry"}}},
+           "required": ["slug"]}
+    schema = {"type": "object", "$defs": {"Slug": {"type": "string"}, "Entry": entry, "Paging": paging},
+              "allOf": [{"$ref": "#/$defs/Paging"}, own]}
+    found = profile(Tool.from_dict({"name": "saveThing", "inputSchema": schema}))
+    assert list(found.key_fields) == ["slug", "entries[].entry_key"]
+    assert list(found.bounds) == [Bound("limit", "limit", False, minimum=1, maximum=20)]
+    assert found.required == ("slug",)
+    raw = Tool.from_dict({"name": "saveThing", "inputSchema": schema})
+    assert raw.properties == {}, "the raw schema holds no properties of its own: only the normalised one shows them"

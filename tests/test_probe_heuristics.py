@@ -16,6 +16,7 @@ import pytest
 from hypothesis_mcp.catalog import Tool, load_catalog
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.errors import UsageError
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.rules.answers import count_items
 from hypothesis_mcp.rules.expectations import from_dict
 from hypothesis_mcp.stateful.bounds import builtin_relations
@@ -105,7 +106,7 @@ def test_read_tools_are_annotated_or_named_with_a_read_verb(name: str, annotatio
     ({"body": {"type": "string"}}, []),
 ])
 def test_key_fields_by_their_last_word(properties: dict[str, Any], keys: list[str]) -> None:
-    assert tool("create_x", properties).key_fields == keys
+    assert list(profile(tool("create_x", properties)).key_fields) == keys
 
 
 def test_bound_parameters_and_names_that_are_not_bounds() -> None:
@@ -113,12 +114,12 @@ def test_bound_parameters_and_names_that_are_not_bounds() -> None:
         "head", "tail", "limit", "max_results", "top_k", "top_n", "max_items", "page_size", "per_page",
         "n_results", "num_results", "first", "last", "max", "count", "max_length")}
     props["limit"] = {"type": "integer", "minimum": 1, "maximum": 30}
-    found = {b.param: b for b in tool("list_x", props, required=["top_k"]).bounds}
+    found = {b.param: b for b in profile(tool("list_x", props, required=["top_k"])).bounds}
     assert set(found) == set(props) - {"max", "count", "max_length"}
     assert found["head"].kind == "head" and found["tail"].kind == "tail" and found["top_k"].kind == "limit"
     assert found["top_k"].required and not found["limit"].required
     assert (found["limit"].minimum, found["limit"].maximum) == (1, 30)
-    assert tool("list_x", {"limit": {"type": "string"}}).bounds == [], "only numbers bound"
+    assert list(profile(tool("list_x", {"limit": {"type": "string"}})).bounds) == [], "only numbers bound"
 
 
 def test_builtin_relations_use_the_texts_values() -> None:
@@ -190,7 +191,7 @@ def test_memory_bank_catalog_roles_and_keys() -> None:
     assert {n: t.role for n, t in tools.items()} == {
         "list_projects": "read", "list_project_files": "read", "memory_bank_read": "read",
         "memory_bank_write": "write", "memory_bank_update": "write"}
-    assert tools["memory_bank_write"].key_fields == ["projectName", "fileName"]
+    assert list(profile(tools["memory_bank_write"]).key_fields) == ["projectName", "fileName"]
 
 
 # --- filling a reader's arguments ----------------------------------------------------------------

@@ -1,21 +1,20 @@
-"""The server's tools as listed, and what their names say: roles, key fields and bound parameters.
+"""The server's tools as listed, and what their names say of their roles.
 
 The words are read by the vocabulary (one place, verbs by their position); annotations override
-the name, and field names decide keys and bounds. The tool profile (model.profile) adds what the
-normalised schema shows and keeps the evidence of each guess.
+the name. Whatever reads the input schema (key fields, bounds, identity candidates) is the tool
+profile's (model.profile), which reads the normalised schema, so `$ref` and `allOf` are followed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from hypothesis_mcp.vocabulary import RoleReading, bound_kind, names_identity, snake, words
+from hypothesis_mcp.vocabulary import RoleReading, snake, words
 
-__all__ = ["DESTRUCTIVE", "OTHER", "READ", "WRITE", "Bound", "Tool", "bound_kind", "is_key_name", "load_catalog",
-           "snake", "words"]
+__all__ = ["DESTRUCTIVE", "OTHER", "READ", "WRITE", "Bound", "Tool", "load_catalog", "snake", "words"]
 
 READ, WRITE, DESTRUCTIVE, OTHER = "read", "write", "destructive", "other"
 
@@ -123,61 +122,6 @@ class Tool:
     def required(self) -> list[str]:
         req = self.input_schema.get("required")
         return [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
-
-    @property
-    def key_fields(self) -> list[str]:
-        """Dotted paths of fields whose last word names a key (`entities[].name`, `title`)."""
-        return list(_key_paths(self.input_schema, ""))
-
-    @property
-    def bounds(self) -> list[Bound]:
-        found = []
-        for name, schema in self.properties.items():
-            if not isinstance(schema, dict) or not _is_count(schema):
-                continue
-            kind = bound_kind(name)
-            if kind is None:
-                continue
-            lo = schema.get("minimum")
-            hi = schema.get("maximum")
-            found.append(Bound(
-                param=name, kind=kind, required=name in self.required,
-                minimum=int(lo) if isinstance(lo, int | float) and not isinstance(lo, bool) else None,
-                maximum=int(hi) if isinstance(hi, int | float) and not isinstance(hi, bool) else None,
-            ))
-        return found
-
-
-def is_key_name(name: str) -> bool:
-    return names_identity(name)
-
-
-def _is_count(schema: Mapping[str, Any]) -> bool:
-    """An integer parameter, or a number one (several servers type counts as `number`)."""
-    kinds = {"integer", "number"}
-    t = schema.get("type")
-    if t in kinds or (isinstance(t, list) and kinds & set(t)):
-        return True
-    for key in ("anyOf", "oneOf"):
-        options = schema.get(key)
-        if isinstance(options, list) and any(isinstance(o, dict) and o.get("type") in kinds for o in options):
-            return True
-    return False
-
-
-def _key_paths(schema: Any, prefix: str, depth: int = 0) -> Iterable[str]:
-    if not isinstance(schema, dict) or depth > 3:
-        return
-    props = schema.get("properties")
-    if isinstance(props, dict):
-        for name, sub in props.items():
-            path = f"{prefix}{name}"
-            if is_key_name(name) and isinstance(sub, dict) and sub.get("type") in ("string", "integer", None):
-                yield path
-            elif isinstance(sub, dict) and sub.get("type") == "array":
-                yield from _key_paths(sub.get("items"), f"{path}[].", depth + 1)
-            elif isinstance(sub, dict) and sub.get("type") == "object":
-                yield from _key_paths(sub, f"{path}.", depth + 1)
 
 
 def load_catalog(data: Any) -> list[Tool]:

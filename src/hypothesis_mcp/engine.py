@@ -16,7 +16,7 @@ from hypothesis_mcp.checks.resources import ResourceChecks
 from hypothesis_mcp.checks.scenarios import plan, run_scenarios
 from hypothesis_mcp.checks.searches import Searches
 from hypothesis_mcp.checks.smoke import SmokeRun, smoke_entry
-from hypothesis_mcp.connection import Connection, Stats, Target
+from hypothesis_mcp.connection import Connection, LearnedRefusal, Stats, Target
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.events import CatalogRead, Counts, Events, Planned, RunStarted, StageStarted, Step
 from hypothesis_mcp.inputs import config_problems, override_problems, selected, selection_problems, waiver_problems
@@ -156,11 +156,14 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
     overrides = options.overrides or Overrides()
     if options.probe_config is not None and options.probe_config.args:
         overrides = Overrides.from_mapping(options.probe_config.args, "probe config args") | overrides
-    conn = Connection(target, timeout=options.timeout, startup_timeout=options.startup_timeout, stats=stats)
+    refusals: list[LearnedRefusal] = []
+    """The server's own refusal shapes, once calibration shows them: every connection reads by them."""
+    conn = Connection(target, timeout=options.timeout, startup_timeout=options.startup_timeout, stats=stats,
+                      refusals=refusals)
     conn.open()
     target = conn.target  # a server that died on the discovery probe: every later start greets with initialize
     lanes = Lanes(target, workers=options.workers, timeout=options.timeout, startup_timeout=options.startup_timeout,
-                  spares=1 if options.probes and options.allow_writes else 0)
+                  spares=1 if options.probes and options.allow_writes else 0, refusals=refusals)
 
     cut: list[str] = []
 
@@ -234,6 +237,8 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
         try:
             for lane in lanes.lanes[:len(jobs)] if more_servers else lanes.lanes if probing else []:
                 lane.pool.prepare()
+            if probing:
+                probe_run.learn_refusals()
             emit(StageStarted("searches", len(lanes.lanes)))
             lanes.run(jobs)
             searching = False
@@ -247,7 +252,7 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
                 results.extend(surfaces)
             emit(StageStarted("scenarios"))
             results.extend(run_scenarios(searches, scenario_plan))
-            results.extend(error_as_success(searches, tools))
+            results.extend(error_as_success(searches, tools, probe_run.refusal_facts()))
             step("scenarios", f"{len(scenario_plan.called)} tool(s)", "done")
             if options.probes and not stop():
                 emit(StageStarted("probes"))
@@ -258,6 +263,9 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
             interrupted = True
             cut.insert(0, "interrupted (Ctrl-C or SIGTERM) before every check ran")
         results.extend(probe_run.results)
+        for result in results:  # a replay reads the answers by the shapes the run read them by
+            if result.reproduction is not None and refusals:
+                result.reproduction.refusals = [(shape.member, shape.value) for shape in refusals]
         notes.extend(probe_run.notes)
         if searches.unavailable is not None:
             notes.append(f"{searches.unavailable}: the checks after it were skipped, not failed")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis_mcp.connection import Connection, Outcome, Target
+from hypothesis_mcp.connection import Connection, LearnedRefusal, Outcome, Target
 from hypothesis_mcp.results import RESOURCES_READ, TOOLS_CALL, Call, Result
 from hypothesis_mcp.rules.bindings import Rebinder
 from hypothesis_mcp.rules.expectations import ConformsTo, Expectation, Refused
@@ -55,12 +55,14 @@ def _why(expect: Expectation, outcome: Outcome, broke: bool, probe: bool) -> str
 def replay(result: Result, target: Target, *, timeout: float = 30.0,
            on_step: Callable[[Call, Outcome], None] | None = None) -> Replay:
     """Run the calls in order on a new server process and judge the last answer again; an id the
-    server made up is taken from its new answer (`Call.binds`)."""
+    server made up is taken from its new answer (`Call.binds`). Answers are read by the refusal
+    shapes the run learned, as the run read them."""
     done = Replay(result)
     if result.reproduction is None or not result.reproduction.calls:
         done.verdict = "this result has no reproduction to replay"
         return done
-    with Connection(target, timeout=timeout) as conn:
+    shapes = [LearnedRefusal(member, value) for member, value in result.reproduction.refusals]
+    with Connection(target, timeout=timeout, refusals=shapes) as conn:
         schema = None
         last = result.reproduction.calls[-1]
         if last.method == TOOLS_CALL:

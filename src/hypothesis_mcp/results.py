@@ -86,15 +86,24 @@ class Reproduction:
 
     calls: list[Call]
     fresh_server: bool = True
+    refusals: list[tuple[str, str | int | bool]] = field(default_factory=list)
+    """The server's own refusal shapes (member, value) the run learned and read answers by, so a
+    replay reads the answers as the run did."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"calls": [c.to_dict() for c in self.calls], "fresh_server": self.fresh_server}
+        data: dict[str, Any] = {"calls": [c.to_dict() for c in self.calls], "fresh_server": self.fresh_server}
+        if self.refusals:
+            data["refusals"] = [{"member": member, "value": value} for member, value in self.refusals]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Reproduction:
+        listed = data.get("refusals")
         return cls(
             calls=[Call.from_dict(c) for c in data.get("calls", [])],
             fresh_server=bool(data.get("fresh_server", True)),
+            refusals=[(str(r["member"]), r["value"]) for r in listed if isinstance(r, dict) and "member" in r
+                      and isinstance(r.get("value"), str | int | bool)] if isinstance(listed, list) else [],
         )
 EXERCISED = "valid_calls_succeeded"
 ANSWERED = "calls_answered"

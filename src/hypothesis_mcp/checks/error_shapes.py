@@ -9,12 +9,14 @@ so the answer is the tool's own error, not data that happens to read like one.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.minimise import drop_keys
 from hypothesis_mcp.checks.searches import Searches
-from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.connection import LearnedRefusal, Outcome
+from hypothesis_mcp.model.facts import Fact, rests_on
 from hypothesis_mcp.results import Call, Reproduction, Result
 from hypothesis_mcp.rules.registry import ERROR_AS_SUCCESS, RULES
 from hypothesis_mcp.strategies.dialect import value_validator
@@ -28,8 +30,10 @@ MIN_VALID = 2
 answer alone may be stored data that reads like an error (a note that opens with "Error:")."""
 
 
-def error_as_success(searches: Searches, tools: list[Tool]) -> list[Result]:
-    """One warning per tool some of whose answers said they failed without setting isError."""
+def error_as_success(searches: Searches, tools: list[Tool],
+                     learned: Sequence[tuple[LearnedRefusal, Fact]] = ()) -> list[Result]:
+    """One warning per tool some of whose answers said they failed without setting isError; one that
+    reads so only by a refusal shape calibration learned rests on the fact that shows the shape."""
     found = []
     for tool in tools:
         valid, invalid = searches.searched(tool)
@@ -37,7 +41,12 @@ def error_as_success(searches: Searches, tools: list[Tool]) -> list[Result]:
         on_invalid = [hit for search in invalid for hit in search.error_shaped]
         if on_invalid or len({json.dumps(a, sort_keys=True, default=repr) for a, _ in on_valid}) >= MIN_VALID:
             answered = sum(len(s.answered) for s in [*valid, *invalid])
-            found.append(_result(searches, tool, on_valid, on_invalid, answered))
+            result = _result(searches, tool, on_valid, on_invalid, answered)
+            said = {o.failure for _, o in [*on_valid, *on_invalid]}
+            facts = [fact for shape, fact in learned if shape.reason in said]
+            if facts and result.reproduction is not None:
+                result.details["rests_on"] = rests_on(facts, result.reproduction.calls)
+            found.append(result)
     return found
 
 

@@ -155,8 +155,13 @@ class LearnedRefusal:
         """Why the answer is one of this server's refusals, or None."""
         answer = structured if has_structured else _parsed_text(content)
         if isinstance(answer, dict) and self.member in answer and _same(answer[self.member], self.value):
-            return f"its {self.member!r} member is {_short(self.value)}, as in the refusals calibration saw"
+            return self.reason
         return None
+
+    @property
+    def reason(self) -> str:
+        """What an answer of this shape says (an Outcome's `failure`), by which a check tells it apart."""
+        return f"its {self.member!r} member is {_short(self.value)}, as in the refusals calibration saw"
 
 
 def _same(found: Any, value: str | int | bool) -> bool:

@@ -9,6 +9,7 @@ by calls.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,12 +21,17 @@ from hypothesis_mcp.strategies.normalise import Node, Resolver, Unsatisfiable, n
 from hypothesis_mcp.vocabulary import (
     READ_ROLES,
     RoleClaim,
+    bound_kind,
     is_cursor,
     names_identity,
     server_made_id,
 )
 
 SCALARS = frozenset({"string", "integer"})
+COUNTS = frozenset({"integer", "number"})
+"""Several servers type counts as `number`: either bounds a read."""
+NESTING = 3
+"""Objects and arrays of objects looked into for key fields, at most this deep."""
 
 
 @dataclass(frozen=True)
@@ -36,11 +42,15 @@ class ToolProfile:
     name: str
     roles: tuple[RoleClaim, ...]
     identity: tuple[str, ...]
+    key_fields: tuple[str, ...]
+    """Dotted paths of fields whose last word names a key (`entities[].name`, `meta.title`)."""
     free_text: tuple[str, ...]
     bounds: tuple[Bound, ...]
     cursors: tuple[str, ...]
     answer_ids: tuple[str, ...]
     required: tuple[str, ...]
+    kinds: dict[str, frozenset[str] | None]
+    """Each parameter's JSON types as the normalised schema allows them (None: any)."""
 
     @property
     def role(self) -> str:
@@ -56,7 +66,7 @@ class ToolProfile:
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "role": self.role,
                 "roles": [{"role": c.role, "evidence": c.evidence} for c in self.roles],
-                "identity": list(self.identity), "free_text": list(self.free_text),
+                "identity": list(self.identity), "key_fields": list(self.key_fields), "free_text": list(self.free_text),
                 "bounds": [{"param": b.param, "kind": b.kind} for b in self.bounds],
                 "cursors": list(self.cursors), "answer_ids": list(self.answer_ids)}
 
@@ -73,10 +83,11 @@ def profile(tool: Tool) -> ToolProfile:
 
 
 def _profile(tool: Tool) -> ToolProfile:
-    node = _node(tool.input_schema)
+    root = tool.input_schema
+    node = _node(root)
     properties = node.properties if node is not None else tool.properties
     required = tuple(node.required) if node is not None else tuple(tool.required)
-    fields = {field: _resolved(tool.input_schema, sub) for field, sub in properties.items()}
+    fields = {field: _resolved(root, sub) for field, sub in properties.items()}
     scalars = [f for f, sub in fields.items() if sub is not None and sub.types is not None and sub.types & SCALARS]
     identity = sorted(scalars, key=lambda f: (not names_identity(f), f not in required, list(fields).index(f)))
     identity = [f for f in identity if f in required or names_identity(f)]
@@ -86,8 +97,47 @@ def _profile(tool: Tool) -> ToolProfile:
                   and free_text(f, properties.get(f), sub.max_length))
     out = _node(tool.output_schema) if tool.output_schema else None
     answer_ids = tuple(f for f in (out.properties if out is not None else {}) if server_made_id(f))
-    return ToolProfile(tool.name, tuple(tool.reading.claims), tuple(identity), texts, tuple(tool.bounds), cursors,
-                       answer_ids, required)
+    bounds = tuple(b for f, sub in fields.items() if (b := _bound(root, f, sub, f in required)) is not None)
+    keys = tuple(_key_paths(root, node, "", 0)) if node is not None else ()
+    kinds = {f: sub.types if sub is not None else None for f, sub in fields.items()}
+    return ToolProfile(tool.name, tuple(tool.reading.claims), tuple(identity), keys, texts, bounds, cursors,
+                       answer_ids, required, kinds)
+
+
+def _bound(root: Any, name: str, node: Node | None, required: bool) -> Bound | None:
+    """An integer (or number) parameter named as a limit, head or tail, with its range; an optional
+    one written `anyOf: [{integer}, {null}]` counts by its numeric option."""
+    kind = bound_kind(name)
+    if kind is None or node is None:
+        return None
+    numeric = node if node.types is not None and node.types & COUNTS else None
+    for options in (*node.any_of, *node.one_of):
+        if numeric is None:
+            numeric = next((o for o in (_resolved(root, sub) for sub in options)
+                            if o is not None and o.types is not None and o.types & COUNTS), None)
+    if numeric is None:
+        return None
+    return Bound(param=name, kind=kind, required=required, minimum=_whole(numeric.minimum),
+                 maximum=_whole(numeric.maximum))
+
+
+def _whole(value: float | None) -> int | None:
+    return int(value) if value is not None else None
+
+
+def _key_paths(root: Any, node: Node, prefix: str, depth: int) -> Iterable[str]:
+    """Fields whose last word names a key, looked for in nested objects and arrays of objects."""
+    for name, sub in node.properties.items():
+        inner = _resolved(root, sub)
+        if inner is None:
+            continue
+        path = f"{prefix}{name}"
+        if names_identity(name) and (inner.types is None or inner.types & SCALARS):
+            yield path
+        elif depth < NESTING and inner.types == frozenset({"array"}) and (items := _resolved(root, inner.items)):
+            yield from _key_paths(root, items, f"{path}[].", depth + 1)
+        elif depth < NESTING and inner.types == frozenset({"object"}):
+            yield from _key_paths(root, inner, f"{path}.", depth + 1)
 
 
 def _node(schema: Any) -> Node | None:
@@ -100,6 +150,8 @@ def _node(schema: Any) -> Node | None:
 
 
 def _resolved(root: Any, schema: Any) -> Node | None:
+    if schema is None:
+        return None
     try:
         return normalise(schema, Resolver(root), dialect_of(root))
     except (Unsatisfiable, SchemaError):

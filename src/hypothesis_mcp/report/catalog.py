@@ -9,6 +9,7 @@ from rich.table import Table
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import ServerInfo
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.report.issues import era_label
 
 
@@ -20,9 +21,9 @@ def catalog_json(tools: list[Tool], server: ServerInfo | None) -> dict[str, Any]
                 **tool.to_dict(),
                 "x-hypothesis-mcp": {
                     "role": tool.role,
-                    "key_fields": tool.key_fields,
+                    "key_fields": profile(tool).key_fields,
                     "bounds": [
-                        {"param": b.param, "kind": b.kind, "required": b.required} for b in tool.bounds
+                        {"param": b.param, "kind": b.kind, "required": b.required} for b in profile(tool).bounds
                     ],
                 },
             }
@@ -47,8 +48,8 @@ def print_catalog(console: Console, tools: list[Tool], server: ServerInfo | None
         table.add_row(
             tool.name,
             tool.role,
-            ", ".join(tool.key_fields) or "-",
-            ", ".join(f"{b.param} ({b.kind})" for b in tool.bounds) or "-",
+            ", ".join(profile(tool).key_fields) or "-",
+            ", ".join(f"{b.param} ({b.kind})" for b in profile(tool).bounds) or "-",
             hints,
             "yes" if tool.output_schema is not None else "no",
         )

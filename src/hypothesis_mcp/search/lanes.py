@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hypothesis_mcp.connection import Connection, Stats, Target
+from hypothesis_mcp.connection import Connection, LearnedRefusal, Stats, Target
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.search.pool import ServerPool
 
@@ -77,12 +77,14 @@ class Lanes:
     spares: int = 1
     aborted: threading.Event = field(default_factory=threading.Event)
     lanes: list[Lane] = field(default_factory=list)
+    refusals: list[LearnedRefusal] = field(default_factory=list)
+    """The refusal shapes every lane's servers read answers by, shared with the run's connection."""
 
     def __post_init__(self) -> None:
         for index in range(max(1, self.workers)):
             stats = Stats()
             pool = ServerPool(self.target, timeout=self.timeout, startup_timeout=self.startup_timeout,
-                              stats=stats, spares=self.spares)
+                              stats=stats, spares=self.spares, refusals=self.refusals)
             self.lanes.append(Lane(index, pool, stats))
 
     @property

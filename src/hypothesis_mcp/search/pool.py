@@ -17,7 +17,7 @@ from hypothesis_mcp.connection import Connection, LearnedRefusal, Stats, Target
 
 class ServerPool:
     def __init__(self, target: Target, *, timeout: float, startup_timeout: float = 30.0,
-                 stats: Stats | None = None, spares: int = 1) -> None:
+                 stats: Stats | None = None, spares: int = 1, refusals: list[LearnedRefusal] | None = None) -> None:
         self.target = target
         self.timeout = timeout
         self.startup_timeout = startup_timeout
@@ -29,8 +29,9 @@ class ServerPool:
         self._expected: int | None = None
         self._closer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hypothesis-mcp-close")
         self._lock = threading.Lock()
-        self.refusals: list[LearnedRefusal] = []
-        """Refusal shapes calibration learned; every connection of the pool reads answers by them."""
+        self.refusals: list[LearnedRefusal] = refusals if refusals is not None else []
+        """Refusal shapes calibration learned; every connection of the pool reads answers by them (a
+        list shared with the run's other connections, so a shape learned once applies to all)."""
 
     def _new(self) -> Connection:
         conn = Connection(self.target, timeout=self.timeout, startup_timeout=self.startup_timeout,

@@ -12,6 +12,7 @@ from pathlib import Path
 from hypothesis.stateful import RuleBasedStateMachine
 
 from hypothesis_mcp.connection import Connection, Target, parse_target
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.config import ProbeConfig, load_config, parse_config
 from hypothesis_mcp.stateful.context import ProbeContext
@@ -59,12 +60,12 @@ def effect_machine(
     readers = choose_readers(tool, tools, pair, set(config.exclude))
     if read is not None:
         readers = [r for r in readers if r.tool.name == read] or readers
-    key_fields = [key] if key else (pair.key if pair and pair.key else tool.key_fields)
+    key_fields = [key] if key else (pair.key if pair and pair.key else profile(tool).key_fields)
     ctx = ProbeContext(
         pool=ServerPool(the_target, timeout=timeout, spares=0), write=tool, readers=readers,
         key_path=key_fields[0] if key_fields else None,
         base_args={r.tool.name: base_arguments(r.tool, None, config) for r in readers},
-        bounds=[(r.tool, b) for r in readers for b in r.tool.bounds if b.kind == "limit"],
+        bounds=[(r.tool, b) for r in readers for b in profile(r.tool).bounds if b.kind == "limit"],
         shrink_runs=10**9, give_up_after=None, open_many=False,
         shown=lambda finding: shown_failure(finding, the_target.describe(), site),
     )

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from hypothesis_mcp.catalog import Bound, Tool
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import count_items, items_of, lines
@@ -41,7 +42,7 @@ def bound_basis(tool: Tool, bound: Bound) -> str:
 
 def builtin_relations(tool: Tool, base: dict[str, Any]) -> list[BoundCheck]:
     checks = []
-    for bound in tool.bounds:
+    for bound in profile(tool).bounds:
         hi = bound.maximum if bound.maximum is not None else 50
         if bound.kind in ("head", "tail"):
             rel = BoundRelation(tool.name, bound.param, [0, 1, 2], "prefix" if bound.kind == "head" else "suffix",

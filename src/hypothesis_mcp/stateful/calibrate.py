@@ -34,10 +34,9 @@ from hypothesis_mcp.stateful.host import ProbeHost
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.stateful.unmarked import RETRIES, Plan, retried, unmarked
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
+from hypothesis_mcp.vocabulary import server_made_id, snake
 
 REPLACES, APPENDS, REFUSED = "replaces", "appends", "refused"
-ID_NAMES = ("id", "uuid", "key", "record_id", "item_id", "job_id")
-"""Members an answer may carry a new record's id under (`{"id": 7}`), read in snake_case."""
 MAX_CANDIDATES = 3
 """Identity candidates varied one at a time, at most: each costs a write and two reads."""
 
@@ -168,11 +167,12 @@ class Calibrator:
         the write with every text of its arguments empty."""
         failed = []
         for reader in self.readers:
-            props = reader.tool.properties
-            needed = [n for n in reader.tool.required if props.get(n, {}).get("type") in ("string", "integer")]
+            kinds = profile(reader.tool).kinds
+            needed = {n: "string" if "string" in kind else "integer" for n in profile(reader.tool).required
+                      if (kind := kinds.get(n)) is not None and kind & {"string", "integer"}}
             if needed:
-                args = {**self.run.base(reader.tool), **{n: IMPOSSIBLE_ID if props[n].get("type") == "string"
-                                                         else 987654321 for n in needed}}
+                args = {**self.run.base(reader.tool), **{n: IMPOSSIBLE_ID if kind == "string" else 987654321
+                                                         for n, kind in needed.items()}}
                 failed.append((reader.tool.name, self.call(reader.tool.name, args)))
         empty = {k: "" if isinstance(v, str) else v for k, v in drawn.items()}
         failed.append((self.tool.name, self.call(self.tool.name, {**empty, **self.given})))
@@ -211,10 +211,10 @@ class Calibrator:
                     source="calibration")
         showing = [r for r in self.readers if r.tool.name in self.found.readers]
         # A reader asked for no record in particular shows a second record with the same key too.
-        witness = min(showing, key=lambda r: bool(r.tool.required), default=None)
+        witness = min(showing, key=lambda r: bool(profile(r.tool).required), default=None)
         if witness is None:
             return
-        found_id = find_id(record.answer, ID_NAMES)
+        found_id = find_id(record.answer, answer_ids(record.answer, record.args))
         if found_id is not None:
             self.found.answer_id = found_id[0]
             self.found.answer_fact = fact_shown(f"{self.tool.name}'s answer carries the new record's "
@@ -263,12 +263,23 @@ class Calibrator:
         if new_shown and old_shown:
             self.found.not_identity.append(name)
             if name == self.key_path:
-                new_id, old_id = find_id(answer, ID_NAMES), find_id(record.answer, ID_NAMES)
+                new_id = find_id(answer, answer_ids(answer, args))
+                old_id = find_id(record.answer, answer_ids(record.answer, record.args))
                 made = " with a new id" if new_id and old_id and new_id[1] != old_id[1] else ""
                 self.found.overwrite = APPENDS
                 self.found.overwrite_fact = fact_shown(f"{what} adds a second record{made}; both are shown",
                                                        calls=calls, source="calibration")
         return False
+
+
+def answer_ids(outcome: Outcome, sent: dict[str, Any]) -> tuple[str, ...]:
+    """Members of the answer (or of an object one level down) named like an id a server makes
+    (`id`, `jobId`, `ticket_uuid`) that the write did not send: where a new record's id may be."""
+    value = outcome.value()
+    objects = [value] if isinstance(value, dict) else value if isinstance(value, list) and len(value) == 1 else []
+    nested = [v for o in objects if isinstance(o, dict) for v in o.values() if isinstance(v, dict)]
+    return tuple(dict.fromkeys(snake(m) for o in [*objects, *nested] if isinstance(o, dict) for m in o
+                               if server_made_id(m) and m not in sent))
 
 
 def calibrated_readers(readers: list[Reader], calibration: Calibration) -> list[Reader]:

@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis_mcp.catalog import Bound, Tool
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import CONFIDENCE_ORDER, Call
 from hypothesis_mcp.rules.answers import count_items, lines, shown
 from hypothesis_mcp.stateful.bounds import bound_basis, bound_fact
@@ -280,7 +281,7 @@ class Example:
         count = count_items(answer)[0]
         if count < record.shown_among:
             return answer
-        limit = next((b for b in reader.tool.bounds if b.kind == "limit" and not b.required), None)
+        limit = next((b for b in profile(reader.tool).bounds if b.kind == "limit" and not b.required), None)
         if limit is None:
             return None
         wanted = limit.maximum if limit.maximum is not None else count + len(self.model)
@@ -305,7 +306,7 @@ class Example:
         parameters, if there is one): on a new process it can show only earlier examples' records.
         Not part of the reproduction: a read changes nothing a later call could depend on."""
         self.looked_before_writing = True
-        reader = min(self.ctx.readers, key=lambda r: bool(r.tool.required))
+        reader = min(self.ctx.readers, key=lambda r: bool(profile(r.tool).required))
         outcome = self.connect().call(reader.tool.name, self.ctx.base_args.get(reader.tool.name, {}))
         if outcome.ok:
             self.check_isolation(reader, outcome)
@@ -431,7 +432,7 @@ class Example:
         (without n, half of them)."""
         base = self.ctx.base_args.get(reader.tool.name, {})
         args = {k: v for k, v in fill_reader_args(reader, record.args, record.key, base).items()
-                if k not in {b.param for b in reader.tool.bounds if b.kind in ("head", "tail")}}
+                if k not in {b.param for b in profile(reader.tool).bounds if b.kind in ("head", "tail")}}
         full = self.call(reader.tool.name, args)
         if n is None:
             if not full.ok:

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.connection import LearnedRefusal
+from hypothesis_mcp.model.facts import Fact
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import Result
 from hypothesis_mcp.search.pool import ServerPool
@@ -34,6 +36,8 @@ class ProbeHost(Protocol):
     def base(self, tool: Tool) -> dict[str, Any]: ...
 
     def write_tools(self) -> list[Tool]: ...
+
+    def refusal_facts(self) -> list[tuple[LearnedRefusal, Fact]]: ...
 
     def write_args(self, tool: Tool, pair: Pair | None) -> dict[str, Any]: ...
 

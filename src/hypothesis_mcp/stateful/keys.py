@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.stateful.readers import Reader
 from hypothesis_mcp.strategies.freetext import free_text
 
@@ -19,10 +20,10 @@ def choose_key(tool: Tool, readers: list[Reader], given: dict[str, Any], declare
     """The key path of `tool`'s records, or None when no field is filled on every write."""
     if declared:
         return declared[0]
-    free = [f for f in tool.key_fields if top(f) not in given]
-    candidates = [f for f in free or tool.key_fields if top(f) in given or filled(tool, f)]
-    wanted_by_readers = {name for r in readers for name in r.tool.required}
-    ranked = sorted(candidates, key=lambda f: (last(f) not in wanted_by_readers, top(f) not in tool.required))
+    free = [f for f in profile(tool).key_fields if top(f) not in given]
+    candidates = [f for f in free or profile(tool).key_fields if top(f) in given or filled(tool, f)]
+    wanted_by_readers = {name for r in readers for name in profile(r.tool).required}
+    ranked = sorted(candidates, key=lambda f: (last(f) not in wanted_by_readers, top(f) not in profile(tool).required))
     return ranked[0] if ranked else None
 
 
@@ -30,7 +31,7 @@ def filled(tool: Tool, path: str) -> bool:
     """Every probe write gives this field a value: it is required, or a top-level optional text the
     marker generator always fills (free text that does not allow null)."""
     name = top(path)
-    if name in tool.required:
+    if name in profile(tool).required:
         return True
     if "." in path or "[]" in path:
         return False

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, multiple, precondition, rule
 
 from hypothesis_mcp.catalog import Bound, Tool
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.stateful.context import MANY, ProbeContext, Record, bound_range
 from hypothesis_mcp.stateful.example import Example
 from hypothesis_mcp.stateful.readers import Reader
@@ -26,7 +27,8 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
     long_strategy = shown_calls(ctx.write.name, marked_arguments(
         ctx.write, PLACEHOLDER, ctx.write_args or None, long=True, short=frozenset({key_field} if key_field else ())))
     bound_choices = [ShownChoice((tool, bound)) for tool, bound in ctx.bounds]
-    slice_readers = [ShownChoice((r, b)) for r in ctx.readers for b in r.tool.bounds if b.kind in ("head", "tail")
+    slice_readers = [ShownChoice((r, b)) for r in ctx.readers for b in profile(r.tool).bounds
+                     if b.kind in ("head", "tail")
                      and ctx.slices]
 
     class EffectMachine(RuleBasedStateMachine):

@@ -11,8 +11,9 @@ from hypothesis.errors import Flaky
 from hypothesis.stateful import run_state_machine_as_test
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.connection import Connection
+from hypothesis_mcp.connection import Connection, LearnedRefusal
 from hypothesis_mcp.model.facts import Fact, fact_shown, rests_on
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Reproduction, Result
 from hypothesis_mcp.rules.expectations import Agree, SameAnswer, item_keys
@@ -80,6 +81,27 @@ class ProbeRun:
         excluded = set(self.config.exclude)
         return [t for t in self.tools if t.name not in excluded
                 and (t.name in self.config.writes or (t.is_write and not t.is_sending))]
+
+    def learn_refusals(self) -> None:
+        """Calibrate the write tools, before any search, until one shows the server's own refusal
+        shape: from then on the searches, smoke checks and probes all read answers by it. What each
+        calibration showed is kept for its probe, so no experiment runs twice."""
+        if not self.allow_writes:
+            return
+        for tool in self.write_tools():
+            if self.stop() or self.pool.refusals:
+                return
+            pair = self.config.pair_for(tool.name)
+            readers = choose_readers(tool, self.tools, pair, set(self.config.exclude))
+            given = self.write_args(tool, pair)
+            if readers and updated_id(tool, set(given)) is None:
+                self.calibrated(tool, readers, choose_key(tool, readers, given, pair.key if pair and pair.key else []),
+                                given)
+
+    def refusal_facts(self) -> list[tuple[LearnedRefusal, Fact]]:
+        """Each refusal shape calibration learned, with the fact that shows it."""
+        return [(c.refusal, c.refusal_fact) for c in self.learned.values()
+                if c.refusal is not None and c.refusal_fact is not None]
 
     def run(self) -> list[Result]:
         """Every probe in order; round trips and bounds on the lanes, the declared calls on the run's
@@ -324,8 +346,9 @@ class ProbeRun:
             base_args={r.tool.name: self.base(r.tool) for r in readers},
             write_args=self.write_args(tool, pair), overwrite=stated[0], identity=stated[1],
             appends=calibration is not None and calibration.overwrite == APPENDS and not (pair and pair.key),
-            refusals=tuple(c.refusal_fact for c in self.learned.values() if c.refusal_fact is not None),
-            bounds=[(r.tool, b) for r in readers for b in r.tool.bounds if b.kind == "limit"] if bounds else [],
+            refusals=tuple(fact for _, fact in self.refusal_facts()),
+            bounds=[(r.tool, b) for r in readers for b in profile(r.tool).bounds if b.kind == "limit"]
+            if bounds else [],
             slices=bounds,
             salt=zlib.crc32(f"{tool.name}:{self.profile.seed}".encode()) & 0xFFFF,
             shrink_runs=self.profile.shrink_calls // 2, stop=self.stop,
@@ -402,7 +425,7 @@ class ProbeRun:
                 continue
             declared.add((rel.tool, rel.param))
             rel.args = {**self.base(tool), **rel.args}
-            hi = next((b.maximum for b in tool.bounds if b.param == rel.param and b.maximum is not None), 50)
+            hi = next((b.maximum for b in profile(tool).bounds if b.param == rel.param and b.maximum is not None), 50)
             checks.append(BoundCheck(tool, rel, "high", f"declared relation {rel.id}", hi))
         if self.config.builtins:
             for tool in self.tools:

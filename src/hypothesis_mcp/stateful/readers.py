@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis_mcp.catalog import OTHER, Tool, snake, words
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.stateful.config import Pair
 from hypothesis_mcp.strategies import leading_marker
@@ -73,8 +74,8 @@ def looks_up(tool: Tool, write: Tool) -> bool:
     nothing (`task_details(task_id)`, "read-only"): it reads the record with that key."""
     if tool.role != OTHER or not SAYS_READ_ONLY.search(tool.description or ""):
         return False
-    keys = {path.replace("[]", "").split(".")[-1] for path in write.key_fields}
-    return bool(keys & set(tool.required))
+    keys = {path.replace("[]", "").split(".")[-1] for path in profile(write).key_fields}
+    return bool(keys & set(profile(tool).required))
 
 
 def server_prefix(tools: list[Tool]) -> set[str]:

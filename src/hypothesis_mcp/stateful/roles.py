@@ -9,6 +9,7 @@ the user gives a value (--arg, a strategy) is no obstacle.
 from __future__ import annotations
 
 from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.vocabulary import name_verbs, server_made_id
 
 
@@ -17,7 +18,7 @@ def updated_id(tool: Tool, given: set[str]) -> str | None:
     unless the user gave its value."""
     if not any(verb.group == "update" for verb in name_verbs(tool.name)):
         return None
-    for name in tool.required:
+    for name in profile(tool).required:
         if server_made_id(name) and name not in given:
             return name
     return None

@@ -15,6 +15,7 @@ from typing import Any
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.strategies.freetext import free_text
 from hypothesis_mcp.strategies.schemas import compiler_for, tool_schema
 
@@ -84,7 +85,8 @@ def ranked(tool: Tool, fields: list[str]) -> list[str]:
     def rank(name: str) -> tuple[bool, bool]:
         schema = tool.properties.get(name)
         maximum = schema.get("maxLength") if isinstance(schema, dict) else None
-        return not free_text(name, schema, maximum if isinstance(maximum, int) else None), name not in tool.required
+        prose = free_text(name, schema, maximum if isinstance(maximum, int) else None)
+        return not prose, name not in profile(tool).required
     return sorted(fields, key=rank)
 
 
@@ -97,8 +99,8 @@ def plans(tool: Tool, marked: list[str], key: str | None) -> list[Plan]:
         tries.append(others)
     found: list[Plan] = []
     for fields in tries:
-        plan = Plan(frozenset(f for f in fields if f not in tool.required),
-                    frozenset(f for f in fields if f in tool.required))
+        plan = Plan(frozenset(f for f in fields if f not in profile(tool).required),
+                    frozenset(f for f in fields if f in profile(tool).required))
         if plan.fields and plan not in found:
             found.append(plan)
     return found

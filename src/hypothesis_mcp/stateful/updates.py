@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis_mcp.catalog import Tool, snake, words
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import fact_shown
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Binding, Call
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.bindings import find_id, in_type_of
@@ -50,7 +51,7 @@ def record_nouns(tool: Tool, prefix: set[str]) -> set[str]:
 
 def needs_record(tool: Tool, given: set[str]) -> bool:
     """The tool requires an id the user did not give: it too works on a record that exists."""
-    return any(server_made_id(name) and name not in given for name in tool.required)
+    return any(server_made_id(name) and name not in given for name in profile(tool).required)
 
 
 def creator_for(updater: Tool, id_field: str, writes: list[Tool], tools: list[Tool],
@@ -211,7 +212,7 @@ class UpdateProbe:
         found = find_id(outcome, self.names)
         calls = [Call(self.creator.name, args, binds=(Binding(found[1], self.names),) if found else ())]
         if found is None:
-            for reader in (r for r in self.readers if not r.tool.required):
+            for reader in (r for r in self.readers if not profile(r.tool).required):
                 listing = conn.call(reader.tool.name, self.base[reader.tool.name])
                 token = next((t for t in sorted(marks) if find_id(listing, self.names, t) is not None), None)
                 if token is not None:
@@ -279,7 +280,8 @@ class UpdateProbe:
         facts = (fact_shown(f"{reader.tool.name} shows the records {self.creator.name} creates", marker=marker,
                             tools=(self.creator.name, reader.tool.name)),
                  fact_shown(f"{self.tool.name} changes the record whose {self.id_field} the server gave",
-                            marker=marker, tools=(self.creator.name, self.tool.name)))
+                            marker=marker, tools=(self.creator.name, self.tool.name)),
+                 *(fact for _, fact in self.run.refusal_facts()))
         finding = ProbeFinding(rule, self.tool.name, message, confidence,
                                f"a record created by {self.creator.name}, updated, and read back by {reader.tool.name}",
                                calls=calls, expect=expect, fresh=False, facts=facts)

@@ -1,0 +1,28 @@
+"""Where calibration looks for a new record's id in a write's answer: any member named like an id a
+server makes, in the answer or one object down, that the write did not send itself."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.rules.bindings import find_id
+from hypothesis_mcp.stateful.calibrate import answer_ids
+
+
+def answered(value: Any) -> Outcome:
+    return Outcome.from_result({"content": [{"type": "text", "text": json.dumps(value)}]}, 0.0)
+
+
+def test_any_member_named_like_a_server_made_id() -> None:
+    assert answer_ids(answered({"ticketUuid": "t-1", "title": "x"}), {"title": "x"}) == ("ticket_uuid",)
+    assert answer_ids(answered({"saved": {"orderId": 7}}), {}) == ("order_id",)
+    assert answer_ids(answered([{"guid": "g"}]), {}) == ("guid",)
+    assert find_id(answered({"saved": {"orderId": 7}}), ("order_id",)) == ("orderId", 7)
+
+
+def test_an_id_the_write_sent_is_not_the_servers() -> None:
+    assert answer_ids(answered({"sku_id": "A-1", "state": "ok"}), {"sku_id": "A-1"}) == ()
+    assert answer_ids(answered({"key": "k", "name": "n"}), {}) == (), "a key is the caller's, not a made id"
+    assert answer_ids(answered("stored"), {}) == ()
