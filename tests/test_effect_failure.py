@@ -67,3 +67,32 @@ def test_the_explanation_keeps_the_users_lines_only() -> None:
         "Failing test case: x"]
     users = "        /home/me/project/server.py:12"
     assert without_library_lines([*header, ours, users, "        (and 3 more)", "after"]) == [*header, users, "after"]
+
+
+USER_TEST_CASE = textwrap.dedent('''\
+    import sys
+
+    from hypothesis import settings
+
+    from hypothesis_mcp.stateful import effect_machine
+
+    SERVER = [sys.executable, "-m", "hypothesis_mcp.sample_server", "--bug", "silent-skip"]
+
+    TestNotes = effect_machine(SERVER, write="create_note").TestCase
+    TestNotes.settings = settings(max_examples=20, stateful_step_count=15, deadline=None, database=None)
+''')
+
+
+def test_the_test_case_form_points_at_the_line_that_built_the_machine(tmp_path: Path) -> None:
+    """unittest runs the TestCase form, so no frame of the user's is on the stack: the failure is raised
+    from the line that built the class, shown with its source, and no library frame is shown."""
+    (tmp_path / "test_user_case.py").write_text(USER_TEST_CASE, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "pytest", "test_user_case.py", "-q", "-p", "no:cacheprovider"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    out = run.stdout + run.stderr
+    assert run.returncode == 1, out
+    built = USER_TEST_CASE.splitlines().index('TestNotes = effect_machine(SERVER, write="create_note").TestCase') + 1
+    assert f"test_user_case.py:{built}: ProbeFailure" in out, out
+    assert '>   TestNotes = effect_machine(SERVER, write="create_note").TestCase' in out, out
+    assert "probe-silent-noop on create_note" in out, out
+    assert str(PACKAGE) not in out and "site-packages/hypothesis/" not in out, "no library frame or line is shown"

@@ -34,7 +34,12 @@ def test_off_a_terminal_a_line_per_stage_and_per_tool_with_verbose(tmp_path: Pat
     searched = {m.group(1) for line in every if (m := re.match(r"\[searches\] (\w+): \d+ examples · \d+ calls · "
                                                                 r"\d+ failures?, [\d.]+s$", line))}
     assert searched == {"create_note", "get_note", "list_notes", "list_tags", "search_notes", "export_notes"}
-    assert any(line.startswith("[resources and prompts] prompt summarize_note pass:") for line in every), every
+    surfaces = [line for line in every if line.startswith("[resources and prompts]") and " done" not in line]
+    assert any(line.startswith("[resources and prompts] smoke_prompt_get on prompt summarize_note pass:")
+               for line in surfaces), every
+    named = [m.group(1) for line in surfaces if (m := re.match(r"\[resources and prompts\] (smoke_\w+) on ", line))]
+    assert len(named) == len(surfaces), "each line names its check and what it is about"
+    assert {"smoke_resource_metadata", "smoke_unknown_resource", "smoke_prompt_metadata"} <= set(named), surfaces
     assert done.stdout.splitlines()[0].startswith("MCP Scorecard: ")  # the report itself is on stdout
 
 

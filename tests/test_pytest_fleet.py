@@ -83,3 +83,17 @@ def test_a_servers_items_share_one_grading_run_with_the_command_lines_grade(
     props = _props(cases["long-list[smoke]"])
     assert (props["grade"], float(props["score"])) == (alone.report["grade"], alone.report["score"]), inner.stdout
     assert int(props["exit"]) == alone.code
+
+
+def test_ids_carry_the_group_only_under_loadgroup(tmp_path: Path) -> None:
+    """Without xdist, ids are CONFIG::SERVER::FAMILY; the session above shows `@SERVER` under loadgroup."""
+    config = tmp_path / "servers.json"
+    twin = SERVERS["smoke-twin"]
+    config.write_text(json.dumps({"mcpServers": {"smoke-twin": {"command": twin[0], "args": twin[1:]}}}),
+                      encoding="utf-8")
+    env = {**os.environ, "PYTEST_ADDOPTS": ""}
+    listed = subprocess.run([PYTHON, "-m", "pytest", "-p", "no:cacheprovider", "--mcp-config", str(config),
+                             "--collect-only", "-q"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                            timeout=120, stdin=subprocess.DEVNULL)
+    ids = [line for line in listed.stdout.splitlines() if "::" in line]
+    assert sorted(ids) == sorted(f"servers.json::smoke-twin::{family}" for family in FAMILIES), listed.stdout

@@ -15,7 +15,14 @@ import typer
 from rich.console import Console
 
 import hypothesis_mcp.cli_help as panel
-from hypothesis_mcp.cli_help import ANNOTATION_FORMATS, DEFAULTS, HELP_OPTIONS, TEST_EPILOG
+from hypothesis_mcp.cli_help import (
+    ANNOTATION_FORMATS,
+    DEFAULTS,
+    HELP_OPTIONS,
+    TEST_EPILOG,
+    PlainCommand,
+    PlainGroup,
+)
 from hypothesis_mcp.cli_targets import (
     ConfigOpt,
     SarifOpt,
@@ -41,6 +48,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     context_settings=HELP_OPTIONS,
+    cls=PlainGroup,
 )
 err = Console(stderr=True, highlight=False)
 T = TypeVar("T")
@@ -101,7 +109,7 @@ def write_json(data: Any, destination: str) -> None:
     write_text(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n", destination)
 
 
-@app.command(epilog=DEFAULTS)
+@app.command(cls=PlainCommand, epilog=DEFAULTS)
 def tools(
     target: TargetArg = [],  # noqa: B006
     as_json: Annotated[bool, typer.Option("--json", metavar="", rich_help_panel=panel.OUTPUTS,
@@ -130,7 +138,7 @@ def tools(
     guarded(body)
 
 
-@app.command(epilog=DEFAULTS)
+@app.command(cls=PlainCommand, epilog=DEFAULTS)
 def learn(
     target: TargetArg = [],  # noqa: B006
     allow_writes: Annotated[bool, typer.Option("--allow-writes", metavar="", rich_help_panel=panel.WRITES,
@@ -171,7 +179,7 @@ def _flag(name: str, help_text: str, where: str, *short: str) -> Any:
     return typer.Option(name, *short, metavar="", rich_help_panel=where, help=help_text)
 
 
-@app.command(epilog=TEST_EPILOG)
+@app.command(cls=PlainCommand, epilog=TEST_EPILOG)
 def test(
     ctx: typer.Context,
     target: TargetArg = [],  # noqa: B006
@@ -358,7 +366,7 @@ def test(
     raise typer.Exit(guarded(body))
 
 
-@app.command(epilog=DEFAULTS)
+@app.command(cls=PlainCommand, epilog=DEFAULTS)
 def replay(
     report_file: Annotated[Path, typer.Argument(help="A JSON report written with --json.", metavar="REPORT.json")],
     result_id: Annotated[str | None, typer.Option("--result", metavar="ID", help="The result id to replay "
@@ -432,7 +440,7 @@ def replay(
     raise typer.Exit(guarded(body))
 
 
-@app.command()
+@app.command(cls=PlainCommand)
 def merge(
     reports: Annotated[list[Path], typer.Argument(help="Combined JSON reports of `test --all --shard I/N` runs.",
                                                   metavar="REPORT.json...")],

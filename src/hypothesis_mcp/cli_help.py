@@ -1,7 +1,12 @@
 """What `hypothesis-mcp --help` shows besides the options: the panels they are grouped in, the
-examples and the exit codes. Text only, so help loads nothing heavy."""
+examples and the exit codes; and the command classes that keep help plain and light."""
 
 from __future__ import annotations
+
+from typing import Any
+
+from typer import _click
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 TARGET = "Target"
 CHECKS = "Checks"
@@ -41,3 +46,34 @@ TEST_EPILOG = f"""[b]Examples[/b]
   130  interrupted (a partial report is still written)
 
 {DEFAULTS}"""
+
+
+class PlainArgument(TyperArgument):
+    """An argument whose help row shows its metavar alone, not a Python type such as `<list[str]>`."""
+
+    def display_type_rich(self, ctx: _click.Context) -> str | None:
+        return None if self.metavar else super().display_type_rich(ctx)
+
+
+def _plain_help_option(option: TyperOption | None) -> TyperOption | None:
+    """The help flag without a `<bool>` placeholder, and False when not given: typer builds a
+    pydantic validator for a flag whose value is None, which alone made `test --help` load pydantic."""
+    if option is not None:
+        option.metavar, option.default = "", False
+    return option
+
+
+class PlainCommand(TyperCommand):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if type(param) is TyperArgument:
+                param.__class__ = PlainArgument
+
+    def get_help_option(self, ctx: _click.Context) -> TyperOption | None:
+        return _plain_help_option(super().get_help_option(ctx))
+
+
+class PlainGroup(TyperGroup):
+    def get_help_option(self, ctx: _click.Context) -> TyperOption | None:
+        return _plain_help_option(super().get_help_option(ctx))

@@ -247,8 +247,8 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
                 smoke, checks = smoke_run.run()
                 results.extend(checks)
                 step("smoke", f"{len(checks)} tool check(s)", "done", "fail" if smoke.failed else "pass")
-                surfaces = _surfaces(conn, profile, stop, lambda r: step("resources and prompts", r.subject, "done",
-                                                                         r.status), emit)
+                surfaces = _surfaces(conn, profile, stop, lambda r: step(
+                    "resources and prompts", f"{r.check} on {r.subject}", "done", r.status), emit)
                 results.extend(surfaces)
             emit(StageStarted("scenarios"))
             results.extend(run_scenarios(searches, scenario_plan))

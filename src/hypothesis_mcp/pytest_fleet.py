@@ -4,10 +4,12 @@ and over machines with its remote workers.
 
 The items of one server share one grading run, kept per process: the run `hypothesis-mcp test
 --config FILE --server NAME --ci --smoke --probes` makes, so its grade is the one the command line
-gives. Each item's id ends with `@` and its server's group, the key xdist's `--dist loadgroup`
-schedules by: one worker gets all of a server's items and grades it once. The id carries the group
-itself because xdist 3.8 writes it into an attribute pytest 9 no longer reads, so an `xdist_group`
-mark alone groups nothing there.
+gives. Under `--dist loadgroup` each item's id ends with `@` and its server's group, the key xdist
+schedules by: one worker gets all of a server's items and grades it once. xdist reads an
+`xdist_group` mark and appends the group to the item's `_nodeid`, an attribute pytest 9 no longer
+reads its id from (the id is built from the item's name), so the mark alone groups nothing there:
+the group goes into the item's name instead, and only under loadgroup, where xdist would have put it
+(without xdist, or under another `--dist`, ids stay `CONFIG::SERVER::FAMILY`).
 """
 
 from __future__ import annotations
@@ -82,15 +84,17 @@ class ServerItem(pytest.Item):
 
 
 class ServerNode(pytest.Collector):
-    """One server of the config: its items are `CONFIG::SERVER::FAMILY@GROUP`."""
+    """One server of the config: its items are `CONFIG::SERVER::FAMILY`, and `...::FAMILY@GROUP`
+    under `--dist loadgroup`."""
 
     def __init__(self, *, member: Member, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.member = member
 
     def collect(self) -> list[pytest.Item]:
-        return [ServerItem.from_parent(self, name=f"{family}@{group(self.member.name)}", member=self.member,
-                                       family=family) for family in FAMILIES]
+        suffix = f"@{group(self.member.name)}" if getattr(self.config.option, "loadgroup", False) else ""
+        return [ServerItem.from_parent(self, name=f"{family}{suffix}", member=self.member, family=family)
+                for family in FAMILIES]
 
 
 class ConfigFile(pytest.File):

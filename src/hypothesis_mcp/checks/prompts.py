@@ -13,6 +13,8 @@ from hypothesis_mcp.checks.surfaces import (
     MetadataRules,
     SurfaceChecks,
     list_entries,
+    maker_of_values,
+    one_per_cause,
     smoke_result,
     text_problem,
     unknown_name,
@@ -77,12 +79,20 @@ class PromptChecks(SurfaceChecks):
                                              rule=broke.rule if broke else INVALID_ENTRY, basis=BASIS[METADATA]))
             return self.results
         self.metadata(listing.entries)
+        answers: list[Result] = []
+        refusals: list[Result] = []
         for prompt in listing.entries:
             if self.stop():
-                return self.results
+                break
             if isinstance(prompt.get("name"), str):
-                self.get(prompt)
-        self.unknown({str(p.get("name")) for p in listing.entries})
+                answer, accepted = self.get(prompt)
+                answers.append(answer)
+                if (refusal := self.missing(prompt, accepted)) is not None:
+                    refusals.append(refusal)
+        for result in [*one_per_cause(answers, "prompts"), *one_per_cause(refusals, "prompts")]:
+            self.add(result)
+        if not self.stop():
+            self.unknown({str(p.get("name")) for p in listing.entries})
         return self.results
 
     def metadata(self, prompts: list[dict[str, Any]]) -> None:
@@ -118,7 +128,9 @@ class PromptChecks(SurfaceChecks):
             self.add(smoke_result(METADATA, None, "pass", f"{len(prompts)} prompt(s) have a name, a "
                                              "description and named, documented arguments", basis=BASIS[METADATA]))
 
-    def get(self, prompt: dict[str, Any]) -> None:
+    def get(self, prompt: dict[str, Any]) -> tuple[Result, dict[str, str] | None]:
+        """The prompt's answers to generated arguments, judged, with the first set it accepted; the
+        caller groups prompts failing alike."""
         name = prompt["name"]
         subject = f"prompt {name}"
         answered: list[dict[str, str]] = []
@@ -137,44 +149,43 @@ class PromptChecks(SurfaceChecks):
         done = hunt(argument_values(prompt), prop, self.profile, examples=self.profile.examples,
                     cost=lambda: self.conn.stats.calls, stop=self.stop,
                     scope=f"prompt:{name}:{digest(prompt.get('arguments') or [])}")
+        accepted = answered[0] if answered else None
         if done.finding is not None and done.value is not None:
-            self.add(smoke_result(
+            return smoke_result(
                 GET, subject, "fail", done.finding.message, rule=done.finding.rule, basis=BASIS[GET],
-                call=Call(name, done.value, PROMPTS_GET), details={**done.finding.details, "arguments": done.value}))
-        elif not answered:
-            self.add(smoke_result(
+                call=Call(name, done.value, PROMPTS_GET), details={**done.finding.details, "arguments": done.value},
+                made_by=maker_of_values(self.conn.transcript, list(done.value.values()))), accepted
+        if not answered:
+            return smoke_result(
                 GET, subject, "skip", f"every one of {len(refusals)} generated argument set(s) was refused: the "
                 "prompt may need real values", basis=BASIS[GET],
-                details={"returned": refusals[-1].summary()} if refusals else {}))
-        else:
-            self.add(smoke_result(
-                GET, subject, "pass", f"{len(answered)} generated argument set(s) answered with valid messages "
-                f"({len(refusals)} refused)", basis=BASIS[GET]))
-        self.missing(prompt, answered[0] if answered else None)
+                details={"returned": refusals[-1].summary()} if refusals else {}), accepted
+        return smoke_result(
+            GET, subject, "pass", f"{len(answered)} generated argument set(s) answered with valid messages "
+            f"({len(refusals)} refused)", basis=BASIS[GET]), accepted
 
-    def missing(self, prompt: dict[str, Any], accepted: dict[str, str] | None) -> None:
+    def missing(self, prompt: dict[str, Any], accepted: dict[str, str] | None) -> Result | None:
         """Leave out the first required argument of a set the prompt accepted (or of plain values)."""
         required = [a["name"] for a in _arguments(prompt) if a.get("required") is True]
         if not required:
-            return
+            return None
         name = prompt["name"]
         base = accepted or {a: "hypothesis" for a in required}
         arguments = {k: v for k, v in base.items() if k != required[0]}
         outcome = self.conn.get_prompt(name, arguments)
         details = {"left_out": required[0], "arguments": arguments, "returned": outcome.summary()}
         call = Call(name, arguments, PROMPTS_GET)
+        made = maker_of_values(self.conn.transcript, list(arguments.values()))
         if refused(outcome):
-            self.add(smoke_result(MISSING, f"prompt {name}", "pass", f"leaving out {required[0]} was "
-                                             f"rejected with JSON-RPC error {outcome.code}", basis=BASIS[MISSING],
-                                             details=details))
-        elif (found := incident(outcome)) is not None:
-            self.add(smoke_result(MISSING, f"prompt {name}", "fail", found.message, rule=found.rule,
-                                             basis=BASIS[MISSING], call=call, details=details))
-        else:
-            self.add(smoke_result(
-                MISSING, f"prompt {name}", "fail", bad_code(outcome) or f"answered without its required argument "
-                f"{required[0]} instead of a JSON-RPC error", rule=MISSING_ACCEPTED, confidence="medium",
-                basis=BASIS[MISSING], call=call, details=details))
+            return smoke_result(MISSING, f"prompt {name}", "pass", f"leaving out {required[0]} was rejected with "
+                                f"JSON-RPC error {outcome.code}", basis=BASIS[MISSING], details=details)
+        if (found := incident(outcome)) is not None:
+            return smoke_result(MISSING, f"prompt {name}", "fail", found.message, rule=found.rule,
+                                basis=BASIS[MISSING], call=call, details=details, made_by=made)
+        return smoke_result(
+            MISSING, f"prompt {name}", "fail", bad_code(outcome) or f"answered without its required argument "
+            f"{required[0]} instead of a JSON-RPC error", rule=MISSING_ACCEPTED, confidence="medium",
+            basis=BASIS[MISSING], call=call, details=details, made_by=made)
 
     def unknown(self, names: set[str]) -> None:
         name = unknown_name(names, "hm_no_such_prompt_")

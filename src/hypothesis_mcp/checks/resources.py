@@ -17,6 +17,8 @@ from hypothesis_mcp.checks.surfaces import (
     MetadataRules,
     SurfaceChecks,
     list_entries,
+    maker_of_uri,
+    one_per_cause,
     smoke_result,
     text_problem,
     unknown_name,
@@ -77,13 +79,16 @@ class ResourceChecks(SurfaceChecks):
                 break
             if isinstance(entry.get("uri"), str):
                 reads.append(self.read(entry))
-        for result in one_per_cause(reads):
+        for result in one_per_cause(reads, "listed resources", "uris"):
             self.add(result)
+        expanded: list[Result] = []
         for entry in templates.entries:
             if self.stop():
                 break
-            if isinstance(entry.get("uriTemplate"), str):
-                self.template(entry)
+            if isinstance(entry.get("uriTemplate"), str) and (judged := self.template(entry)) is not None:
+                expanded.append(judged)
+        for result in one_per_cause(expanded, "templates"):
+            self.add(result)
         if not self.stop():
             self.unknown(resources.entries, templates.entries)
         return self.results
@@ -121,30 +126,34 @@ class ResourceChecks(SurfaceChecks):
         outcome = self.conn.read_resource(uri)
         subject = f"resource {uri}"
         details = {"uri": uri, "returned": outcome.summary()}
+        made = maker_of_uri(self.conn.transcript, uri)
         if (found := incident(outcome)) is not None:
             return smoke_result(READ, subject, "fail", found.message, rule=found.rule, basis=BASIS[READ], call=call,
-                                details=details)
+                                details=details, made_by=made)
         if not outcome.ok:
             return smoke_result(READ, subject, "fail", f"a listed resource could not be read: {outcome.summary()}",
-                                rule=READ_FAILED, confidence="medium", basis=BASIS[READ], call=call, details=details)
+                                rule=READ_FAILED, confidence="medium", basis=BASIS[READ], call=call, details=details,
+                                made_by=made)
         if (finding := contents_problem(outcome, uri, entry.get("mimeType"))) is not None:
             return smoke_result(READ, subject, "warn" if finding.rule in WARNINGS else "fail", finding.message,
                                 rule=finding.rule, basis=BASIS[READ], call=call,
-                                details={**details, **finding.details, "mime_type": entry.get("mimeType")})
+                                details={**details, **finding.details, "mime_type": entry.get("mimeType")},
+                                made_by=made)
         return smoke_result(READ, subject, "pass", "read back with matching uri, media type and text or blob",
                             basis=BASIS[READ], details=details)
 
-    def template(self, entry: dict[str, Any]) -> None:
+    def template(self, entry: dict[str, Any]) -> Result | None:
+        """The template's result (left to the caller, which groups templates failing alike), or None
+        for a template the metadata check reports as unparseable."""
         text = entry["uriTemplate"]
         subject = f"template {text}"
         try:
             template = parse(text)
         except TemplateError:
-            return  # reported by the metadata check
+            return None  # reported by the metadata check
         if template.level > 2:
-            self.add(smoke_result(TEMPLATE, subject, "skip", f"uses level {template.level} expressions; "
-                                             "URIs are generated for level 1-2 templates", basis=BASIS[TEMPLATE]))
-            return
+            return smoke_result(TEMPLATE, subject, "skip", f"uses level {template.level} expressions; "
+                                "URIs are generated for level 1-2 templates", basis=BASIS[TEMPLATE])
         answered: list[Outcome] = []
         refusals: list[Outcome] = []
 
@@ -163,19 +172,18 @@ class ResourceChecks(SurfaceChecks):
         if done.finding is not None and done.value is not None:
             uri = template.expand(done.value)
             status: Status = "warn" if done.finding.rule in WARNINGS else "fail"
-            self.add(smoke_result(
+            return smoke_result(
                 TEMPLATE, subject, status, f"{uri}: {done.finding.message}", rule=done.finding.rule,
                 basis=BASIS[TEMPLATE], call=Call(uri, {}, RESOURCES_READ),
-                details={**done.finding.details, "uri": uri, "values": done.value, "mime_type": entry.get("mimeType")}))
-        elif not answered:
-            self.add(smoke_result(
+                details={**done.finding.details, "uri": uri, "values": done.value, "mime_type": entry.get("mimeType")})
+        if not answered:
+            return smoke_result(
                 TEMPLATE, subject, "skip", f"every one of {len(refusals)} generated URI(s) was refused: the template "
                 "may need real values", basis=BASIS[TEMPLATE],
-                details={"returned": refusals[-1].summary()} if refusals else {}))
-        else:
-            self.add(smoke_result(
-                TEMPLATE, subject, "pass", f"{len(answered)} generated URI(s) read back with matching uri and media "
-                f"type ({len(refusals)} refused)", basis=BASIS[TEMPLATE], details={"returned": answered[0].summary()}))
+                details={"returned": refusals[-1].summary()} if refusals else {})
+        return smoke_result(
+            TEMPLATE, subject, "pass", f"{len(answered)} generated URI(s) read back with matching uri and media "
+            f"type ({len(refusals)} refused)", basis=BASIS[TEMPLATE], details={"returned": answered[0].summary()})
 
     def unknown(self, resources: list[dict[str, Any]], templates: list[dict[str, Any]]) -> None:
         listed = {e["uri"] for e in resources if isinstance(e.get("uri"), str)}
@@ -200,26 +208,3 @@ class ResourceChecks(SurfaceChecks):
         call = Call(uri, {}, RESOURCES_READ)
         self.judge_unknown(outcome, call, details, check=UNKNOWN, basis=BASIS[UNKNOWN], accepted_rule=UNKNOWN_ACCEPTED,
                            accepted=f"answered a read of an unknown URI ({uri}) instead of a JSON-RPC error")
-
-
-def one_per_cause(reads: list[Result]) -> list[Result]:
-    """The reads of listed resources with one finding per rule: several resources failing alike
-    are one cause (a server that never decodes its URIs fails them all), reported once with the
-    count, the URIs and the first one's reproduction."""
-    by_rule: dict[str, list[Result]] = {}
-    for result in reads:
-        if result.status in ("fail", "warn"):
-            by_rule.setdefault(result.rule, []).append(result)
-    kept: list[Result] = []
-    for result in reads:
-        alike = by_rule.get(result.rule, []) if result.status in ("fail", "warn") else []
-        if len(alike) < 2:
-            kept.append(result)
-        elif result is alike[0]:
-            uris = [str(r.details.get("uri")) for r in alike]
-            result.message = f"{len(alike)} of {len(reads)} listed resources fail alike; the first, {uris[0]}: " \
-                             f"{result.message}"
-            result.details = {**result.details, "subject": f"{len(alike)} resources", "count": len(alike),
-                              "uris": uris[:20]}
-            kept.append(result)
-    return kept

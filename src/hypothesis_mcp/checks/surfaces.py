@@ -8,14 +8,16 @@ score, and a failure makes `--smoke` exit 4 like any smoke failure.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
-from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.connection import Connection, Exchange, Outcome
 from hypothesis_mcp.profiles import Profile
-from hypothesis_mcp.results import Call, Confidence, Reproduction, Result, Status
+from hypothesis_mcp.results import TOOLS_CALL, Call, Confidence, Reproduction, Result, Status
 from hypothesis_mcp.rules.registry import fix_for
 from hypothesis_mcp.rules.surfaces import bad_code, incident, refused
 
@@ -122,15 +124,90 @@ def list_entries(conn: Connection, method: str) -> Listing:
 
 def smoke_result(check: str, subject: str | None, status: Status, message: str, *, rule: str | None = None,
                  confidence: Confidence = "high", basis: str, call: Call | None = None,
-                 details: dict[str, Any] | None = None) -> Result:
-    """A smoke result about a resource, template or prompt; failures carry a one-call reproduction."""
+                 details: dict[str, Any] | None = None, made_by: Call | None = None) -> Result:
+    """A smoke result about a resource, template or prompt; a failure carries its reproduction: the
+    request, after the tool call that made the record it reads when the run made one (`made_by`),
+    so that it replays from a fresh server."""
     failing = status in ("fail", "warn")
+    reproduction = None
+    if call is not None and failing:
+        reproduction = Reproduction([made_by, call], fresh_server=True) if made_by else \
+            Reproduction([call], fresh_server=False)
     return Result(
         kind="smoke", check=check, tool=None, status=status, rule=rule or check, message=message,
         confidence=confidence, basis=basis, fix=fix_for(rule or check) if failing else "",
-        reproduction=Reproduction([call], fresh_server=False) if call is not None and failing else None,
-        details={**({"subject": subject} if subject else {}), **(details or {})},
+        reproduction=reproduction, details={**({"subject": subject} if subject else {}), **(details or {})},
     )
+
+
+MIN_MATCH_CHARS = 3
+"""A value shorter than this says nothing about which record a URI or prompt argument names."""
+
+
+def maker_of_uri(transcript: list[Exchange], uri: str) -> Call | None:
+    """The first tool call of the run that made the record behind a listed resource: a call that
+    succeeded and either answered with the URI or was sent a string that is one of the URI's path
+    segments, percent-encoded or not (`notes://Art%20Club` is made by a call sent "Art Club")."""
+    segments = {part for raw in (uri.partition("://")[2] or uri).split("/") for part in (raw, unquote(raw))}
+    for exchange, arguments in _successful_calls(transcript):
+        answered = json.dumps(exchange.outcome, ensure_ascii=False)
+        if uri in answered or unquote(uri) in answered or segments & set(_strings(arguments)):
+            return Call(str(exchange.params.get("name")), arguments)
+    return None
+
+
+def maker_of_values(transcript: list[Exchange], values: list[str]) -> Call | None:
+    """The first tool call of the run that succeeded and was sent one of `values` (a prompt's
+    arguments naming a record the run made)."""
+    wanted = {v for v in values if len(v) >= MIN_MATCH_CHARS}
+    for exchange, arguments in _successful_calls(transcript):
+        if wanted & set(_strings(arguments)):
+            return Call(str(exchange.params.get("name")), arguments)
+    return None
+
+
+def _successful_calls(transcript: list[Exchange]) -> Iterator[tuple[Exchange, dict[str, Any]]]:
+    for exchange in transcript:
+        arguments = exchange.params.get("arguments")
+        if exchange.method == TOOLS_CALL and isinstance(arguments, dict) and exchange.outcome.get("kind") == "result" \
+                and not exchange.outcome.get("isError"):
+            yield exchange, arguments
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string of a call's arguments long enough to name a record."""
+    if isinstance(value, str):
+        if len(value) >= MIN_MATCH_CHARS:
+            yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def one_per_cause(results: list[Result], noun: str, listed: str = "subjects") -> list[Result]:
+    """`results` with one finding per rule: several resources, templates or prompts failing alike
+    are one cause (a server that never decodes its URIs fails them all), reported once with the
+    count, what failed (under `listed`) and the first one's reproduction."""
+    by_rule: dict[str, list[Result]] = {}
+    for result in results:
+        if result.status in ("fail", "warn"):
+            by_rule.setdefault(result.rule, []).append(result)
+    kept: list[Result] = []
+    for result in results:
+        alike = by_rule.get(result.rule, []) if result.status in ("fail", "warn") else []
+        if len(alike) < 2:
+            kept.append(result)
+        elif result is alike[0]:
+            names = [str(r.details.get("uri") if listed == "uris" else r.subject) for r in alike]
+            result.message = f"{len(alike)} of {len(results)} {noun} fail alike; the first, {names[0]}: " \
+                             f"{result.message}"
+            result.details = {**result.details, "subject": f"{len(alike)} {noun.split()[-1]}", "count": len(alike),
+                              listed: names[:20]}
+            kept.append(result)
+    return kept
 
 
 def text_problem(entry: dict[str, Any], key: str, *, required: bool) -> str | None:

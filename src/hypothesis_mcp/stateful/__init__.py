@@ -69,7 +69,7 @@ def effect_machine(
         shrink_runs=10**9, give_up_after=None, open_many=False,
         shown=lambda finding: shown_failure(finding, the_target.describe(), site),
     )
-    return shrinking_warm(build_machine(ctx), ctx)
+    return shrinking_warm(build_machine(ctx), ctx, (caller.f_code.co_filename, caller.f_lineno))
 
 
 def shown_path(filename: str) -> str:

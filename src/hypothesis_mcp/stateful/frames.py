@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 from types import TracebackType
+from typing import NoReturn
 
 PACKAGE = Path(__file__).resolve().parent.parent
 EXPLANATION = "Explanation:"
@@ -55,3 +56,15 @@ def _explained(block: list[str]) -> list[str]:
     lines = [note for note in block[2:] if not note.strip().startswith("(")
              and not in_library(note.strip().rpartition(":")[0])]
     return block[:2] + lines if lines else []
+
+
+def raise_at(error: BaseException, filename: str, lineno: int) -> NoReturn:
+    """Raise `error` from a frame at line `lineno` of `filename`, without the frames it came from.
+
+    The unittest `TestCase` form of an effect machine runs no function of the user's: the one line
+    of theirs is the one that built the class, so the failure is raised there (as template engines
+    raise from a template's line) and the traceback shows it with its source."""
+    __tracebackhide__ = True
+    code = compile("\n" * (lineno - 1) + "raise error", filename, "exec")
+    exec(code, {"error": error.with_traceback(None)})
+    raise AssertionError("unreachable: the code above raises")

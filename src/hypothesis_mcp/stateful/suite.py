@@ -11,12 +11,15 @@ Hypothesis reports it as flaky instead of printing it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis.control import current_build_context
 from hypothesis.stateful import RuleBasedStateMachine
 
 from hypothesis_mcp.snippet import python_lines
 from hypothesis_mcp.stateful.context import ProbeContext
-from hypothesis_mcp.stateful.judge import ProbeFinding
+from hypothesis_mcp.stateful.frames import raise_at
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 
 ONE_KEY_RULES = ("probe-silent-noop",)
 """Failures judged on one key's records, whatever else is stored: these shrink on the warm server.
@@ -25,8 +28,10 @@ lost record, an unseen write or a broken bound can depend on how much is stored 
 page), which a warm server's leftovers change, so those shrink on fresh servers, one per candidate."""
 
 
-def shrinking_warm(machine: type[RuleBasedStateMachine], ctx: ProbeContext) -> type[RuleBasedStateMachine]:
-    """`machine`, with shrink candidates on a warm server and Hypothesis's final run on a fresh one."""
+def shrinking_warm(machine: type[RuleBasedStateMachine], ctx: ProbeContext,
+                   built_at: tuple[str, int]) -> type[RuleBasedStateMachine]:
+    """`machine`, with shrink candidates on a warm server and Hypothesis's final run on a fresh one;
+    its unittest `TestCase` raises a failure from `built_at`, the user's line that built it."""
 
     class SuiteMachine(machine):  # type: ignore[valid-type, misc]
         def __init__(self) -> None:
@@ -39,6 +44,23 @@ def shrinking_warm(machine: type[RuleBasedStateMachine], ctx: ProbeContext) -> t
             super().teardown()
             if self.final:
                 ctx.pool.retire_warm()  # the last run of a failure: nothing is shrunk after it
+
+        @classmethod
+        def _to_test_case(cls) -> Any:
+            case = super()._to_test_case()
+            run = case.runTest
+
+            def runTest(self: Any) -> None:
+                __tracebackhide__ = True
+                try:
+                    run(self)
+                except ProbeFailure as failure:
+                    raise_at(failure, *built_at)
+
+            runTest.is_hypothesis_test = True  # type: ignore[attr-defined]
+            runTest._hypothesis_state_machine_class = cls  # type: ignore[attr-defined]
+            case.runTest = runTest
+            return case
 
     SuiteMachine.__name__ = SuiteMachine.__qualname__ = machine.__name__
     return SuiteMachine
