@@ -36,7 +36,7 @@ from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.emit import emit_tests
 from hypothesis_mcp.emit import test_name as emitted_name
 from hypothesis_mcp.engine import RunOptions, run
-from hypothesis_mcp.events import Event, Planned, StageStarted
+from hypothesis_mcp.events import Event, ItemStarted, Planned
 from hypothesis_mcp.results import Report, Reproduction, Result
 from hypothesis_mcp.scorecard import grade_for, score_run
 
@@ -381,7 +381,7 @@ def test_scenarios_announce_the_tools_that_may_write_before_any_call() -> None:
     report, events = _planned_run()
     kinds = [type(e) for e in events]
     plan = _plan(events)
-    assert kinds.index(Planned) < kinds.index(StageStarted), "announced before the first check calls a tool"
+    assert kinds.index(Planned) < kinds.index(ItemStarted), "announced before the first check calls a tool"
     assert plan.may_write == ["create_note", "export_notes"]
     assert plan.announcement in report.notes
     assert plan.announcement is not None and "create_note, export_notes" in plan.announcement
