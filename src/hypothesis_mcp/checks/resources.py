@@ -7,7 +7,7 @@ What a read must answer: a `contents` list whose entries each carry a `uri` and 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis_mcp.checks.surfaces import (
@@ -217,9 +217,10 @@ def one_per_cause(reads: list[Result]) -> list[Result]:
             kept.append(result)
         elif result is alike[0]:
             uris = [str(r.details.get("uri")) for r in alike]
-            result.message = f"{len(alike)} of {len(reads)} listed resources fail alike; the first, {uris[0]}: " \
-                             f"{result.message}"
-            result.details = {**result.details, "subject": f"{len(alike)} resources", "count": len(alike),
-                              "uris": uris[:20]}
-            kept.append(result)
+            kept.append(replace(
+                result,
+                message=f"{len(alike)} of {len(reads)} listed resources fail alike; the first, {uris[0]}: "
+                        f"{result.message}",
+                details={**result.details, "subject": f"{len(alike)} resources", "count": len(alike),
+                         "uris": uris[:20]}))
     return kept
