@@ -80,8 +80,7 @@ def sample_report(**changes: object) -> Report:
                message="the server exited with code 1 during tools/call"),
         *(smoke_result(c) for c in SMOKE_CHECKS),
     ]
-    for index, result in enumerate(results, 1):
-        result.id = f"r{index:03d}"
+    results = [dataclasses.replace(result, id=f"r{index:03d}") for index, result in enumerate(results, 1)]
     report = Report(
         tool={"name": "hypothesis-mcp", "version": "0.1.0"},
         target="python -m hypothesis_mcp.sample_server --bug silent-skip", profile="grading", seed=0,
@@ -455,10 +454,10 @@ def test_gates_a_partial_run_never_passes_ci() -> None:
 
 
 def test_waived_results_in_every_format() -> None:
-    results = [dataclasses.replace(r) for r in sample_report().results]
-    sloppy = next(r for r in results if r.rule == "edge-accepted-invalid-input")
-    sloppy.status, sloppy.waiver = "waived", {"rule": sloppy.rule, "tool": "sloppy", "source": "--ignore",
-                                               "status": "fail"}
+    results = sample_report().results
+    place, sloppy = next((n, r) for n, r in enumerate(results) if r.rule == "edge-accepted-invalid-input")
+    results[place] = dataclasses.replace(sloppy, status="waived", waiver={
+        "rule": sloppy.rule, "tool": "sloppy", "source": "--ignore", "status": "fail"})
     report = sample_report(results=results)
     assert "Waived (1)" in console_text(report)
     assert "r004: edge-accepted-invalid-input on sloppy (was fail) — waived by --ignore" in flat(console_text(report))
@@ -511,17 +510,17 @@ def test_long_reproductions_show_the_replay_command() -> None:
 
 
 def test_result_ids_are_derived_from_what_the_result_is_about() -> None:
-    from hypothesis_mcp.results import assign_ids
+    from hypothesis_mcp.results import with_ids
 
     def made(tool: str, rule: str, kind: str = "probe", check: str = "bound") -> Result:
         return Result(kind=kind, check=check, tool=tool, status="warn", rule=rule, message="")  # type: ignore[arg-type]
 
     first = [made("list_notes", "probe-bound-exceeded"), made("list_notes", "probe-bound-exceeded"),
              made("search_notes", "probe-bound-short")]
-    assign_ids(first)
+    first = with_ids(first)
     assert [r.id for r in first] == ["probe/bound/probe-bound-exceeded/list_notes",
                                      "probe/bound/probe-bound-exceeded/list_notes#2",
                                      "probe/bound/probe-bound-short/search_notes"]
     more = [made("x", "smoke_unknown_tool", "smoke", "smoke_unknown_tool"), *[dataclasses.replace(r) for r in first]]
-    assign_ids(more)
+    more = with_ids(more)
     assert [r.id for r in more[1:]] == [r.id for r in first], "other results do not move an id"

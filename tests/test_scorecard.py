@@ -16,7 +16,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -36,8 +36,9 @@ from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.emit import emit_tests
 from hypothesis_mcp.emit import test_name as emitted_name
 from hypothesis_mcp.engine import RunOptions, run
-from hypothesis_mcp.events import Event, Planned, StageStarted
-from hypothesis_mcp.results import Report, Reproduction, Result
+from hypothesis_mcp.events import Event, ItemStarted, Planned
+from hypothesis_mcp.results import Confidence, Report, Reproduction, Result, Status
+from hypothesis_mcp.rules.registry import RULES
 from hypothesis_mcp.scorecard import grade_for, score_run
 
 SUBSCORES = {"happy": 83.3, "edge": 100.0, "lint": 95.7, "exercised": 100.0}
@@ -247,6 +248,18 @@ def test_emitted_test_fails_with_the_bug_passes_without(request: pytest.FixtureR
     assert fixed.returncode == 0, fixed.stdout[-2000:]
 
 
+@pytest.mark.parametrize("name", ["correct", "silent_skip", "lose_on_write", "limit_ignored"])
+def test_every_rule_a_result_reports_is_in_the_registry(request: pytest.FixtureRequest, name: str) -> None:
+    """The registry is where a rule id is defined: a failure, warning or inconclusive result names a
+    registered rule; a pass or skip names its check (or a registered rule)."""
+    report: Report = request.getfixturevalue(name)
+    unknown = [(r.id, r.rule) for r in report.results
+               if r.rule not in RULES and not (r.status in ("pass", "skip") and r.rule == r.check)]
+    assert unknown == []
+    assert {r.status for r in report.results} <= set(get_args(Status))
+    assert {r.confidence for r in report.results} <= set(get_args(Confidence))
+
+
 # --- the cap switch and the cap itself -------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -381,7 +394,7 @@ def test_scenarios_announce_the_tools_that_may_write_before_any_call() -> None:
     report, events = _planned_run()
     kinds = [type(e) for e in events]
     plan = _plan(events)
-    assert kinds.index(Planned) < kinds.index(StageStarted), "announced before the first check calls a tool"
+    assert kinds.index(Planned) < kinds.index(ItemStarted), "announced before the first check calls a tool"
     assert plan.may_write == ["create_note", "export_notes"]
     assert plan.announcement in report.notes
     assert plan.announcement is not None and "create_note, export_notes" in plan.announcement

@@ -1,4 +1,8 @@
-"""Progress events a run reports while it goes, for a front (the CLI's status line) to show."""
+"""Progress events a run reports while it goes, for a front (the CLI's status line) to show.
+
+Events are data only: a front learns the run's counts from the events themselves, never by
+calling back into the run.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hypothesis_mcp.connection import ServerInfo
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Work so far: examples run, calls made, failures found."""
+
+    examples: int = 0
+    calls: int = 0
+    failures: int = 0
 
 
 @dataclass(frozen=True)
@@ -27,44 +40,53 @@ class Planned:
 
 
 @dataclass(frozen=True)
-class StageStarted:
-    """A stage of the run begins: searches (on `workers` lanes), smoke, scenarios or probes."""
+class PhaseStarted:
+    """A phase of the run begins. `items` says whether it reports its tools or checks one by one
+    (searches, smoke, resources and prompts, scenarios, probes do; catalog, lint, plan and scoring
+    do not); searches run on `workers` lanes."""
 
     name: str
+    items: bool = True
     workers: int | None = None
 
 
 @dataclass(frozen=True)
-class Counts:
-    """Work so far: examples run, calls made, failures found."""
+class PhaseFinished:
+    """The phase ended (done, cut short or interrupted), with the run's counts at that moment."""
 
-    examples: int = 0
-    calls: int = 0
-    failures: int = 0
-
-
-@dataclass(frozen=True)
-class RunStarted:
-    """The run begins; `counts` gives the work so far at any moment (a live display asks it from
-    another thread)."""
-
-    counts: Callable[[], Counts]
-
-
-@dataclass(frozen=True)
-class Step:
-    """A tool's searches, or a check of a stage, reached `phase` ("start" or "done"), with the
-    counts of the whole run at that moment."""
-
-    stage: str
     name: str
+    elapsed: float
+    counts: Counts
+
+
+@dataclass(frozen=True)
+class ItemStarted:
+    """A tool's searches, or a check of a phase, began."""
+
     phase: str
+    name: str
+    elapsed: float
+    counts: Counts
+
+
+@dataclass(frozen=True)
+class ItemFinished:
+    """A tool's searches, or a check of a phase, finished with `status` ("" when it has none)."""
+
+    phase: str
+    name: str
     status: str
     elapsed: float
-    examples: int
-    calls: int
-    failures: int
+    counts: Counts
 
 
-Event = CatalogRead | Planned | StageStarted | RunStarted | Step
+@dataclass(frozen=True)
+class CountsMoved:
+    """The run's counts changed while no item started or finished (a long search is under way)."""
+
+    elapsed: float
+    counts: Counts
+
+
+Event = CatalogRead | Planned | PhaseStarted | PhaseFinished | ItemStarted | ItemFinished | CountsMoved
 Events = Callable[[Event], None]

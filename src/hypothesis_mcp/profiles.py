@@ -28,9 +28,9 @@ class Profile:
     database_dir: str | None
 
     def settings(self, examples: int | None = None, *, stateful_steps: int | None = None) -> settings:
-        """Hypothesis's example database stays off: the explicit seed of each search
-        (search/seeding.py) would switch it off anyway, and search.saved keeps each search's
-        failure instead."""
+        """Hypothesis's example database stays off: it is keyed by our source text and keeps choices,
+        not values; search.saved keeps each search's failure instead (docs/architecture.md, Kept
+        failures)."""
         return settings(
             max_examples=examples if examples is not None else self.examples,
             derandomize=False,

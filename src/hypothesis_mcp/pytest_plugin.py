@@ -17,7 +17,7 @@ import pytest
 
 from hypothesis_mcp.connection import Connection, parse_target
 from hypothesis_mcp.engine import RunOptions, run
-from hypothesis_mcp.events import Event, Step
+from hypothesis_mcp.events import Event, ItemFinished
 from hypothesis_mcp.profiles import make_profile
 from hypothesis_mcp.pytest_fleet import add_options, pytest_collection_modifyitems
 from hypothesis_mcp.results import Report
@@ -107,9 +107,10 @@ def _shown(config: pytest.Config) -> Callable[[Event], None]:
     capture = config.pluginmanager.get_plugin("capturemanager")
 
     def show(event: Event) -> None:
-        if reporter is None or config.get_verbosity() < 1 or not isinstance(event, Step) or event.phase != "done":
+        if reporter is None or config.get_verbosity() < 1 or not isinstance(event, ItemFinished):
             return
-        line = f"hypothesis-mcp {event.stage} {event.name}: {event.status or 'done'} ({event.calls} calls so far)"
+        calls = event.counts.calls
+        line = f"hypothesis-mcp {event.phase} {event.name}: {event.status or 'done'} ({calls} calls so far)"
         if capture is None:
             reporter.write_line(line)
             return

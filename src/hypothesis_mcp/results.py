@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final, Literal
 
 Status = Literal["pass", "fail", "warn", "skip", "inconclusive", "waived"]
@@ -80,7 +80,7 @@ class Call:
         return f"{self.tool}({args})"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Reproduction:
     """The calls, in order, that show a failure; `fresh_server` says they start from a new process."""
 
@@ -111,9 +111,11 @@ ANSWERED = "calls_answered"
 """A happy result's count of generated valid calls the tool served with success: 0 is not exercised."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Result:
-    """One check's outcome on one tool (or on the server, when `tool` is None)."""
+    """One check's outcome on one tool (or on the server, when `tool` is None). Immutable: the
+    checks make it, and the run's finishing step (finishing.py) makes the finished copy with its
+    id, incident link, fix hint and waiver."""
 
     kind: Kind
     check: str
@@ -165,13 +167,16 @@ def result_key(result: Result) -> str:
     return "/".join((result.kind, result.check, result.rule, result.tool or "server"))
 
 
-def assign_ids(results: list[Result]) -> None:
-    """Stable ids; results that share a key get `#2`, `#3`… in the order their check made them."""
+def with_ids(results: list[Result]) -> list[Result]:
+    """The results with stable ids; results that share a key get `#2`, `#3`… in the order their
+    check made them."""
     seen: dict[str, int] = {}
+    named = []
     for result in results:
         key = result_key(result)
         seen[key] = seen.get(key, 0) + 1
-        result.id = key if seen[key] == 1 else f"{key}#{seen[key]}"
+        named.append(replace(result, id=key if seen[key] == 1 else f"{key}#{seen[key]}"))
+    return named
 
 
 @dataclass

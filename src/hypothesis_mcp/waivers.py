@@ -6,7 +6,7 @@ counts in the score, so a team can adopt a check in CI while a known finding is 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis_mcp.errors import UsageError
@@ -45,21 +45,23 @@ def parse_waiver(text: Any, source: str) -> Waiver:
     return Waiver(rule.strip(), tool.strip() or None, source)
 
 
-def apply_waivers(results: list[Result], smoke: Smoke, waivers: list[Waiver]) -> list[dict[str, Any]]:
-    """Mark matching failures and warnings waived; what each waiver matched, for every format."""
+def apply_waivers(results: list[Result], smoke: Smoke,
+                  waivers: list[Waiver]) -> tuple[list[Result], list[dict[str, Any]]]:
+    """The results with matching failures and warnings waived (their smoke checks too), and what
+    each waiver matched, for every format."""
+    results = list(results)
     summary = []
     for waiver in waivers:
         matched = []
-        for result in results:
+        for place, result in enumerate(results):
             if result.status in WAIVABLE and waiver.matches(result):
-                result.waiver = {"rule": waiver.rule, "tool": waiver.tool, "source": waiver.source,
-                                 "status": result.status}
-                result.status = "waived"
+                results[place] = replace(result, status="waived", waiver={
+                    "rule": waiver.rule, "tool": waiver.tool, "source": waiver.source, "status": result.status})
                 matched.append(result.id)
                 if result.kind == "smoke":
                     _waive_smoke_check(smoke, result)
         summary.append({"rule": waiver.rule, "tool": waiver.tool, "source": waiver.source, "matched": matched})
-    return summary
+    return results, summary
 
 
 def _waive_smoke_check(smoke: Smoke, result: Result) -> None:

@@ -7,7 +7,7 @@ is shrunk to the smallest arguments that still break it.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
@@ -150,8 +150,7 @@ class SmokeRun:
         else:
             result = self.result(UNKNOWN, None, "fail", f"did not reject the unknown tool cleanly: {outcome.summary()}",
                                  details=details)
-        result.reproduction = Reproduction([Call(name, {})], fresh_server=False)
-        return result
+        return replace(result, reproduction=Reproduction([Call(name, {})], fresh_server=False))
 
     def run(self) -> tuple[Smoke, list[Result]]:
         """The smoke section of the report, and every check's result in order."""

@@ -11,7 +11,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
 
@@ -202,11 +202,11 @@ def one_per_cause(results: list[Result], noun: str, listed: str = "subjects") ->
             kept.append(result)
         elif result is alike[0]:
             names = [str(r.details.get("uri") if listed == "uris" else r.subject) for r in alike]
-            result.message = f"{len(alike)} of {len(results)} {noun} fail alike; the first, {names[0]}: " \
-                             f"{result.message}"
-            result.details = {**result.details, "subject": f"{len(alike)} {noun.split()[-1]}", "count": len(alike),
-                              listed: names[:20]}
-            kept.append(result)
+            kept.append(replace(
+                result,
+                message=f"{len(alike)} of {len(results)} {noun} fail alike; the first, {names[0]}: {result.message}",
+                details={**result.details, "subject": f"{len(alike)} {noun.split()[-1]}", "count": len(alike),
+                         listed: names[:20]}))
     return kept
 
 

@@ -1,9 +1,9 @@
 """The last minimal failure of each search, kept between runs so that it is tried first next time.
 
-Hypothesis's own example database is switched off by `@seed`, and the default profile seeds every
-search so that its printed seed repeats the run; so what a search shrank to is kept here, as JSON
-under the search's scope (check and tool): a value is given back to Hypothesis as an explicit
-example, a probe's call sequence is replayed before the state machine explores.
+Hypothesis's own example database is keyed by our source text and keeps choices, not values
+(docs/architecture.md, Kept failures); so what a search shrank to is kept here, as JSON under the
+search's scope (check and tool): a value is given back to Hypothesis as an explicit example, a
+probe's call sequence is replayed before the state machine explores.
 """
 
 from __future__ import annotations

@@ -1,0 +1,109 @@
+"""The one step that finishes a run's results: incidents, ids, incident links, fix hints, what
+state-persists means for reproductions, and waivers. Results are immutable; this step makes the
+finished copies, in the order the checks made the results, incidents last."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+from hypothesis_mcp.checks.smoke import smoke_entry
+from hypothesis_mcp.connection import LearnedRefusal, Target
+from hypothesis_mcp.results import Result, Smoke, with_ids
+from hypothesis_mcp.rules.expectations import INCIDENT_RULES
+from hypothesis_mcp.rules.registry import fix_for
+from hypothesis_mcp.shipped import suggest_for
+from hypothesis_mcp.waivers import Waiver, apply_waivers
+
+
+@dataclass(frozen=True)
+class Finished:
+    results: list[Result]
+    isolation: str
+    """The isolation line of the report."""
+    waivers: list[dict[str, Any]]
+    """What each waiver matched."""
+
+
+def _size(result: Result) -> tuple[int, int]:
+    calls = result.reproduction.calls if result.reproduction else []
+    return (len(calls) or 1000, len(json.dumps([c.to_dict() for c in calls], default=repr)))
+
+
+def _incidents(results: list[Result]) -> list[tuple[Result, list[int]]]:
+    """Every crash, hang or protocol violation any check ran into, once per tool and rule, with
+    the smallest reproduction any of those checks found, and the places of the failures it stands
+    for."""
+    hits: dict[tuple[str | None, str], list[int]] = {}
+    for place, r in enumerate(results):
+        if r.status == "fail" and r.rule in INCIDENT_RULES.values() and r.kind != "incident":
+            hits.setdefault((r.tool, r.rule), []).append(place)
+    found = []
+    for (tool, rule), places in hits.items():
+        by = [results[place] for place in places]
+        first = min(by, key=_size)
+        checks = list(dict.fromkeys(r.check for r in by))
+        found.append((Result(kind="incident", check=rule, tool=tool, status="fail", rule=rule,
+                             message=first.message, confidence="high",
+                             basis=f"seen during the {', '.join(checks)} check{'s' if len(checks) > 1 else ''}",
+                             reproduction=first.reproduction, details={**first.details, "checks": checks}), places))
+    return found
+
+
+def _linked(results: list[Result], incidents: list[tuple[Result, list[int]]], smoke: Smoke) -> list[Result]:
+    """Every failure an incident stands for points at it, in the smoke section too."""
+    linked = list(results)
+    for incident, places in incidents:
+        for place in places:
+            result = linked[place]
+            linked[place] = replace(result, details={**result.details, "incident": incident.id})
+            for check in smoke.checks:
+                if (check["check_id"], check["tool_name"], check["verdict"]) == (result.check, result.tool, "fail"):
+                    check["details"]["incident"] = incident.id
+    return linked
+
+
+def _with_fix(result: Result) -> Result:
+    if result.status in ("fail", "warn") and not result.fix:
+        return replace(result, fix=fix_for(result.rule))
+    return result
+
+
+def _isolated(target: Target, results: list[Result], server_name: str) -> tuple[list[Result], str]:
+    """The isolation line, and what state-persists means for the reproductions and the fix."""
+    if target.is_url:
+        return results, "shared server (URL target): records kept apart by markers"
+    if not any(r.rule == "state-persists" for r in results):
+        return results, "fresh server process per stateful example"
+    strategy = suggest_for(server_name) if server_name else None
+    persists_fix = fix_for("state-persists") + (f" For this server: --strategy {strategy}." if strategy else "")
+    shared = [replace(r, reproduction=replace(r.reproduction, fresh_server=False) if r.reproduction else None,
+                      fix=persists_fix if r.rule == "state-persists" else r.fix) for r in results]
+    return shared, ("a new server process per stateful example, but state persists across processes "
+                    "(state-persists): every reproduction may depend on what earlier examples left")
+
+
+def _read_by(results: list[Result], refusals: list[LearnedRefusal]) -> list[Result]:
+    """A replay reads the answers by the refusal shapes the run read them by."""
+    if not refusals:
+        return results
+    shapes = [(shape.member, shape.value) for shape in refusals]
+    return [replace(r, reproduction=replace(r.reproduction, refusals=shapes)) if r.reproduction else r
+            for r in results]
+
+
+def finish(made: list[Result], smoke: Smoke, surfaces: list[Result], waivers: list[Waiver], *, target: Target,
+           server_name: str, refusals: list[LearnedRefusal]) -> Finished:
+    """Finish the results every phase made; `smoke` (a section of dicts, not results) gets the
+    incident links, the waived verdicts and the resource and prompt entries."""
+    made = _read_by(made, refusals)
+    incidents = _incidents(made)
+    results = with_ids([*made, *(incident for incident, _ in incidents)])
+    incidents = [(results[len(made) + n], places) for n, (_, places) in enumerate(incidents)]
+    results = [_with_fix(r) for r in _linked(results, incidents, smoke)]
+    results, isolation = _isolated(target, results, server_name)
+    results, matched = apply_waivers(results, smoke, waivers)
+    place = {id(r): n for n, r in enumerate(made)}
+    smoke.surfaces = [smoke_entry(results[place[id(r)]]) for r in surfaces]
+    return Finished(results, isolation, matched)
