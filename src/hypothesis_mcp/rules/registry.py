@@ -78,6 +78,10 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Serve both tools from the same data with the same filtering and freshness, so they list the same"
         " items."
     )),
+    Rule("probe-read-changed-state", "probe", (
+        "Keep reads free of side effects: a get, search or listing must not archive, consume, move or "
+        "reorder what it finds; give such a change its own write tool, or drop the read-only claim."
+    )),
     Rule("probe-not-idempotent", "probe", (
         "Make a repeated identical read answer the same: order the output deterministically and keep side"
         " effects out of read tools."

@@ -30,6 +30,7 @@ from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.keys import choose_key
 from hypothesis_mcp.stateful.machine import build_machine
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
+from hypothesis_mcp.stateful.reads import reads_probe
 from hypothesis_mcp.stateful.roles import updated_id
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.unmarked import refused_retries
@@ -245,6 +246,7 @@ class ProbeRun:
             ctx, error = self.explore(tool, readers, pair, ctx.key_path, False, calibration)
             verified = self.verified(ctx)
         yield from self.isolation(tool, ctx)
+        yield from reads_probe(self, tool, readers, ctx.key_path, given)
         if not ctx.out_of_time and error is None:
             self.keep(scope, verified)
         if verified is not None:

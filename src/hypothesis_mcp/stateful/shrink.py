@@ -22,7 +22,7 @@ from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.readers import field_texts
 from hypothesis_mcp.strategies import leading_marker
 
-SHOWN_FIRST = ("probe-silent-noop", "probe-data-lost")
+SHOWN_FIRST = ("probe-silent-noop", "probe-data-lost", "probe-read-changed-state")
 
 Replays = Callable[[ProbeFinding], bool]
 

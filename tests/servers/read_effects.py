@@ -1,0 +1,108 @@
+"""Stores whose reads must change nothing, each with a twin whose one read does (issue: invariants).
+
+Every store is its own server (`--store NAME`); `--bug` switches on its one bug. Without it the
+store is the correct twin.
+
+- inbox (snake, readOnlyHint annotations): save_message(subject, body) keeps one message per
+  subject; list_messages() answers {"messages": [...]}; search_messages(text) the messages whose
+  subject or body holds the text. Bug: a search archives what it finds, and list_messages shows
+  only messages not archived, while the search still finds them.
+- kv (dotted, "read-only" in the descriptions, refusals as {"ok": false, "problem": ...}):
+  kv.put(slot, content) keeps one content per slot; kv.fetch(slot) one entry, kv.all() every
+  entry as an object keyed by slot. Bug: a fetch moves the entry into a recently-used cache that
+  kv.fetch still reads and kv.all does not list.
+
+    python tests/servers/read_effects.py --store NAME [--bug]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from typing import Annotated
+
+import serving
+from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
+from pydantic import Field
+
+Text = Annotated[str, Field(max_length=400)]
+READ_ONLY = ToolAnnotations(read_only_hint=True)
+
+
+def inbox(mcp: MCPServer, bug: bool) -> None:
+    messages: dict[str, dict[str, str]] = {}
+    archived: set[str] = set()
+
+    @mcp.tool(name="save_message", description="Save a message; a subject holds one message.",
+              structured_output=False)
+    def save(subject: Text, body: Text) -> str:
+        messages[subject] = {"subject": subject, "body": body}
+        archived.discard(subject)
+        return f"Saved '{subject}'."
+
+    @mcp.tool(name="list_messages", description="Every message, oldest first.", annotations=READ_ONLY,
+              structured_output=False)
+    def list_messages() -> str:
+        return json.dumps({"messages": [m for s, m in messages.items() if s not in archived]})
+
+    @mcp.tool(name="search_messages", description="Messages whose subject or body holds the text.",
+              annotations=READ_ONLY, structured_output=False)
+    def search(text: str) -> str:
+        found = [m for m in messages.values() if text in m["subject"] or text in m["body"]]
+        if bug:
+            archived.update(m["subject"] for m in found)
+        return json.dumps({"messages": found})
+
+
+def kv(mcp: MCPServer, bug: bool) -> None:
+    entries: dict[str, str] = {}
+    recent: dict[str, str] = {}
+
+    def refused(problem: str) -> str:
+        return json.dumps({"ok": False, "problem": problem})
+
+    @mcp.tool(name="kv.put", description="Store content under a slot, replacing what it held.",
+              structured_output=False)
+    def put(slot: Text, content: Text) -> str:
+        if not slot:
+            return refused("a slot needs a name")
+        entries[slot] = content
+        recent.pop(slot, None)
+        return json.dumps({"ok": True, "slot": slot})
+
+    @mcp.tool(name="kv.fetch", description="Read-only: the content of one slot.", structured_output=False)
+    def fetch(slot: str) -> str:
+        if bug and slot in entries:
+            recent[slot] = entries.pop(slot)
+        content = entries.get(slot, recent.get(slot))
+        if content is None:
+            return refused(f"no slot {slot!r}")
+        return json.dumps({"ok": True, "slot": slot, "content": content})
+
+    @mcp.tool(name="kv.all", description="Read-only: every slot and its content.", structured_output=False)
+    def every() -> str:
+        return json.dumps({"ok": True, "entries": entries})
+
+
+STORES: dict[str, Callable[[MCPServer, bool], None]] = {"inbox": inbox, "kv": kv}
+
+
+def build_server(store: str, bug: bool) -> MCPServer:
+    mcp = MCPServer(f"reads-{store}", log_level="WARNING")
+    STORES[store](mcp, bug)
+    return mcp
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--store", choices=sorted(STORES), required=True)
+    parser.add_argument("--bug", action="store_true", help="the buggy twin")
+    args = parser.parse_args()
+    serving.exit_on_signals()
+    build_server(args.store, args.bug).run()
+
+
+if __name__ == "__main__":
+    main()
