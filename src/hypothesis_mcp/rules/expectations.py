@@ -303,6 +303,41 @@ class SameAnswer(Expectation):
 
 
 @dataclass(frozen=True)
+class PagesDisjoint(Expectation):
+    """Two pages of one walk show no record in common: of the written records (by their markers),
+    none the page before showed is on this page too."""
+
+    markers: tuple[str, ...]
+    key: ClassVar[str] = "pages_disjoint"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if before is None or not (before.ok and answer.ok):
+            return True
+        earlier, text = shown(before), shown(answer)
+        return not any(m in earlier and m in text for m in self.markers)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: list(self.markers)}
+
+
+@dataclass(frozen=True)
+class PagesCover(Expectation):
+    """The last two pages of a walk show every record (by its marker) no earlier page showed."""
+
+    markers: tuple[str, ...]
+    key: ClassVar[str] = "pages_cover"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if not answer.ok:
+            return True
+        text = shown(answer) + (shown(before) if before is not None and before.ok else "")
+        return all(m in text for m in self.markers)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: list(self.markers)}
+
+
+@dataclass(frozen=True)
 class Unjudged(Expectation):
     """What a report from another version recorded in a form this one does not know: it holds."""
 
@@ -321,6 +356,10 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return Slice(data[Slice.key], data["n"])
     if ExactlyOf.key in data:
         return ExactlyOf(data[ExactlyOf.key], unit)
+    if PagesDisjoint.key in data:
+        return PagesDisjoint(tuple(data[PagesDisjoint.key]))
+    if PagesCover.key in data:
+        return PagesCover(tuple(data[PagesCover.key]))
     if ContainsAny.key in data:
         return ContainsAny(tuple(data[ContainsAny.key]), bool(data.get("answered")))
     if FieldEquals.key in data:
