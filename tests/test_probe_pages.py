@@ -56,7 +56,13 @@ def test_the_page_expectations_judge_two_pages() -> None:
     cover = PagesCover(("hm00000001", "hm00000002"))
     assert cover.holds(page("[]"), page('["hm00000001", "hm00000002"]'))
     assert not cover.holds(page("[]"), page('["hm00000001"]'))
+    # A page that leads on ends no walk: a fixed server's next page may show the rest.
+    following = PagesCover(("hm00000001", "hm00000002"), ("next_cursor",))
+    assert following.holds(page('{"items": ["hm00000001"], "next_cursor": "c2"}'))
+    assert not following.holds(page('{"items": ["hm00000001"], "next_cursor": null}'))
+    assert cover.holds(page('["hm00000001"]'))  # by offset, a page with items is no end either
     assert from_dict(disjoint.to_dict()) == disjoint and from_dict(cover.to_dict()) == cover
+    assert from_dict(following.to_dict()) == following
 
 
 @pytest.mark.parametrize(("server", "bug", "paged", "rule"), [

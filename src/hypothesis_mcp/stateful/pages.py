@@ -40,6 +40,8 @@ PAGE_NUMBERS = frozenset({"page", "page_number"})
 NEXT_NAMES = ("next_cursor", "next_page_token", "next_token", "continuation_token", "next", "cursor", "page_token")
 """Where an answer holds the cursor of the page after it."""
 MAX_RECORDS = 6
+SHRINK_EXAMPLES = 4
+"""Examples the search may spend shrinking a failure before `tighten` takes over."""
 MAX_PAGES = 40
 LARGE_PAGE = 100
 
@@ -84,6 +86,18 @@ def paging_of(tool: Tool) -> Paging | None:
     return Paging(tool, move, style, size, smallest, max(smallest, largest), first)
 
 
+def plain_values(drawn: Any, name: str | None = None) -> Any:
+    """Drawn arguments with every marked text cut to its token (`<marker>-title`)."""
+    token = f"{PLACEHOLDER}-{name}"
+    if isinstance(drawn, str) and name is not None and drawn.startswith(token):
+        return token
+    if isinstance(drawn, dict):
+        return {k: plain_values(v, k) for k, v in drawn.items()}
+    if isinstance(drawn, list):
+        return [plain_values(v, name) for v in drawn]
+    return drawn
+
+
 @dataclass
 class Walk:
     """One walk of the pages: each page's call and answer, and whether it reached the end."""
@@ -114,6 +128,8 @@ class PageProbe:
     """A page after the first that showed records the first did not: the parameter moves the page."""
     shows: Fact | None = None
     found: ProbeFinding | None = None
+    failing: tuple[list[dict[str, Any]], int | None] | None = None
+    """The drawn records and page size of the last failing example."""
     out_of_time: bool = False
     _count: int = 0
 
@@ -133,14 +149,19 @@ class PageProbe:
         try:
             creating = st.lists(marked_arguments(self.creator, PLACEHOLDER, self.given or None),
                                 min_size=1, max_size=MAX_RECORDS)
-            budget = self.run.profile.probe_examples + self.run.profile.shrink_calls // 20
+            budget = self.run.profile.probe_examples + SHRINK_EXAMPLES
+            self.run.pool.expect(None)  # one fresh server per example, however many tighten takes
 
             @settings(self.run.profile.settings(self.run.profile.probe_examples))
             @given(creates=creating, size=sizes)
             def pages(creates: list[dict[str, Any]], size: int | None) -> None:
                 if self.found is not None and self.examples >= budget:
                     return
-                self.example(creates, size)
+                try:
+                    self.example(creates, size)
+                except ProbeFailure:
+                    self.failing = (creates, size)
+                    raise
 
             with own_draws():
                 seeded(pages, self.run.profile.seed, "pages", p.reader.name, self.creator.name)()
@@ -148,7 +169,22 @@ class PageProbe:
             pass
         except Exception as exc:
             return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        if self.failing is not None:
+            self.tighten(*self.failing)
         return None
+
+    def tighten(self, creates: list[dict[str, Any]], size: int | None) -> None:
+        """The fewest records and the smallest page that still fail, each on a fresh server: the
+        search's own shrinking stops early (every example starts a server), and a paging bug lives in
+        the count and the size, not in the values: each text is cut to its marked token."""
+        plain = [plain_values(c) for c in creates]
+        sizes: list[int | None] = list(range(self.paging.smallest, size + 1)) if size is not None else [None]
+        for count in range(1, len(creates) + 1):
+            for each in sizes if count > 1 else sizes[:1]:  # one record fills one page of any size
+                try:
+                    self.example(plain[:count], each)
+                except ProbeFailure:
+                    return
 
     def example(self, creates: list[dict[str, Any]], size: int | None) -> None:
         if self.run.stop():
@@ -245,6 +281,7 @@ class PageProbe:
                 done.ended = items is not None
                 return done
             if len(done.pages) > 1 and shown(answer) == shown(done.pages[-2][1]):
+                done.ended = True  # the same page again: the walk can go no further
                 return done
             at = following[1] if following else at + (len(items) if p.style == "offset" else 1)
         return done
@@ -273,7 +310,8 @@ class PageProbe:
                   f"walking {name} page by page ({self.sized(size)}, {len(walk.pages)} page(s) to the end) never "
                   f"showed {len(skipped)} of the {len(markers)} record(s) {self.creator.name} wrote{held}",
                   writes, [c for c, _ in (walk.pages if self.paging.style == "cursor" else walk.pages[-2:])],
-                  PagesCover(due), "high" if stored_shown else "medium")
+                  PagesCover(due, NEXT_NAMES if self.paging.style == "cursor" else ()),
+                  "high" if stored_shown else "medium")
 
     def sized(self, size: int | None) -> str:
         p = self.paging
@@ -291,8 +329,7 @@ class PageProbe:
                                f"records written by {self.creator.name}, read back page by page through {p.move}",
                                calls=[*writes, *pages], expect=expect, check="pages", fresh=True,
                                facts=tuple(f for f in (self.shows, moves) if f is not None))
-        if self.found is None or len(finding.calls) <= len(self.found.calls):
-            self.found = finding
+        self.found = finding
         raise ProbeFailure(finding)
 
     def verdict(self, error: str | None) -> Iterator[ProbeOutput]:
