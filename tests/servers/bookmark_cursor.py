@@ -1,7 +1,7 @@
 """Bookmarks browsed by an opaque cursor; answers are JSON text only, errors are isError text.
 
 - bookmark_save(label, note): saves a bookmark; answers "saved bookmark <n>".
-- bookmarks_browse(cursor?, page_size=3): the bookmarks in the order saved, `page_size` (1..20)
+- bookmarks_browse(cursor?, page_size=3): the bookmarks, newest first, `page_size` (1 or more)
   of them, as the JSON text {"bookmarks": [...], "next_cursor": <text or null>}. A cursor is a
   random token the server made for the next page; an unknown one is refused.
 
@@ -40,12 +40,13 @@ def build_server(bug: str | None = None) -> MCPServer:
     @mcp.tool()
     def bookmarks_browse(cursor: Annotated[str | None, Field(description="The next_cursor of the page before.")]
                          = None,
-                         page_size: Annotated[int, Field(ge=1, le=20, description="Bookmarks per page.")] = 3) -> str:
+                         page_size: Annotated[int, Field(ge=1, description="Bookmarks per page.")] = 3) -> str:
         """Browses the saved bookmarks a page at a time."""
         if cursor is not None and cursor not in cursors:
             raise ValueError(f"unknown cursor {cursor!r}")
         start = cursors.get(cursor, 0) if cursor is not None else 0
-        page = saved[start:start + page_size]
+        newest = saved[::-1]
+        page = newest[start:start + page_size]
         after = start + len(page)
         following = None
         if page and after < len(saved):

@@ -22,7 +22,7 @@ from hypothesis.errors import Flaky
 from hypothesis_mcp.catalog import Tool, snake
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
-from hypothesis_mcp.results import Binding, Call
+from hypothesis_mcp.results import CONFIDENCE_ORDER, Binding, Call
 from hypothesis_mcp.rules.answers import items_of, shown
 from hypothesis_mcp.rules.bindings import find_id
 from hypothesis_mcp.rules.expectations import PagesCover, PagesDisjoint
@@ -183,8 +183,9 @@ class PageProbe:
             for each in sizes if count > 1 else sizes[:1]:  # one record fills one page of any size
                 try:
                     self.example(plain[:count], each)
-                except ProbeFailure:
-                    return
+                except ProbeFailure as failure:
+                    if self.found is failure.finding:
+                        return
 
     def example(self, creates: list[dict[str, Any]], size: int | None) -> None:
         if self.run.stop():
@@ -329,7 +330,8 @@ class PageProbe:
                                f"records written by {self.creator.name}, read back page by page through {p.move}",
                                calls=[*writes, *pages], expect=expect, check="pages", fresh=True,
                                facts=tuple(f for f in (self.shows, moves) if f is not None))
-        self.found = finding
+        if self.found is None or CONFIDENCE_ORDER[finding.confidence] <= CONFIDENCE_ORDER[self.found.confidence]:
+            self.found = finding  # a smaller failure, unless it is less sure than the one found
         raise ProbeFailure(finding)
 
     def verdict(self, error: str | None) -> Iterator[ProbeOutput]:
