@@ -129,7 +129,7 @@ class PageProbe:
     shows: Fact | None = None
     found: ProbeFinding | None = None
     failing: tuple[list[dict[str, Any]], int | None] | None = None
-    """The drawn records and page size of the last failing example."""
+    """The drawn records and page size of the example that made `found`."""
     out_of_time: bool = False
     _count: int = 0
 
@@ -159,8 +159,9 @@ class PageProbe:
                     return
                 try:
                     self.example(creates, size)
-                except ProbeFailure:
-                    self.failing = (creates, size)
+                except ProbeFailure as failure:
+                    if self.found is failure.finding:
+                        self.failing = (creates, size)
                     raise
 
             with own_draws():
@@ -282,8 +283,7 @@ class PageProbe:
                 done.ended = items is not None
                 return done
             if len(done.pages) > 1 and shown(answer) == shown(done.pages[-2][1]):
-                done.ended = True  # the same page again: the walk can go no further
-                return done
+                return done  # the same page again: the walk can go no further, and ends nowhere
             at = following[1] if following else at + (len(items) if p.style == "offset" else 1)
         return done
 
