@@ -334,3 +334,15 @@ def item_edits(bug: str | None = None) -> list[str]:
 def memo_replaces() -> list[str]:
     """tests/servers/memo_replaces.py: a create that answers no id and a listing without ids."""
     return [PYTHON, str(ROOT / "tests/servers/memo_replaces.py")]
+
+
+def ledger_pages(bug: str | None = None) -> list[str]:
+    """tests/servers/ledger_pages.py: an offset-paged listing in structuredContent;
+    `--bug offset-skips|offset-overlaps`."""
+    return [PYTHON, str(ROOT / "tests/servers/ledger_pages.py"), *(["--bug", bug] if bug else [])]
+
+
+def bookmark_cursor(bug: str | None = None) -> list[str]:
+    """tests/servers/bookmark_cursor.py: an opaque-cursor listing in JSON text;
+    `--bug cursor-repeats|last-page-lost`."""
+    return [PYTHON, str(ROOT / "tests/servers/bookmark_cursor.py"), *(["--bug", bug] if bug else [])]

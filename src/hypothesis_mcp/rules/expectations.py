@@ -15,6 +15,7 @@ from jsonschema import exceptions as jsonschema_exceptions
 
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.rules.answers import count_items, items_of, lines, records_holding, shown
+from hypothesis_mcp.rules.bindings import find_id
 from hypothesis_mcp.strategies.dialect import value_validator
 
 INCIDENT_RULES = {"closed": "server-crashed", "timeout": "call-timeout", "protocol": "protocol-violation"}
@@ -303,6 +304,46 @@ class SameAnswer(Expectation):
 
 
 @dataclass(frozen=True)
+class PagesDisjoint(Expectation):
+    """Two pages of one walk show no record in common: of the written records (by their markers),
+    none the page before showed is on this page too."""
+
+    markers: tuple[str, ...]
+    key: ClassVar[str] = "pages_disjoint"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if before is None or not (before.ok and answer.ok):
+            return True
+        earlier, text = shown(before), shown(answer)
+        return not any(m in earlier and m in text for m in self.markers)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: list(self.markers)}
+
+
+@dataclass(frozen=True)
+class PagesCover(Expectation):
+    """A walk's last two pages show every record (by its marker) no earlier page showed, once the
+    last page ends the walk: it names no next cursor (under one of `following`), or, paged by
+    offset or number, it is empty. A page that leads on is no end, so nothing is judged."""
+
+    markers: tuple[str, ...]
+    following: tuple[str, ...] = ()
+    key: ClassVar[str] = "pages_cover"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if not answer.ok:
+            return True
+        if find_id(answer, self.following) is not None if self.following else bool(items_of(answer)):
+            return True
+        text = shown(answer) + (shown(before) if before is not None and before.ok else "")
+        return all(m in text for m in self.markers)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: list(self.markers), **({"following": list(self.following)} if self.following else {})}
+
+
+@dataclass(frozen=True)
 class Unjudged(Expectation):
     """What a report from another version recorded in a form this one does not know: it holds."""
 
@@ -321,6 +362,10 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return Slice(data[Slice.key], data["n"])
     if ExactlyOf.key in data:
         return ExactlyOf(data[ExactlyOf.key], unit)
+    if PagesDisjoint.key in data:
+        return PagesDisjoint(tuple(data[PagesDisjoint.key]))
+    if PagesCover.key in data:
+        return PagesCover(tuple(data[PagesCover.key]), tuple(data.get("following", ())))
     if ContainsAny.key in data:
         return ContainsAny(tuple(data[ContainsAny.key]), bool(data.get("answered")))
     if FieldEquals.key in data:

@@ -58,6 +58,14 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Store and return each written value as given: no silent cut to a length, clamp to a range, or "
         "dropped list items; refuse a value the tool cannot keep with an error instead."
     )),
+    Rule("probe-pages-skip", "probe", (
+        "Page from a stable order and advance by exactly what each page returned (an offset by the items "
+        "served, a cursor that points just after the last item): every record must appear on some page."
+    )),
+    Rule("probe-pages-repeat", "probe", (
+        "Start each page just after the last item of the page before it (no overlap of offsets, no cursor "
+        "that points at an item already served), so no record is listed on two pages of one walk."
+    )),
     Rule("probe-write-not-observable", "probe", (
         "Make what a write stores visible through a read tool, or declare the reader and its arguments in"
         " a probe config so the round trip can be checked."

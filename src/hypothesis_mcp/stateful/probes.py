@@ -29,6 +29,7 @@ from hypothesis_mcp.stateful.host import ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.keys import choose_key
 from hypothesis_mcp.stateful.machine import build_machine
+from hypothesis_mcp.stateful.pages import page_probes
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
 from hypothesis_mcp.stateful.reads import reads_probe
 from hypothesis_mcp.stateful.roles import updated_id
@@ -144,6 +145,7 @@ class ProbeRun:
                                                     "not run: --max-time was reached"),))
                     continue
                 yield Step(round_trip_of(tool), servers=self.profile.probe_examples)
+            yield Step(ProbeRun.pages, servers=self.profile.probe_examples)
         yield Step(ProbeRun.bounds, servers=1)
         yield Step(ProbeRun.agreements, main=True)
         yield Step(ProbeRun.idempotent, main=True)
@@ -283,6 +285,10 @@ class ProbeRun:
                               f"writes were visible and kept ({judged}, {ctx.runs} {where} example(s))",
                               confidence="high" if ctx.overwrites_judged or ctx.confirmed else best.confidence,
                               basis=best.basis)
+
+    def pages(self) -> Iterator[ProbeOutput]:
+        """Paged readers walked to the end over records the run wrote (stateful/pages.py)."""
+        yield from page_probes(self)
 
     def isolation(self, tool: Tool, ctx: ProbeContext) -> Iterator[Result]:
         """Records that outlived their server process: a warning, once per write tool."""
