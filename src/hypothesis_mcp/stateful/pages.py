@@ -22,6 +22,7 @@ from hypothesis.errors import Flaky
 from hypothesis_mcp.catalog import Tool, snake
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import CONFIDENCE_ORDER, Binding, Call
 from hypothesis_mcp.rules.answers import items_of, shown
 from hypothesis_mcp.rules.bindings import find_id
@@ -33,7 +34,7 @@ from hypothesis_mcp.stateful.readers import choose_readers, tokens
 from hypothesis_mcp.stateful.roles import updated_id
 from hypothesis_mcp.stateful.updates import needs_record
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
-from hypothesis_mcp.vocabulary import CURSOR_NAMES, LIMIT_NAMES
+from hypothesis_mcp.vocabulary import LIMIT_NAMES
 
 OFFSETS = frozenset({"offset", "skip", "start"})
 PAGE_NUMBERS = frozenset({"page", "page_number"})
@@ -65,17 +66,18 @@ def paging_of(tool: Tool) -> Paging | None:
     """The paging a read tool's parameters name; None when it takes none or requires other values."""
     if not tool.is_read:
         return None
-    move = next((p for p in tool.properties if snake(p) in CURSOR_NAMES and snake(p) != "before"), None)
+    read = profile(tool)
+    move = next((p for p in read.cursors if snake(p) != "before"), None)
     if move is None:
         return None
     flat = snake(move)
     style = "offset" if flat in OFFSETS else "page" if flat in PAGE_NUMBERS else "cursor"
     size = next((p for p in tool.properties if snake(p) in LIMIT_NAMES), None)
-    if any(name not in (move, size) for name in tool.required):
+    if any(name not in (move, size) for name in read.required):
         return None
     smallest, largest = 1, LARGE_PAGE
     if size is not None:
-        bound = next((b for b in tool.bounds if b.param == size), None)
+        bound = next((b for b in read.bounds if b.param == size), None)
         smallest = max(1, bound.minimum or 1) if bound else 1
         largest = min(LARGE_PAGE, bound.maximum) if bound and bound.maximum else LARGE_PAGE
     schema = tool.properties.get(move)
