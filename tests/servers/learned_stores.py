@@ -33,7 +33,6 @@ Every store is its own server (`--store NAME`); `--bug` switches on its twin's o
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 from collections.abc import Callable
@@ -237,19 +236,8 @@ STORES: dict[str, Callable[[MCPServer, bool], None]] = {
 }
 
 
-def build_server(store: str, bug: bool) -> MCPServer:
-    mcp = MCPServer(f"learned-{store}", log_level="WARNING")
-    STORES[store](mcp, bug)
-    return mcp
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--store", choices=sorted(STORES), required=True)
-    parser.add_argument("--bug", action="store_true", help="the buggy twin")
-    args = parser.parse_args()
-    serving.exit_on_signals()
-    build_server(args.store, args.bug).run()
+    serving.main_stores(STORES, "learned", __doc__ or "")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ store is the correct twin.
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Callable
 from typing import Annotated
@@ -89,19 +88,8 @@ def kv(mcp: MCPServer, bug: bool) -> None:
 STORES: dict[str, Callable[[MCPServer, bool], None]] = {"inbox": inbox, "kv": kv}
 
 
-def build_server(store: str, bug: bool) -> MCPServer:
-    mcp = MCPServer(f"reads-{store}", log_level="WARNING")
-    STORES[store](mcp, bug)
-    return mcp
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--store", choices=sorted(STORES), required=True)
-    parser.add_argument("--bug", action="store_true", help="the buggy twin")
-    args = parser.parse_args()
-    serving.exit_on_signals()
-    build_server(args.store, args.bug).run()
+    serving.main_stores(STORES, "reads", __doc__ or "")
 
 
 if __name__ == "__main__":

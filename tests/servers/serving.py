@@ -57,3 +57,15 @@ def main_sdk(build: Callable[[str | None], MCPServer], bugs: Sequence[str], doc:
     args = parser.parse_args()
     exit_on_signals()
     build(getattr(args, "bug", None)).run()
+
+
+def main_stores(stores: dict[str, Callable[[MCPServer, bool], None]], prefix: str, doc: str) -> None:
+    """The command line of the files that hold several small SDK stores: `--store NAME [--bug]`."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--store", choices=sorted(stores), required=True)
+    parser.add_argument("--bug", action="store_true", help="the buggy twin")
+    args = parser.parse_args()
+    exit_on_signals()
+    mcp = MCPServer(f"{prefix}-{args.store}", log_level="WARNING")
+    stores[args.store](mcp, args.bug)
+    mcp.run()

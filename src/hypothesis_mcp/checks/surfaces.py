@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from hypothesis_mcp.connection import Connection, Exchange, Outcome
+from hypothesis_mcp.connection.failure import strings_in
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import TOOLS_CALL, Call, Confidence, Reproduction, Result, Status
 from hypothesis_mcp.rules.registry import fix_for
@@ -151,7 +152,8 @@ def maker_of_uri(transcript: list[Exchange], uri: str) -> Call | None:
     segments = {part for raw in (uri.partition("://")[2] or uri).split("/") for part in (raw, unquote(raw))}
     for exchange, arguments in _successful_calls(transcript):
         answered = json.dumps(exchange.outcome, ensure_ascii=False)
-        if uri in answered or unquote(uri) in answered or segments & set(_strings(arguments)):
+        sent = {s for s in strings_in(arguments) if len(s) >= MIN_MATCH_CHARS}
+        if uri in answered or unquote(uri) in answered or segments & sent:
             return Call(str(exchange.params.get("name")), arguments)
     return None
 
@@ -161,7 +163,7 @@ def maker_of_values(transcript: list[Exchange], values: list[str]) -> Call | Non
     arguments naming a record the run made)."""
     wanted = {v for v in values if len(v) >= MIN_MATCH_CHARS}
     for exchange, arguments in _successful_calls(transcript):
-        if wanted & set(_strings(arguments)):
+        if wanted & set(strings_in(arguments)):
             return Call(str(exchange.params.get("name")), arguments)
     return None
 
@@ -172,19 +174,6 @@ def _successful_calls(transcript: list[Exchange]) -> Iterator[tuple[Exchange, di
         if exchange.method == TOOLS_CALL and isinstance(arguments, dict) and exchange.outcome.get("kind") == "result" \
                 and not exchange.outcome.get("isError"):
             yield exchange, arguments
-
-
-def _strings(value: Any) -> Iterator[str]:
-    """Every string of a call's arguments long enough to name a record."""
-    if isinstance(value, str):
-        if len(value) >= MIN_MATCH_CHARS:
-            yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
 
 
 def one_per_cause(results: list[Result], noun: str, listed: str = "subjects") -> list[Result]:

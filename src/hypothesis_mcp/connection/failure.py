@@ -53,7 +53,7 @@ _PUNCTUATION = "[]:!-.,"
 def failure_claim(content: list[dict[str, Any]], structured: Any, has_structured: bool,
                   arguments: Mapping[str, Any] | None = None) -> str | None:
     """Why a result that did not set isError says it failed, in a few words; None when it does not."""
-    echoed = set(_strings(arguments or {}))
+    echoed = set(strings_in(arguments or {}))
     if has_structured:
         for value in _unwrapped(structured):
             if (found := _object_claim(value, echoed)) is not None:
@@ -121,15 +121,16 @@ def _echo(text: str, echoed: set[str]) -> bool:
     return bool(needle) and any(needle in value for value in echoed)
 
 
-def _strings(value: Any) -> Iterator[str]:
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string inside a JSON value, however deep."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, Mapping):
         for inner in value.values():
-            yield from _strings(inner)
+            yield from strings_in(inner)
     elif isinstance(value, list):
         for inner in value:
-            yield from _strings(inner)
+            yield from strings_in(inner)
 
 
 def _truthy(value: Any) -> bool:
