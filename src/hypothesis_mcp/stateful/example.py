@@ -230,6 +230,13 @@ class Example:
                 self.ctx.confirmed += 1
                 self.ctx.resources_shown.add(uri)
                 return
+            if not self.keyed(best, record):
+                whole = self.largest_page(best, record, again)
+                if whole is None:
+                    return
+                if any(t in shown(whole) for t in wanted):
+                    self.confirm(record, best, whole)
+                    return
             self.fail("probe-write-not-observable",
                       f"a write to key {record.key!r} reported success but no read tool shows it "
                       f"(read: {', '.join(r.tool.name for r in answered)})",
@@ -286,6 +293,18 @@ class Example:
             return None
         wanted = limit.maximum if limit.maximum is not None else count + len(self.model)
         return self.call(reader.tool.name, {**self.reader_args(reader, record), limit.param: wanted})
+
+    def largest_page(self, reader: Reader, record: Record, answer: Outcome) -> Outcome | None:
+        """A listing with a limit parameter may hold the new record past its first page: it is asked
+        for its largest page, which judges the write only when it is not full (None when it is)."""
+        limit = next((b for b in profile(reader.tool).bounds if b.kind == "limit" and not b.required), None)
+        if limit is None:
+            return answer
+        asked = limit.maximum if limit.maximum is not None else count_items(answer)[0] + len(self.model) + 1
+        whole = self.call(reader.tool.name, {**self.reader_args(reader, record), limit.param: asked})
+        if not whole.ok:
+            return answer
+        return None if count_items(whole)[0] >= asked else whole
 
     def make_args(self, drawn: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         marker = self.ctx.next_marker()

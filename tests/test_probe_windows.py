@@ -1,0 +1,27 @@
+"""A listing that shows a page of the oldest records (tests/servers/oldest_first.py): past its first
+page the newest record is out of sight, which says nothing about the write. The correct store
+draws no finding; a store that drops one record is still found, judged on its largest page."""
+
+from __future__ import annotations
+
+from helpers import PYTHON, ROOT, grading, problems, shared_run, summary
+
+
+def journal(bug: str | None = None) -> list[str]:
+    return [PYTHON, str(ROOT / "tests/servers/oldest_first.py"), *(["--bug", bug] if bug else [])]
+
+
+def test_a_record_past_a_full_page_is_no_lost_write() -> None:
+    report = shared_run(journal(), grading(), probes=True, allow_writes=True)
+    assert [r for r in problems(report) if r.kind == "probe"] == [], summary(report)
+
+
+def test_a_dropped_record_is_found_on_the_largest_page() -> None:
+    report = shared_run(journal("drops-fourth"), grading(), probes=True, allow_writes=True)
+    [found] = [r for r in problems(report) if r.kind == "probe"]
+    assert (found.tool, found.rule, found.status, found.confidence) == (
+        "write_entry", "probe-write-not-observable", "fail", "high"), summary(report)
+    assert found.reproduction is not None
+    calls = found.reproduction.calls
+    assert [c.tool for c in calls] == ["write_entry"] * 4 + ["read_entries"]
+    assert calls[-1].arguments == {"max_items": 4}
