@@ -123,9 +123,10 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
     if found.finding is None:
         return None, judged[0], f"no answer of {rel.tool} with {rel.param} had a list of items to count"
     n = found.value
-    if not showing:
-        for value in sorted(v for v in set(rel.values) if v > 0):
-            prop(value)
+    for value in sorted(v for v in set(rel.values) if v > 0):
+        if showing:
+            break
+        prop(value)
     return ProbeFinding(
         rule=found.finding.rule, tool=rel.tool, message=found.finding.message, confidence=check.confidence,
         basis=check.basis, calls=[Call(rel.tool, {**base, rel.param: n})], expect=found.finding.details["expect"],

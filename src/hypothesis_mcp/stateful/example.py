@@ -288,7 +288,7 @@ class Example:
         count = count_items(answer)[0]
         if count < record.shown_among:
             return answer
-        limit = next((b for b in profile(reader.tool).bounds if b.kind == "limit" and not b.required), None)
+        limit = page_limit(reader)
         if limit is None:
             return None
         wanted = limit.maximum if limit.maximum is not None else count + len(self.model)
@@ -297,7 +297,7 @@ class Example:
     def largest_page(self, reader: Reader, record: Record, answer: Outcome) -> Outcome | None:
         """A listing with a limit parameter may hold the new record past its first page: it is asked
         for its largest page, which judges the write only when it is not full (None when it is)."""
-        limit = next((b for b in profile(reader.tool).bounds if b.kind == "limit" and not b.required), None)
+        limit = page_limit(reader)
         if limit is None:
             return answer
         asked = limit.maximum if limit.maximum is not None else count_items(answer)[0] + len(self.model) + 1
@@ -472,3 +472,8 @@ class Example:
                   Reader(reader.tool, "medium", basis),
                   {"slice": bound.kind, "n": n}, check="bound", tool=reader.tool.name,
                   facts=(bound_fact(reader.tool.name, bound.param, basis),))
+
+
+def page_limit(reader: Reader) -> Bound | None:
+    """The optional limit-like parameter through which a listing is asked for more of its items."""
+    return next((b for b in profile(reader.tool).bounds if b.kind == "limit" and not b.required), None)
