@@ -72,6 +72,15 @@ def _objects(value: Any, depth: int = 0) -> list[dict[str, Any]]:
     return []
 
 
+def values_of(outcome: Outcome) -> list[Any]:
+    """The answer's JSON values: its structuredContent, then its text when that parses as JSON."""
+    found = [outcome.structured] if outcome.has_structured else []
+    parsed = _json(outcome.text)
+    if parsed is not None:
+        found.append(parsed)
+    return found
+
+
 def _json(text: str) -> Any:
     try:
         return json.loads(text)

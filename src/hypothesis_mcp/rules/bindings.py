@@ -8,14 +8,12 @@ to every later call in place of the old one.
 
 from __future__ import annotations
 
-import contextlib
-import json
 from typing import Any
 
 from hypothesis_mcp.catalog import snake
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.results import Call
-from hypothesis_mcp.rules.answers import records_holding
+from hypothesis_mcp.rules.answers import records_holding, values_of
 
 
 def find_id(outcome: Outcome, names: tuple[str, ...], holding: str | None = None) -> tuple[str, Any] | None:
@@ -26,7 +24,7 @@ def find_id(outcome: Outcome, names: tuple[str, ...], holding: str | None = None
         return None
     if holding is not None:
         return _member(records_holding(outcome, holding), names)
-    for value in _answers(outcome):
+    for value in values_of(outcome):
         found = _member([value], names)
         if found is None and isinstance(value, dict):
             found = _member([v for v in value.values() if isinstance(v, dict)], names)
@@ -37,11 +35,16 @@ def find_id(outcome: Outcome, names: tuple[str, ...], holding: str | None = None
     return None
 
 
-def _answers(outcome: Outcome) -> list[Any]:
-    found = [outcome.structured] if outcome.has_structured else []
-    with contextlib.suppress(ValueError):
-        found.append(json.loads(outcome.text))
-    return found
+def says_no_more(outcome: Outcome, names: tuple[str, ...]) -> bool:
+    """Whether the answer names one of `names` and leaves it empty (null, "", false): a cursor
+    member that says the walk is over, where an absent member says nothing."""
+    for value in values_of(outcome):
+        objects = [value, *(v for v in value.values() if isinstance(v, dict))] if isinstance(value, dict) else []
+        for obj in objects:
+            if any(snake(member) in names and member_value in (None, "", False)
+                   for member, member_value in obj.items()):
+                return True
+    return False
 
 
 def _member(objects: list[Any], names: tuple[str, ...]) -> tuple[str, Any] | None:

@@ -22,6 +22,7 @@ from hypothesis_mcp.stateful.context import (
     get_path,
     set_path,
 )
+from hypothesis_mcp.stateful.continuation import follow
 from hypothesis_mcp.stateful.fidelity import changes
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.keys import top
@@ -236,6 +237,14 @@ class Example:
                     return
                 if any(t in shown(whole) for t in wanted):
                     self.confirm(record, best, whole)
+                    return
+                later = follow(self.call, best.tool, self.reader_args(best, record), again)
+                if later is not None:
+                    # One page of a longer listing: a later page that shows the record confirms it;
+                    # none judges a loss here (the page probe walks such listings).
+                    page = next((p for p in later.pages if any(t in shown(p) for t in wanted)), None)
+                    if page is not None:
+                        self.confirm(record, best, page)
                     return
             self.fail("probe-write-not-observable",
                       f"a write to key {record.key!r} reported success but no read tool shows it "

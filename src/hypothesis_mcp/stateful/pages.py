@@ -25,7 +25,7 @@ from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import CONFIDENCE_ORDER, Binding, Call
 from hypothesis_mcp.rules.answers import items_of, shown
-from hypothesis_mcp.rules.bindings import find_id
+from hypothesis_mcp.rules.bindings import find_id, says_no_more
 from hypothesis_mcp.rules.expectations import PagesCover, PagesDisjoint
 from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
@@ -281,8 +281,15 @@ class PageProbe:
             following = find_id(answer, NEXT_NAMES) if p.style == "cursor" else None
             binds = (Binding(following[1], NEXT_NAMES),) if following else ()
             done.pages.append((Call(p.reader.name, args, binds=binds), answer))
-            if items is None or not items or (p.style == "cursor" and following is None):
+            if items is None or not items:
                 done.ended = items is not None
+                return done
+            if p.style == "cursor" and following is None:
+                # No next cursor: an end if the answer says so, if an earlier page named its cursor
+                # (this one leaves it out) or if the page came short; a full first page whose cursor
+                # sits under a name we do not know is a walk we cannot go on, not an end.
+                done.ended = (says_no_more(answer, NEXT_NAMES) or len(done.pages) > 1
+                              or (size is not None and len(items) < size))
                 return done
             if len(done.pages) > 1 and shown(answer) == shown(done.pages[-2][1]):
                 return done  # the same page again: the walk can go no further, and ends nowhere
@@ -358,8 +365,9 @@ class PageProbe:
                              confidence="high" if self.moved else "medium",
                              basis=f"records written by {self.creator.name}, read back page by page")
         elif self.unended:
-            yield inconclusive(f"no walk of {self.paging.move} reached an empty page or an answer without a next "
-                               f"page within {MAX_PAGES} pages")
+            yield inconclusive(f"no walk of {self.paging.move} could be followed to its end within {MAX_PAGES} "
+                               "pages (a full page that names its next page under a member the probe does not "
+                               "know ends nothing)")
         elif self.unseen:
             yield inconclusive(f"no page of {name} showed the records {self.creator.name} wrote")
         else:
