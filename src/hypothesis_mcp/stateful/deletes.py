@@ -1,6 +1,7 @@
 """Deletes delete: a model-based state machine over the records one write tool stored (--allow-deletes).
 
-The machine writes records (a Bundle of them, two in `@initialize` so a neighbour can be lost) and
+The machine writes records (a Bundle of them; `@initialize` writes three and deletes the middle one,
+so a neighbour on either side is judged) and
 deletes them through a tool that deletes the write's records (`delete_note`, `cards.drop`), each
 delete addressed by the record's own key. After a delete the server reported as done, no reader
 shows the record and every other record is still shown by the reader that showed it; a second
@@ -192,10 +193,14 @@ def build_deletes_machine(ctx: ProbeContext, deleter: Reader, tally: list[int]) 
             target(float(len(self.example.model)), label="records held")
             self.example.close()
 
-        @initialize(target=records, batch=st.lists(drawing, min_size=2, max_size=2))
+        @initialize(target=records, batch=st.lists(drawing, min_size=3, max_size=3))
         def first(self, batch: list[dict[str, Any]]) -> Any:
-            """Two records, so even the shortest example has a neighbour a delete may take."""
-            return multiple(*(r for drawn in batch if (r := self.example.put(drawn)) is not None))
+            """Three records and a delete of the middle one, so even the shortest example judges a
+            neighbour on either side (a delete that takes the record after it, or the one before)."""
+            stored = [r for drawn in batch if (r := self.example.put(drawn)) is not None]
+            if len(stored) == 3:
+                self.example.delete(stored[1])
+            return multiple(*(r for r in stored if r.marker in self.example.model))
 
         @rule(target=records, drawn=drawing)
         def write(self, drawn: dict[str, Any]) -> Any:
