@@ -236,12 +236,19 @@ def pinned(finding: ProbeFinding, write: str) -> set[int]:
              and any(t in json.dumps(c.arguments, ensure_ascii=False) for t in looked_for)}
     if finding.rule == TOOK_OTHER and deletes:
         keep |= {i for i in range(deletes[-1]) if calls[i] == calls[last]}
+    if finding.rule == AGAIN:
+        keep |= {i for i in deletes if calls[i] == calls[last]}  # the first delete of the record
     return keep
 
 
 def minimal(finding: ProbeFinding, write: str, host: ProbeHost) -> ProbeFinding:
-    """Drop, one at a time, every call the finding does not rest on; keep a drop a fresh replay
-    still fails with."""
+    """Drop every call the finding does not rest on, all at once first, then one at a time; keep a
+    drop a fresh replay still fails with."""
+    keep = pinned(finding, write)
+    if len(keep) < len(finding.calls):
+        fewest = replace(finding, calls=[c for i, c in enumerate(finding.calls) if i in keep])
+        if host.reproduces(fewest):
+            return fewest
     best, budget = finding, REPLAYS
     index = 0
     while index < len(best.calls) and budget > 0:
