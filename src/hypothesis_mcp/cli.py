@@ -210,6 +210,9 @@ def test(
                                                     "and probe (repeatable).")] = [],  # noqa: B006
     allow_writes: Annotated[bool, _flag("--allow-writes", "Let probes call write tools. Point them at a "
                                         "disposable server.", panel.WRITES)] = False,
+    allow_deletes: Annotated[bool, _flag("--allow-deletes", "With --allow-writes: let the deletes probe call "
+                                         "deleting tools, only on records the run itself wrote.",
+                                         panel.WRITES)] = False,
     read_only: Annotated[bool, _flag("--read-only", "Scenarios call read-only tools only.", panel.WRITES)] = False,
     profile: Annotated[str, typer.Option("--profile", metavar="NAME", rich_help_panel=panel.BUDGET,
                                          help="grading (deterministic), default or thorough.")] = "default",
@@ -313,7 +316,8 @@ def test(
         chosen = make_profile("grading" if ci else profile, seed=_whole(seed, "--seed"), max_examples=max_examples)
         options = RunOptions(
             profile=chosen, smoke=smoke, call_all=call_all, probes=probes or probe_config is not None,
-            allow_writes=allow_writes, probe_config=config, overrides=overrides, read_only=read_only,
+            allow_writes=allow_writes, allow_deletes=allow_deletes, probe_config=config, overrides=overrides,
+            read_only=read_only,
             probe_grade_cap=not no_probe_grade_cap, timeout=timeout, startup_timeout=timeout,
             max_time=max_time, workers=parse_workers(workers), waivers=waivers, include_tools=list(include_tool),
             exclude_tools=list(exclude_tool),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.profiles import Profile, make_profile
 from hypothesis_mcp.stateful.config import ProbeConfig
 from hypothesis_mcp.strategies import Overrides
@@ -17,6 +18,8 @@ class RunOptions:
     call_all: bool = False
     probes: bool = False
     allow_writes: bool = False
+    allow_deletes: bool = False
+    """Let the deletes probe call deleting tools, on records the run itself wrote (needs allow_writes)."""
     probe_config: ProbeConfig | None = None
     overrides: Overrides | None = None
     read_only: bool = False
@@ -31,3 +34,8 @@ class RunOptions:
     include_tools: list[str] = field(default_factory=list)
     exclude_tools: list[str] = field(default_factory=list)
     """`--include-tool` / `--exclude-tool` globs: the tools every check and probe sees."""
+
+    def __post_init__(self) -> None:
+        if self.allow_deletes and not self.allow_writes:
+            raise UsageError("--allow-deletes deletes only records the run itself wrote, so it needs "
+                             "--allow-writes too")

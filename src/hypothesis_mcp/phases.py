@@ -102,7 +102,7 @@ def plan(run: RunContext) -> None:
         run.notes.append(announcement)
     run.emit(Planned([t.name for t in scenario_plan.called], scenario_plan.may_write, announcement))
     probe_run = ProbeRun(run.conn, run.lanes.lanes[0].pool, tools, options.profile, options.allow_writes,
-                         config, run.overrides, stop=run.budget, lanes=run.lanes)
+                         config, options.allow_deletes, run.overrides, stop=run.budget, lanes=run.lanes)
     smoke_run = SmokeRun(run.conn, tools, searches, call_all=options.call_all, excluded=excluded)
     smoke_calls = {t.name for t in tools if options.smoke and smoke_run.callable_reason(t) is None}
     units = plan_units(tools, {t.name for t in scenario_plan.called}, smoke_calls)

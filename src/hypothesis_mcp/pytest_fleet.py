@@ -38,6 +38,8 @@ def add_options(group: pytest.OptionGroup) -> None:
                     "--mcp-config's grading runs.")
     group.addoption("--mcp-allow-writes", action="store_true", default=False, help="Let --mcp-config's effect "
                     "probes call write tools (point them at disposable servers).")
+    group.addoption("--mcp-allow-deletes", action="store_true", default=False, help="With --mcp-allow-writes: "
+                    "let the deletes probe call deleting tools, only on records the run itself wrote.")
 
 
 def family_results(report: Report, family: str) -> list[Result]:
@@ -117,6 +119,7 @@ def _graded(config: pytest.Config, member: Member) -> ServerGrade:
         timeout = config.getoption("--mcp-timeout") or 30.0
         options = RunOptions(profile=make_profile("grading", max_examples=config.getoption("--mcp-max-examples")),
                              smoke=True, probes=True, allow_writes=config.getoption("--mcp-allow-writes"),
+                             allow_deletes=config.getoption("--mcp-allow-deletes"),
                              timeout=timeout, startup_timeout=timeout)
         grades[member.name] = grade_member(member, options, None, ci=True)
     return grades[member.name]

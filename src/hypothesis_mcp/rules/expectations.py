@@ -103,8 +103,13 @@ class UnknownToolRefused(Expectation):
 class FailsAsError(Expectation):
     """A failure is answered as one: no success result whose content says the call failed."""
 
+    key: ClassVar[str] = "fails_as_error"
+
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
         return not answer.error_shaped
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: True}
 
 
 @dataclass(frozen=True)
@@ -166,6 +171,22 @@ class ContainsAny(Expectation):
 
     def to_dict(self) -> dict[str, Any]:
         return {self.key: list(self.tokens), **({"answered": True} if self.answered else {})}
+
+
+@dataclass(frozen=True)
+class ShowsNone(Expectation):
+    """The read shows none of the tokens a deleted record was written with (an error answer, "not
+    found", shows none)."""
+
+    tokens: tuple[str, ...]
+    key: ClassVar[str] = "shows_none"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        text = shown(answer) if answer.ok else ""
+        return not any(token in text for token in self.tokens)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: list(self.tokens)}
 
 
 @dataclass(frozen=True)
@@ -366,6 +387,10 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return PagesDisjoint(tuple(data[PagesDisjoint.key]))
     if PagesCover.key in data:
         return PagesCover(tuple(data[PagesCover.key]), tuple(data.get("following", ())))
+    if ShowsNone.key in data:
+        return ShowsNone(tuple(data[ShowsNone.key]))
+    if data.get(FailsAsError.key):
+        return FailsAsError()
     if ContainsAny.key in data:
         return ContainsAny(tuple(data[ContainsAny.key]), bool(data.get("answered")))
     if FieldEquals.key in data:

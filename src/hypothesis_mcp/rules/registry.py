@@ -90,6 +90,18 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Keep reads free of side effects: a get, search or listing must not archive, consume, move or "
         "reorder what it finds; give such a change its own write tool, or drop the read-only claim."
     )),
+    Rule("probe-delete-kept", "probe", (
+        "Make a delete that reports success remove the record from every store and index a reader uses "
+        "(no soft-delete flag a listing ignores, no cache left holding it); if it cannot delete, refuse."
+    )),
+    Rule("probe-delete-took-other", "probe", (
+        "Delete exactly the record whose key was given: compare the whole key (not a prefix or a "
+        "truncated copy) and remove one item at the index found, not a slice or the index next to it."
+    )),
+    Rule("probe-delete-again-succeeded", "probe", (
+        "Answer a delete of a record already deleted as you answer a key never written (an isError "
+        "refusal), or as a plain no-op; never as a success result whose text says it failed."
+    )),
     Rule("probe-not-idempotent", "probe", (
         "Make a repeated identical read answer the same: order the output deterministically and keep side"
         " effects out of read tools."

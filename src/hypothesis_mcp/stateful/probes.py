@@ -25,6 +25,7 @@ from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bo
 from hypothesis_mcp.stateful.calibrate import APPENDS, REPLACES, Calibration, calibrate, calibrated_readers
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.context import ProbeContext
+from hypothesis_mcp.stateful.deletes import delete_probes
 from hypothesis_mcp.stateful.host import ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.keys import choose_key
@@ -63,6 +64,8 @@ class ProbeRun:
     profile: Profile
     allow_writes: bool
     config: ProbeConfig = field(default_factory=ProbeConfig)
+    allow_deletes: bool = False
+    """--allow-deletes: the deletes probe may call deleting tools on records the run wrote."""
     overrides: Overrides | None = None
     stop: Callable[[], bool] = lambda: False
     results: list[Result] = field(default_factory=list)
@@ -146,6 +149,8 @@ class ProbeRun:
                     continue
                 yield Step(round_trip_of(tool), servers=self.profile.probe_examples)
             yield Step(ProbeRun.pages, servers=self.profile.probe_examples)
+            yield Step(lambda run: delete_probes(run, run.allow_deletes, run.learned),
+                       servers=self.profile.probe_examples // 4 if self.allow_deletes else 0)
         yield Step(ProbeRun.bounds, servers=1)
         yield Step(ProbeRun.agreements, main=True)
         yield Step(ProbeRun.idempotent, main=True)

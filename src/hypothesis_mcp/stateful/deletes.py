@@ -1,0 +1,341 @@
+"""Deletes delete: a model-based state machine over the records one write tool stored (--allow-deletes).
+
+The machine writes records (a Bundle of them; `@initialize` writes three and deletes the middle one,
+so a neighbour on either side is judged) and
+deletes them through a tool that deletes the write's records (`delete_note`, `cards.drop`), each
+delete addressed by the record's own key. After a delete the server reported as done, no reader
+shows the record and every other record is still shown by the reader that showed it; a second
+delete of the same record is a refusal or a no-op, never an error reported as success.
+
+Only records this run wrote are ever deleted: a delete is sent only when its arguments carry the
+record's key, and that key holds the run's marker, so nothing the server held before can match.
+Every example runs on a fresh server; a failure is then made smaller by fresh replays that keep
+the delete, the judged read and what the finding rests on.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import event, target
+from hypothesis import strategies as st
+from hypothesis.errors import Flaky
+from hypothesis.stateful import (
+    Bundle,
+    RuleBasedStateMachine,
+    consumes,
+    initialize,
+    multiple,
+    rule,
+    run_state_machine_as_test,
+)
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
+from hypothesis_mcp.results import CONFIDENCE_ORDER, Call
+from hypothesis_mcp.rules.answers import shown
+from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.stateful.calibrate import Calibration, calibrated_readers
+from hypothesis_mcp.stateful.context import ProbeContext, Record
+from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
+from hypothesis_mcp.stateful.keys import choose_key
+from hypothesis_mcp.stateful.readers import Reader, choose_readers, fill_reader_args, nouns
+from hypothesis_mcp.stateful.reads import ReadsExample
+from hypothesis_mcp.stateful.roles import updated_id
+from hypothesis_mcp.stateful.steps import shown_calls
+from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
+from hypothesis_mcp.vocabulary import described_verb
+
+KEPT = "probe-delete-kept"
+TOOK_OTHER = "probe-delete-took-other"
+AGAIN = "probe-delete-again-succeeded"
+STEPS = 8
+SHRINK_RUNS = 10
+REPLAYS = 8
+"""Fresh replays that make a verified failure smaller, at most."""
+
+
+def deleting(tool: Tool) -> bool:
+    """A tool that removes records: a delete verb in its name, or destructiveHint without one that sends."""
+    return tool.is_destructive and not tool.is_read and "send" not in tool.reading.groups
+
+
+def deletes_fact(tool: Tool) -> Fact:
+    """That `tool` deletes the record it is given: declared (annotation, description), or a guess
+    from its name."""
+    if tool.destructive_hint is True:
+        return fact_shown(f"{tool.name} declares that it deletes", source="its destructiveHint annotation")
+    if described_verb(tool.description) == "delete":
+        return fact_shown(f"{tool.name} declares that it deletes", source="its description")
+    return fact_guessed(f"{tool.name} deletes the record it is given", "a delete verb in its name")
+
+
+def deleters(write: Tool, tools: list[Tool], excluded: set[str]) -> list[Tool]:
+    """The deleting tools of the same records as `write`: a noun of its name in theirs."""
+    mine = nouns(write)
+    return [t for t in tools if t.name not in excluded and deleting(t) and nouns(t) & mine]
+
+
+def delete_args(deleter: Reader, record: Record, base: dict[str, Any]) -> dict[str, Any] | None:
+    """The delete's arguments for `record`, or None unless they carry the record's key, and with it
+    the run's marker: a delete never reaches a record the run did not write."""
+    args = fill_reader_args(deleter, record.args, record.key, base)
+    if any(name not in args for name in deleter.tool.required):
+        return None
+    if record.key not in args.values() or record.marker not in json.dumps(args, ensure_ascii=False):
+        return None
+    return args
+
+
+class DeletesExample(ReadsExample):
+    """One example: records written, then deleted and judged by every reader."""
+
+    def __init__(self, ctx: ProbeContext, key_field: str | None, deleter: Reader, tally: list[int]) -> None:
+        super().__init__(ctx, key_field)
+        self.deleter = deleter
+        self.tally = tally
+        """Deletes judged, over every example of the probe (one shared counter)."""
+        self.deleted: dict[str, tuple[Record, dict[str, Any]]] = {}
+
+    def showing(self, record: Record) -> list[Reader]:
+        """The readers that show the record now."""
+        return [r for r in self.ctx.readers
+                if (answer := self.read(r, record)).ok and any(t in shown(answer) for t in record.evidence)]
+
+    def delete(self, record: Record) -> Record | None:
+        """Delete the record; judge that it is gone from every reader and that the others stay."""
+        if self.inert or self.model.get(record.marker) is not record:
+            return None
+        args = delete_args(self.deleter, record, self.ctx.base_args.get(self.deleter.tool.name, {}))
+        if args is None:
+            return None
+        if not self.showing(record):
+            return None  # no reader shows it: a delete of it cannot be judged
+        others = [(other, readers[0]) for other in self.model.values() if other is not record
+                  if (readers := self.showing(other))]
+        answer = self.call(self.deleter.tool.name, args)
+        self.reads.clear()
+        if not answer.ok:
+            return None
+        del self.model[record.marker]
+        self.deleted[record.marker] = (record, args)
+        event(f"deleted through {self.deleter.tool.name}")
+        self.tally[0] += 1
+        for reader in self.ctx.readers:
+            after = self.call(reader.tool.name, self.reader_args(reader, record))
+            if after.ok and any(t in shown(after) for t in record.evidence):
+                self.fail(KEPT, f"{self.deleter.tool.name} reported the record with key {record.key!r} deleted, "
+                          f"but {reader.tool.name} still shows it", reader,
+                          {"shows_none": sorted(record.evidence)}, confidence="high", check="deletes",
+                          tool=self.deleter.tool.name, facts=(self.addressed(record), deletes_fact(self.deleter.tool)))
+        for other, reader in others:
+            after = self.call(reader.tool.name, self.reader_args(reader, other))
+            if after.kind != "result" or (after.ok and any(t in shown(after) for t in other.evidence)):
+                continue
+            said = "answers with an error" if not after.ok else "no longer shows"
+            self.fail(TOOK_OTHER, f"deleting the record with key {record.key!r} through {self.deleter.tool.name} "
+                      f"took another record too: {reader.tool.name} {said} the record with key {other.key!r}, "
+                      "which it showed just before", reader,
+                      {"contains_any": sorted(other.evidence), "answered": True}, confidence="high",
+                      check="deletes", tool=self.deleter.tool.name,
+                      facts=(fact_shown(f"{reader.tool.name} showed the other record before the delete",
+                                        marker=other.marker, tools=(self.ctx.write.name, reader.tool.name)),
+                             self.addressed(record), deletes_fact(self.deleter.tool)))
+        return record
+
+    def delete_again(self, record: Record) -> None:
+        """A second delete of a deleted record: a refusal or a no-op, not an error reported as success.
+        Judged against the server's own refusal: only where a delete of a key never written is
+        refused with isError does a second delete answered as a success that says it failed break it."""
+        if self.inert or record.marker not in self.deleted:
+            return
+        _, args = self.deleted.pop(record.marker)
+        unknown = json.loads(json.dumps(args, ensure_ascii=False).replace(record.marker, self.ctx.next_marker()))
+        never = self.call(self.deleter.tool.name, unknown)
+        if never.kind != "result" or not never.is_error:
+            return
+        answer = self.call(self.deleter.tool.name, args)
+        if answer.error_shaped:
+            name = self.deleter.tool.name
+            self.fail(AGAIN, f"a second delete of the record with key {record.key!r} through {name} answered "
+                      f"as a success whose content says it failed ({answer.failure}), though {name} refuses a "
+                      "key never written with isError", self.deleter, {"fails_as_error": True}, confidence="high",
+                      check="deletes", tool=name,
+                      facts=(self.addressed(record),
+                             fact_shown(f"{name} refuses a delete of a key never written with isError",
+                                        calls=[Call(name, unknown)])))
+
+    def addressed(self, record: Record) -> Fact:
+        """That the delete asked for this record: its arguments carry the key the write stored."""
+        return fact_shown(f"{self.deleter.tool.name} was called with the key of a record {self.ctx.write.name} "
+                          "wrote", marker=record.marker, tools=(self.ctx.write.name, self.deleter.tool.name))
+
+
+def build_deletes_machine(ctx: ProbeContext, deleter: Reader, tally: list[int]) -> type[RuleBasedStateMachine]:
+    """A state machine class bound to one write tool, its deleting tool and its readers."""
+    drawing = shown_calls(ctx.write.name, marked_arguments(ctx.write, PLACEHOLDER, ctx.write_args or None))
+    key_field = ctx.key_path.replace("[]", "").split(".")[-1] if ctx.key_path else None
+
+    class DeletesMachine(RuleBasedStateMachine):
+        records = Bundle("records")
+        gone = Bundle("gone")
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.example = DeletesExample(ctx, key_field, deleter, tally)
+
+        def teardown(self) -> None:
+            target(float(len(self.example.model)), label="records held")
+            self.example.close()
+
+        @initialize(target=records, batch=st.lists(drawing, min_size=3, max_size=3))
+        def first(self, batch: list[dict[str, Any]]) -> Any:
+            """Three records and a delete of the middle one, so even the shortest example judges a
+            neighbour on either side (a delete that takes the record after it, or the one before)."""
+            stored = [r for drawn in batch if (r := self.example.put(drawn)) is not None]
+            if len(stored) == 3:
+                self.example.delete(stored[1])
+            return multiple(*(r for r in stored if r.marker in self.example.model))
+
+        @rule(target=records, drawn=drawing)
+        def write(self, drawn: dict[str, Any]) -> Any:
+            record = self.example.put(drawn)
+            return multiple() if record is None else record
+
+        @rule(target=gone, record=consumes(records))
+        def delete(self, record: Record) -> Any:
+            done = self.example.delete(record)
+            return multiple() if done is None else done
+
+        @rule(record=consumes(gone))
+        def delete_again(self, record: Record) -> None:
+            self.example.delete_again(record)
+
+    DeletesMachine.__name__ = f"Deletes_{ctx.write.name}"
+    return DeletesMachine
+
+
+def pinned(finding: ProbeFinding, write: str) -> set[int]:
+    """The calls a smaller reproduction keeps: the judged call, the delete it judges, the writes of
+    the records the judged call looks for (or, for a second delete, of the deleted record) and the
+    read that showed a lost record before the delete."""
+    calls = finding.calls
+    last = len(calls) - 1
+    deletes = [i for i, c in enumerate(calls[:last]) if c.tool == finding.tool]
+    expect = finding.expectation.to_dict()
+    looked_for = [str(t) for t in expect.get("contains_any", expect.get("shows_none", []))]
+    if finding.rule == AGAIN:
+        looked_for = [f.marker for f in finding.facts if f.marker is not None][:1]
+    keep = {last, *deletes[-1:]}
+    keep |= {i for i, c in enumerate(calls) if c.tool == write
+             and any(t in json.dumps(c.arguments, ensure_ascii=False) for t in looked_for)}
+    if finding.rule == TOOK_OTHER and deletes:
+        keep |= {i for i in range(deletes[-1]) if calls[i] == calls[last]}
+    if finding.rule == AGAIN:
+        keep |= {i for i in deletes if calls[i] == calls[last]}  # the first delete of the record
+    return keep
+
+
+def minimal(finding: ProbeFinding, write: str, host: ProbeHost) -> ProbeFinding:
+    """Drop every call the finding does not rest on, all at once first, then one at a time; keep a
+    drop a fresh replay still fails with."""
+    keep = pinned(finding, write)
+    if len(keep) < len(finding.calls):
+        fewest = replace(finding, calls=[c for i, c in enumerate(finding.calls) if i in keep])
+        if host.reproduces(fewest):
+            return fewest
+    best, budget = finding, REPLAYS
+    index = 0
+    while index < len(best.calls) and budget > 0:
+        if index in pinned(best, write):
+            index += 1
+            continue
+        fewer = replace(best, calls=best.calls[:index] + best.calls[index + 1:])
+        budget -= 1
+        if host.reproduces(fewer):
+            best = fewer
+        else:
+            index += 1
+    return best
+
+
+def delete_probes(run: ProbeHost, allowed: bool, learned: dict[str, Calibration]) -> Iterator[ProbeOutput]:
+    """A deletes probe for every write tool whose records a deleting tool removes; with `allowed`
+    only (--allow-deletes): without it no deleting tool is ever called."""
+    if not allowed:
+        return
+    excluded = set(run.config.exclude)
+    for tool in run.write_tools():
+        pair = run.config.pair_for(tool.name)
+        given = run.write_args(tool, pair)
+        readers = choose_readers(tool, run.tools, pair, excluded)
+        found = deleters(tool, run.tools, excluded)
+        if not readers or not found or updated_id(tool, set(given)) is not None or run.stop():
+            continue
+        key_path = choose_key(tool, readers, given, pair.key if pair and pair.key else [])
+        calibration = learned.get(tool.name)
+        if calibration is not None:
+            readers = calibrated_readers(readers, calibration)
+            if calibration.identity is not None and calibration.identity in tool.properties and not (pair and pair.key):
+                key_path = calibration.identity
+        yield from DeleteProbe(run, tool, readers, key_path, given, found[0]).results()
+
+
+class DeleteProbe:
+    """The deletes machine of one write tool and its deleting tool, run, verified and made smaller."""
+
+    def __init__(self, run: ProbeHost, tool: Tool, readers: list[Reader], key_path: str | None,
+                 given: dict[str, Any], deleter: Tool) -> None:
+        self.run, self.tool, self.deleter = run, tool, Reader(deleter, "high", f"{deleter.name} deletes")
+        self.ctx = ProbeContext(
+            pool=run.pool, write=tool, readers=readers, key_path=key_path,
+            base_args={r.tool.name: run.base(r.tool) for r in [*readers, self.deleter]}, write_args=given,
+            refusals=tuple(fact for _, fact in run.refusal_facts()),
+            salt=zlib.crc32(f"deletes:{tool.name}:{run.profile.seed}".encode()) & 0xFFFF,
+            shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
+        )
+        self.tally = [0]
+
+    def results(self) -> Iterator[ProbeOutput]:
+        run, ctx, name = self.run, self.ctx, self.deleter.tool.name
+        examples = max(2, run.profile.probe_examples // 4)
+        run.pool.expect(examples + REPLAYS + 1)
+        machine = seeded(build_deletes_machine(ctx, self.deleter, self.tally), run.profile.seed, "deletes",
+                         self.tool.name, name)
+        error = None
+        try:
+            with own_draws():
+                run_state_machine_as_test(machine, settings=run.profile.settings(examples, stateful_steps=STEPS))
+        except (ProbeFailure, Flaky):
+            pass
+        except Exception as exc:
+            error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        run.examples += ctx.runs
+        found = min(ctx.candidates, key=lambda f: (CONFIDENCE_ORDER[f.confidence], len(f.calls)), default=None)
+        if found is not None:
+            if run.pool.shared:
+                yield replace(found, fresh=False)
+            elif run.reproduces(found):
+                yield minimal(found, self.tool.name, run)
+            else:
+                yield run.result(name, "deletes", "inconclusive", found.rule,
+                                 f"{found.message}, but a replay on a fresh server did not show it again",
+                                 confidence="low")
+        elif error is not None:
+            yield run.result(name, "deletes", "inconclusive", KEPT, f"the deletes probe could not run: {error}",
+                             confidence="low")
+        elif self.tally[0]:
+            yield run.result(name, "deletes", "pass", "deletes",
+                             f"each delete of a record {self.tool.name} wrote removed it from every reader and "
+                             f"left the others ({self.tally[0]} delete(s), {ctx.runs} fresh-process example(s))",
+                             basis=f"records written by {self.tool.name}, deleted through {name}")
+        else:
+            yield run.result(name, "deletes", "inconclusive", KEPT,
+                             f"no delete of a record {self.tool.name} wrote could be judged (no reader showed "
+                             "the record, its key was not among the delete's arguments, or every delete was "
+                             "refused)", confidence="low")
