@@ -105,6 +105,8 @@ NOT_COVERED = {
     "probe-pages-skip": "page walks replay in test_probe_pages.py (ledger_pages.py, bookmark_cursor.py and twins)",
     "probe-pages-repeat": "page walks replay in test_probe_pages.py (ledger_pages.py, bookmark_cursor.py and twins)",
     "probe-read-changed-state": "reads replay in test_probe_reads.py (read_effects.py stores and their twins)",
+    "probe-identity-folded": "folds replay in test_probe_variants.py (identity_variants.py stores and their twins)",
+    "probe-identity-prefix": "prefix matches replay in test_probe_variants.py (identity_variants.py stores and twins)",
 }
 
 

@@ -56,14 +56,10 @@ STEPS = 8
 SHRINK_RUNS = 12
 
 
-def quoted(key: Any) -> str:
-    """A key as a message shows it: escaped where it is not ASCII, so that NFC and NFD differ."""
-    return repr(key) if not isinstance(key, str) or key.isascii() else json.dumps(key)
-
-
-def identities(finding: ProbeFinding, write: str, field: str) -> int:
-    """How many distinct identities the writes of a reproduction name."""
-    return len({json.dumps(c.arguments.get(field)) for c in finding.calls if c.tool == write})
+def merged(finding: ProbeFinding, write: str, field: str) -> int:
+    """How many writes of a reproduction repeat an identity an earlier write named."""
+    keys = [json.dumps(c.arguments.get(field)) for c in finding.calls if c.tool == write]
+    return len(keys) - len(set(keys))
 
 
 def variant(key: str, kind: str) -> str | None:
@@ -153,9 +149,9 @@ class VariantsExample(Example):
         return self.identity, showed
 
     def lost(self, first: Record, second: Record, kind: str, reader: Reader, missing: Record, other: Record) -> None:
-        self.fail(PREFIX, f"after writes to {self.key_field} {quoted(first.key)} and {quoted(second.key)} (the "
-                  f"second {PREFIXES[kind]}), {reader.tool.name} asked for {quoted(missing.key)} shows the record of "
-                  f"{quoted(other.key)}, not its own: the store matched the two by their shared prefix, and a record "
+        self.fail(PREFIX, f"after writes to {self.key_field} {first.key!r} and {second.key!r} (the "
+                  f"second {PREFIXES[kind]}), {reader.tool.name} asked for {missing.key!r} shows the record of "
+                  f"{other.key!r}, not its own: the store matched the two by their shared prefix, and a record "
                   "is lost", reader, {"contains_any": sorted(missing.value_tokens), "answered": True},
                   confidence="high", check="variants", facts=self.facts(first, reader))
 
@@ -169,8 +165,8 @@ class VariantsExample(Example):
         self.folds[kind] = ProbeFinding(
             FOLDED, write,
             f"{write} folds a {self.key_field} {FOLDS[kind]} into the record it varies: after writes to "
-            f"{quoted(first.key)} and {quoted(second.key)}, {reader.tool.name} asked for {quoted(gone.key)} shows "
-            f"the record of {quoted(kept.key)}, not its own; two identities make one record",
+            f"{first.key!r} and {second.key!r}, {reader.tool.name} asked for {gone.key!r} shows the record of "
+            f"{kept.key!r}, not its own; two identities make one record",
             "medium", f"{self.key_field} told {write}'s records apart in calibration; its variant {FOLDS[kind]} "
             "did not", calls=list(self.calls), expect={"contains_any": sorted(gone.value_tokens), "answered": True},
             check="variants", fresh=True, facts=(*self.facts(first, reader), *self.ctx.refusals),
@@ -270,9 +266,8 @@ def variants_probe(run: ProbeHost, tool: Tool, readers: list[Reader], calibratio
     def shrunk(finding: ProbeFinding) -> ProbeFinding:
         """`smaller`, where a candidate keeps its identities apart: cut to bare markers, a variant
         may become its record's very key, and an overwrite is no variant."""
-        apart = identities(finding, tool.name, field)
-        return smaller(finding, tool.name,
-                       lambda f: identities(f, tool.name, field) == apart and run.reproduces(f))
+        apart = merged(finding, tool.name, field)
+        return smaller(finding, tool.name, lambda f: merged(f, tool.name, field) <= apart and run.reproduces(f))
 
     failures = sorted(ctx.candidates, key=lambda f: len(f.calls))
     if failures:
