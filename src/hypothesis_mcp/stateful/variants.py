@@ -56,10 +56,9 @@ STEPS = 8
 SHRINK_RUNS = 12
 
 
-def merged(finding: ProbeFinding, write: str, field: str) -> int:
-    """How many writes of a reproduction repeat an identity an earlier write named."""
-    keys = [json.dumps(c.arguments.get(field)) for c in finding.calls if c.tool == write]
-    return len(keys) - len(set(keys))
+def identities(finding: ProbeFinding, write: str, field: str) -> list[str]:
+    """The identities the writes of a reproduction name, in order."""
+    return [json.dumps(c.arguments.get(field)) for c in finding.calls if c.tool == write]
 
 
 def variant(key: str, kind: str) -> str | None:
@@ -264,10 +263,15 @@ def variants_probe(run: ProbeHost, tool: Tool, readers: list[Reader], calibratio
     run.examples += ctx.runs
 
     def shrunk(finding: ProbeFinding) -> ProbeFinding:
-        """`smaller`, where a candidate keeps its identities apart: cut to bare markers, a variant
-        may become its record's very key, and an overwrite is no variant."""
-        apart = merged(finding, tool.name, field)
-        return smaller(finding, tool.name, lambda f: merged(f, tool.name, field) <= apart and run.reproduces(f))
+        """`smaller`, where a candidate only drops calls: cut to bare markers, a variant would no
+        longer vary its record's identity (or would become that identity, an overwrite)."""
+        written = set(identities(finding, tool.name, field))
+
+        def same_identities(candidate: ProbeFinding) -> bool:
+            names = identities(candidate, tool.name, field)
+            return set(names) <= written and len(names) == len(set(names))
+
+        return smaller(finding, tool.name, lambda f: same_identities(f) and run.reproduces(f))
 
     failures = sorted(ctx.candidates, key=lambda f: len(f.calls))
     if failures:
