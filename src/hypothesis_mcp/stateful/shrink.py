@@ -22,7 +22,8 @@ from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.readers import field_texts
 from hypothesis_mcp.strategies import leading_marker
 
-SHOWN_FIRST = ("probe-silent-noop", "probe-data-lost", "probe-read-changed-state")
+SHOWN_FIRST = ("probe-silent-noop", "probe-data-lost", "probe-read-changed-state", "probe-identity-folded",
+               "probe-identity-prefix")
 
 Replays = Callable[[ProbeFinding], bool]
 
