@@ -105,6 +105,9 @@ NOT_COVERED = {
     "probe-pages-skip": "page walks replay in test_probe_pages.py (ledger_pages.py, bookmark_cursor.py and twins)",
     "probe-pages-repeat": "page walks replay in test_probe_pages.py (ledger_pages.py, bookmark_cursor.py and twins)",
     "probe-read-changed-state": "reads replay in test_probe_reads.py (read_effects.py stores and their twins)",
+    "probe-readers-disagree": "agreement replays in test_probe_agreeing.py (agreeing_stores.py and twins)",
+    "probe-count-wrong": "agreement replays in test_probe_agreeing.py (agreeing_stores.py and twins)",
+    "probe-overwrite-kept-old": "agreement replays in test_probe_agreeing.py (agreeing_stores.py and twins)",
 }
 
 
