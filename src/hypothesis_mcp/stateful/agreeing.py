@@ -38,7 +38,7 @@ from hypothesis_mcp.stateful.context import ProbeContext, Record, get_path, set_
 from hypothesis_mcp.stateful.example import Example
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
-from hypothesis_mcp.stateful.readers import Reader, says_skipped, tokens
+from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.steps import shown_calls
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
@@ -108,10 +108,15 @@ class AgreeExample(Example):
         for reader in self.ctx.readers:
             if profile(reader.tool).required:
                 continue
-            answer = self.call(reader.tool.name, self.ctx.base_args.get(reader.tool.name, {}))
+            answer = self.call(reader.tool.name, self.unasked(reader))
             found = numbers_in(answer) if answer.ok else {}
             if found:
                 self.tallies.append(Tally(reader, found, set(found), [self.calls[-1]]))
+
+    def unasked(self, reader: Reader) -> dict[str, Any]:
+        """A reader asked for no record in particular, with its largest page: a count of one page
+        stops growing at the page's size."""
+        return fill_reader_args(reader, {}, None, self.ctx.base_args.get(reader.tool.name, {}))
 
     def judge_tallies(self) -> None:
         """A number learnt as a count equals what it showed first plus the records held; until it is
@@ -120,7 +125,7 @@ class AgreeExample(Example):
         for tally in self.tallies or []:
             if not tally.live:
                 continue
-            answer = self.call(tally.reader.tool.name, self.ctx.base_args.get(tally.reader.tool.name, {}))
+            answer = self.call(tally.reader.tool.name, self.unasked(tally.reader))
             if not answer.ok:
                 continue
             found = numbers_in(answer)
