@@ -308,6 +308,17 @@ def fewer_counted(finding: ProbeFinding, write: str, key_path: str | None, repla
     return best
 
 
+def focused(finding: ProbeFinding, write: str, run: ProbeHost) -> ProbeFinding:
+    """The finding with only the writes and the judged reader's own calls, if that still fails
+    fresh: one replay that drops the other readers and the counts at once (a cache or an index
+    the bug lives in is filled by the write and by the judged reader alone)."""
+    calls = [c for c in finding.calls[:-1] if c.tool in (write, finding.tool)] + finding.calls[-1:]
+    if len(calls) == len(finding.calls):
+        return finding
+    candidate = replace(finding, calls=calls)
+    return candidate if run.reproduces(candidate) else finding
+
+
 def agreement_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: str | None,
                     given: dict[str, Any], calibration: Calibration) -> Iterator[ProbeOutput]:
     """The invariants for one write tool whose records calibration showed through a reader: a
@@ -339,7 +350,7 @@ def agreement_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path:
     if found is not None and found.rule == COUNT:
         yield fewer_counted(found, tool.name, key_path, calibration.overwrite == REPLACES, run)
     elif found is not None:
-        yield smaller(found, tool.name, run.reproduces)
+        yield smaller(focused(found, tool.name, run), tool.name, run.reproduces)
     elif error is not None:
         yield run.result(tool.name, "agree", "inconclusive", AGREE, f"the agreement probe could not run: {error}",
                          confidence="low")
