@@ -171,9 +171,9 @@ class AgreeExample(Example):
         if not showing:
             return
         witness = showing[0]
-        seen = fact_shown(f"{witness.tool.name} shows the record as now written", marker=record.marker,
-                          tools=(self.ctx.write.name, witness.tool.name),
-                          calls=[self.last_write(), self.last_call(witness.tool.name)])
+        # Shown by its own calls: the shrunk reproduction keeps the disagreeing reader, not the witness.
+        seen = fact_shown(f"{witness.tool.name} shows the record as now written",
+                          calls=[self.last_write(), self.last_call(witness.tool.name)], source="this example")
         old_tokens = old.value_tokens if old is not None else set()
         for reader in readers:
             answer = answers[reader.tool.name]
