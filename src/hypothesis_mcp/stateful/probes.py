@@ -25,6 +25,7 @@ from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bo
 from hypothesis_mcp.stateful.calibrate import APPENDS, REPLACES, Calibration, calibrate, calibrated_readers
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.context import ProbeContext
+from hypothesis_mcp.stateful.fields import fields_probe
 from hypothesis_mcp.stateful.host import ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.keys import choose_key
@@ -249,6 +250,7 @@ class ProbeRun:
             verified = self.verified(ctx)
         yield from self.isolation(tool, ctx)
         yield from reads_probe(self, tool, readers, ctx.key_path, given)
+        yield from fields_probe(self, tool, readers, ctx.key_path, given, calibration)
         if not ctx.out_of_time and error is None:
             self.keep(scope, verified)
         if verified is not None:
