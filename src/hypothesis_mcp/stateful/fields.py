@@ -329,11 +329,13 @@ def build_fields_machine(ctx: ProbeContext, drawing: Drawing, enums: Enums,
 
 
 def fields_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: str | None,
-                 given: dict[str, Any], calibration: Calibration) -> Iterator[ProbeOutput]:
+                 given: dict[str, Any], calibration: Calibration,
+                 known: ProbeFinding | None = None) -> Iterator[ProbeOutput]:
     """The invariant for one write tool, through the readers shown to show its records: a finding,
-    verified and shrunk, or nothing (the round trip reports the write's own pass)."""
+    verified and shrunk, or nothing (the round trip reports the write's own pass). Not run when the
+    round trip already found a changed value (`known`): one such finding per tool is reported."""
     shown_readers = [r for r in readers if r.fact is not None]
-    if not shown_readers or run.stop():
+    if not shown_readers or run.stop() or (known is not None and known.rule == RULE):
         return
     examples = max(2, run.profile.probe_examples // 4)
     ctx = ProbeContext(

@@ -250,7 +250,7 @@ class ProbeRun:
             verified = self.verified(ctx)
         yield from self.isolation(tool, ctx)
         yield from reads_probe(self, tool, readers, ctx.key_path, given)
-        yield from fields_probe(self, tool, readers, ctx.key_path, given, calibration)
+        yield from fields_probe(self, tool, readers, ctx.key_path, given, calibration, verified)
         if not ctx.out_of_time and error is None:
             self.keep(scope, verified)
         if verified is not None:
