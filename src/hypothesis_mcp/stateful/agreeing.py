@@ -16,26 +16,28 @@ fresh server; a finding is shrunk and replayed there.
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import event, target
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multiple, rule
+from hypothesis.errors import Flaky
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multiple, rule, run_state_machine_as_test
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.model.profile import profile
-from hypothesis_mcp.results import Call
+from hypothesis_mcp.results import CONFIDENCE_ORDER, Call
 from hypothesis_mcp.rules.answers import numbers_in, shown
 from hypothesis_mcp.rules.expectations import Expectation, ListedOnce, NumberAt, Replaced, ShowsNone
+from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.calibrate import APPENDS, REPLACES, Calibration
 from hypothesis_mcp.stateful.context import ProbeContext, Record, get_path, set_path
 from hypothesis_mcp.stateful.example import Example
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
-from hypothesis_mcp.stateful.judge import ProbeFinding
-from hypothesis_mcp.stateful.modelrun import marker_salt, run_model, surest
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.steps import shown_calls
@@ -331,12 +333,22 @@ def agreement_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path:
         base_args={r.tool.name: run.base(r.tool) for r in readers}, write_args=given,
         overwrite=calibration.overwrite_fact, identity=calibration.identity_fact,
         appends=calibration.overwrite == APPENDS,
-        salt=marker_salt(run, "agree", tool.name),
+        salt=zlib.crc32(f"agree:{tool.name}:{run.profile.seed}".encode()) & 0xFFFF,
         shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
     )
     run.pool.expect(examples)
-    error = run_model(run, ctx, build_agree_machine(ctx, calibration), examples, STEPS, "agree", tool.name)
-    found = surest(ctx.candidates)
+    machine = seeded(build_agree_machine(ctx, calibration), run.profile.seed, "agree", tool.name)
+    error = None
+    try:
+        with own_draws():
+            run_state_machine_as_test(machine, settings=run.profile.settings(examples, stateful_steps=STEPS))
+    except (ProbeFailure, Flaky):
+        pass
+    except Exception as exc:
+        error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    run.examples += ctx.runs
+    found: ProbeFinding | None = min(ctx.candidates, key=lambda f: (CONFIDENCE_ORDER[f.confidence], len(f.calls)),
+                                     default=None)
     if found is not None and found.rule == COUNT:
         yield fewer_counted(found, tool.name, key_path, calibration.overwrite == REPLACES, run)
     elif found is not None:

@@ -19,23 +19,26 @@ from __future__ import annotations
 import json
 import math
 import string
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import event, target
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multiple, rule
+from hypothesis.errors import Flaky
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multiple, rule, run_state_machine_as_test
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.model.facts import Fact, fact_shown
+from hypothesis_mcp.results import CONFIDENCE_ORDER
 from hypothesis_mcp.rules.answers import records_holding, shown
+from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.calibrate import REPLACES, Calibration
 from hypothesis_mcp.stateful.context import ProbeContext, Record, get_path, set_path
 from hypothesis_mcp.stateful.example import Example
 from hypothesis_mcp.stateful.fidelity import Change, Enums, changes, dropped
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
-from hypothesis_mcp.stateful.judge import ProbeFinding
-from hypothesis_mcp.stateful.modelrun import marker_salt, run_model, surest
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.readers import Reader, says_skipped, tokens
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.steps import ShownCall, shown_calls
@@ -338,15 +341,27 @@ def fields_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: st
     ctx = ProbeContext(
         pool=run.pool, write=tool, readers=shown_readers, key_path=key_path,
         base_args={r.tool.name: run.base(r.tool) for r in shown_readers}, write_args=given,
-        salt=marker_salt(run, "fields", tool.name),
+        salt=zlib.crc32(f"fields:{tool.name}:{run.profile.seed}".encode()) & 0xFFFF,
         shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
     )
     key = key_path.split(".")[0].replace("[]", "") if key_path else None
     rewrites = calibration.overwrite == REPLACES and key_path is not None
     run.pool.expect(examples)
-    machine = build_fields_machine(ctx, Drawing(tool, given, key), enum_members(tool.input_schema), rewrites)
-    error = run_model(run, ctx, machine, examples, STEPS, "fields", tool.name)
-    found = surest(ctx.candidates)
+    machine = seeded(build_fields_machine(ctx, Drawing(tool, given, key), enum_members(tool.input_schema), rewrites),
+                     run.profile.seed, "fields", tool.name)
+    error = None
+    try:
+        with own_draws():
+            run_state_machine_as_test(machine, settings=run.profile.settings(examples, stateful_steps=STEPS))
+    except (ProbeFailure, Flaky):
+        pass
+    except Exception as exc:
+        # Hypothesis can fail while shrinking on a server that answered differently; a failure
+        # seen before that is still shrunk and replayed below.
+        error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    run.examples += ctx.runs
+    found: ProbeFinding | None = min(ctx.candidates, key=lambda f: (CONFIDENCE_ORDER[f.confidence], len(f.calls)),
+                                     default=None)
     shrunk = smaller(found, tool.name, run.reproduces) if found is not None else None
     if shrunk is not None and (shrunk is not found or run.reproduces(shrunk)):
         yield shrunk  # a smaller failure was replayed; the one Hypothesis found is replayed here

@@ -18,24 +18,26 @@ from __future__ import annotations
 
 import json
 import unicodedata
+import zlib
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 from hypothesis import event, target
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multiple, rule
+from hypothesis.errors import Flaky
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multiple, rule, run_state_machine_as_test
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.rules.answers import shown
+from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.calibrate import REPLACES, Calibration
 from hypothesis_mcp.stateful.context import ProbeContext, Record, set_path
 from hypothesis_mcp.stateful.example import Example
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
-from hypothesis_mcp.stateful.judge import ProbeFinding
-from hypothesis_mcp.stateful.modelrun import marker_salt, run_model
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.readers import Reader, says_skipped, tokens
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.steps import shown_calls
@@ -240,14 +242,25 @@ def variants_probe(run: ProbeHost, tool: Tool, readers: list[Reader], calibratio
     ctx = ProbeContext(
         pool=run.pool, write=tool, readers=shown_readers, key_path=field,
         base_args={r.tool.name: run.base(r.tool) for r in shown_readers}, write_args=given,
-        salt=marker_salt(run, "variants", tool.name),
+        salt=zlib.crc32(f"variants:{tool.name}:{run.profile.seed}".encode()) & 0xFFFF,
         shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
         refusals=tuple(fact for _, fact in run.refusal_facts()),
     )
     run.pool.expect(examples)
     folds: dict[str, ProbeFinding] = {}
-    error = run_model(run, ctx, build_variants_machine(ctx, calibration.identity_fact, folds), examples, STEPS,
-                      "variants", tool.name)
+    machine = seeded(build_variants_machine(ctx, calibration.identity_fact, folds), run.profile.seed, "variants",
+                     tool.name)
+    error = None
+    try:
+        with own_draws():
+            run_state_machine_as_test(machine, settings=run.profile.settings(examples, stateful_steps=STEPS))
+    except (ProbeFailure, Flaky):
+        pass
+    except Exception as exc:
+        # Hypothesis can fail while shrinking on a server that answered differently; what was seen
+        # before that is still shrunk and replayed below.
+        error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    run.examples += ctx.runs
 
     def shrunk(finding: ProbeFinding) -> ProbeFinding:
         """`smaller`, where a candidate only drops calls: cut to bare markers, a variant would no
