@@ -79,8 +79,7 @@ NOT_COVERED = {
     "probe-write-not-observable": "replayed on its buggy server and its twin in test_probes.py (ghost-writes)",
     "probe-bound-short": "judged by the same expectations as probe-bound-exceeded; no test server has it",
     "probe-slice-mismatch": "judged by the same expectations as probe-bound-exceeded; no test server has it",
-    "probe-value-changed": "replayed on tests/servers/effect_variety.py and its twin in test_probe_variety.py, and "
-    "on typed_fields.py and gear_catalog.py and their twins in test_probe_fields.py",
+    "probe-value-changed": "replayed on tests/servers/effect_variety.py and its twin in test_probe_variety.py",
     "probe-paths-disagree": "needs a declared agreement; replayed on two servers in test_probes.py",
     "probe-not-idempotent": "needs a declared idempotent call; its expectation is judged in test_probe_heuristics.py",
     "happy-output-schema": "the sample server's html export, replayed by every sample case here",

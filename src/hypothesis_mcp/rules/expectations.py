@@ -209,28 +209,6 @@ class FieldEquals(Expectation):
 
 
 @dataclass(frozen=True)
-class FieldKept(Expectation):
-    """The record the read shows (the objects holding `marker`) has a value for `field` when the
-    same answer shows one on the record holding `witness`: the reader shows the field."""
-
-    field: str
-    marker: str
-    witness: str
-    key: ClassVar[str] = "field_kept"
-
-    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
-        if not answer.ok:
-            return True
-        mine = records_holding(answer, self.marker)
-        theirs = [r for r in records_holding(answer, self.witness) if r not in mine]
-        lost = bool(mine) and all(r.get(self.field) is None for r in mine)
-        return not (lost and any(r.get(self.field) is not None for r in theirs))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {self.key: self.field, "marker": self.marker, "witness": self.witness}
-
-
-@dataclass(frozen=True)
 class AtMost(Expectation):
     """A bounded read returns at most `n` items (or lines)."""
 
@@ -478,8 +456,6 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return ContainsAny(tuple(data[ContainsAny.key]), bool(data.get("answered")))
     if FieldEquals.key in data:
         return FieldEquals(data[FieldEquals.key], data.get("value"), str(data.get("marker", "")))
-    if FieldKept.key in data:
-        return FieldKept(data[FieldKept.key], str(data.get("marker", "")), str(data.get("witness", "")))
     if AtMost.key in data:
         return AtMost(data[AtMost.key], unit)
     if Exactly.key in data:

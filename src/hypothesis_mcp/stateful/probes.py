@@ -27,7 +27,6 @@ from hypothesis_mcp.stateful.calibrate import APPENDS, REPLACES, Calibration, ca
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.context import ProbeContext
 from hypothesis_mcp.stateful.deletes import delete_probes
-from hypothesis_mcp.stateful.fields import fields_probe
 from hypothesis_mcp.stateful.host import ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.keys import choose_key
@@ -259,7 +258,6 @@ class ProbeRun:
         yield from reads_probe(self, tool, readers, ctx.key_path, given)
         yield from variants_probe(self, tool, readers, calibration, given)
         yield from agreement_probe(self, tool, readers, ctx.key_path, given, calibration)
-        yield from fields_probe(self, tool, readers, ctx.key_path, given, calibration, verified)
         if not ctx.out_of_time and error is None:
             self.keep(scope, verified)
         if verified is not None:
