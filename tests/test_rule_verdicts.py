@@ -110,9 +110,6 @@ NOT_COVERED = {
     "probe-delete-again-succeeded": "deletes replay in test_probe_deletes.py (record_deletes.py notes store)",
     "probe-identity-folded": "folds replay in test_probe_variants.py (identity_variants.py stores and their twins)",
     "probe-identity-prefix": "prefix matches replay in test_probe_variants.py (identity_variants.py stores and twins)",
-    "probe-readers-disagree": "agreement replays in test_probe_agreeing.py (agreeing_stores.py and twins)",
-    "probe-count-wrong": "agreement replays in test_probe_agreeing.py (agreeing_stores.py and twins)",
-    "probe-overwrite-kept-old": "agreement replays in test_probe_agreeing.py (agreeing_stores.py and twins)",
 }
 
 

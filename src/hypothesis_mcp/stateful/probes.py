@@ -21,7 +21,6 @@ from hypothesis_mcp.search.lanes import Job, Lane, Lanes
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.search.saved import SavedFailures, digest
 from hypothesis_mcp.search.seeding import own_draws, seeded
-from hypothesis_mcp.stateful.agreeing import agreement_probe
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
 from hypothesis_mcp.stateful.calibrate import APPENDS, REPLACES, Calibration, calibrate, calibrated_readers
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
@@ -257,7 +256,6 @@ class ProbeRun:
         yield from self.isolation(tool, ctx)
         yield from reads_probe(self, tool, readers, ctx.key_path, given)
         yield from variants_probe(self, tool, readers, calibration, given)
-        yield from agreement_probe(self, tool, readers, ctx.key_path, given, calibration)
         if not ctx.out_of_time and error is None:
             self.keep(scope, verified)
         if verified is not None:
