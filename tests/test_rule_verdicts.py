@@ -108,8 +108,6 @@ NOT_COVERED = {
     "probe-delete-kept": "deletes replay in test_probe_deletes.py (record_deletes.py stores and their twins)",
     "probe-delete-took-other": "deletes replay in test_probe_deletes.py (record_deletes.py stores and their twins)",
     "probe-delete-again-succeeded": "deletes replay in test_probe_deletes.py (record_deletes.py notes store)",
-    "probe-identity-folded": "folds replay in test_probe_variants.py (identity_variants.py stores and their twins)",
-    "probe-identity-prefix": "prefix matches replay in test_probe_variants.py (identity_variants.py stores and twins)",
 }
 
 

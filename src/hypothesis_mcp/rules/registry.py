@@ -102,15 +102,6 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Answer a delete of a record already deleted as you answer a key never written (an isError "
         "refusal), or as a plain no-op; never as a success result whose text says it failed."
     )),
-    Rule("probe-identity-folded", "probe", (
-        "Keep identities that differ only in case, surrounding spaces or Unicode form as distinct records, "
-        "or, if the store means to fold them, say so in the tool's description and answer a write that "
-        "folds with the identity it was stored under."
-    )),
-    Rule("probe-identity-prefix", "probe", (
-        "Match identities exactly: a write, get or update of one identity must never touch a record whose "
-        "identity only starts with it (or that it starts with); compare whole keys, not prefixes."
-    )),
     Rule("probe-not-idempotent", "probe", (
         "Make a repeated identical read answer the same: order the output deterministically and keep side"
         " effects out of read tools."

@@ -37,7 +37,6 @@ from hypothesis_mcp.stateful.roles import updated_id
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.unmarked import refused_retries
 from hypothesis_mcp.stateful.updates import update_probe
-from hypothesis_mcp.stateful.variants import variants_probe
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.strategies.boundary import zero_value
 
@@ -255,7 +254,6 @@ class ProbeRun:
             verified = self.verified(ctx)
         yield from self.isolation(tool, ctx)
         yield from reads_probe(self, tool, readers, ctx.key_path, given)
-        yield from variants_probe(self, tool, readers, calibration, given)
         if not ctx.out_of_time and error is None:
             self.keep(scope, verified)
         if verified is not None:

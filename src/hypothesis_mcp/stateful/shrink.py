@@ -22,8 +22,7 @@ from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.readers import field_texts
 from hypothesis_mcp.strategies import leading_marker
 
-SHOWN_FIRST = ("probe-silent-noop", "probe-data-lost", "probe-read-changed-state", "probe-identity-folded",
-               "probe-identity-prefix")
+SHOWN_FIRST = ("probe-silent-noop", "probe-data-lost", "probe-read-changed-state")
 
 Replays = Callable[[ProbeFinding], bool]
 
