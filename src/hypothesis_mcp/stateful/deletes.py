@@ -16,14 +16,12 @@ the delete, the judged read and what the finding rests on.
 from __future__ import annotations
 
 import json
-import zlib
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 from hypothesis import event, target
 from hypothesis import strategies as st
-from hypothesis.errors import Flaky
 from hypothesis.stateful import (
     Bundle,
     RuleBasedStateMachine,
@@ -31,19 +29,18 @@ from hypothesis.stateful import (
     initialize,
     multiple,
     rule,
-    run_state_machine_as_test,
 )
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
-from hypothesis_mcp.results import CONFIDENCE_ORDER, Call
+from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import shown
-from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.calibrate import Calibration, calibrated_readers
 from hypothesis_mcp.stateful.context import ProbeContext, Record
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
-from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
+from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.keys import choose_key
+from hypothesis_mcp.stateful.modelrun import marker_salt, run_model, surest
 from hypothesis_mcp.stateful.readers import Reader, choose_readers, fill_reader_args, nouns
 from hypothesis_mcp.stateful.reads import ReadsExample
 from hypothesis_mcp.stateful.roles import updated_id
@@ -296,7 +293,7 @@ class DeleteProbe:
             pool=run.pool, write=tool, readers=readers, key_path=key_path,
             base_args={r.tool.name: run.base(r.tool) for r in [*readers, self.deleter]}, write_args=given,
             refusals=tuple(fact for _, fact in run.refusal_facts()),
-            salt=zlib.crc32(f"deletes:{tool.name}:{run.profile.seed}".encode()) & 0xFFFF,
+            salt=marker_salt(run, "deletes", tool.name),
             shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
         )
         self.tally = [0]
@@ -305,18 +302,9 @@ class DeleteProbe:
         run, ctx, name = self.run, self.ctx, self.deleter.tool.name
         examples = max(2, run.profile.probe_examples // 4)
         run.pool.expect(examples + REPLAYS + 1)
-        machine = seeded(build_deletes_machine(ctx, self.deleter, self.tally), run.profile.seed, "deletes",
-                         self.tool.name, name)
-        error = None
-        try:
-            with own_draws():
-                run_state_machine_as_test(machine, settings=run.profile.settings(examples, stateful_steps=STEPS))
-        except (ProbeFailure, Flaky):
-            pass
-        except Exception as exc:
-            error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-        run.examples += ctx.runs
-        found = min(ctx.candidates, key=lambda f: (CONFIDENCE_ORDER[f.confidence], len(f.calls)), default=None)
+        error = run_model(run, ctx, build_deletes_machine(ctx, self.deleter, self.tally), examples, STEPS,
+                          "deletes", self.tool.name, name)
+        found = surest(ctx.candidates)
         if found is not None:
             if run.pool.shared:
                 yield replace(found, fresh=False)

@@ -14,24 +14,20 @@ does not need.
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import event, target
 from hypothesis import strategies as st
-from hypothesis.errors import Flaky
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multiple, rule, run_state_machine_as_test
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multiple, rule
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
-from hypothesis_mcp.results import CONFIDENCE_ORDER
 from hypothesis_mcp.rules.answers import shown
-from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.context import ProbeContext, Record, get_path
 from hypothesis_mcp.stateful.example import Example
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
-from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
+from hypothesis_mcp.stateful.modelrun import marker_salt, run_model, surest
 from hypothesis_mcp.stateful.readers import SAYS_READ_ONLY, Reader, says_skipped, tokens
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.steps import shown_calls
@@ -155,24 +151,12 @@ def reads_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: str
     ctx = ProbeContext(
         pool=run.pool, write=tool, readers=readers, key_path=key_path,
         base_args={r.tool.name: run.base(r.tool) for r in readers}, write_args=given,
-        salt=zlib.crc32(f"reads:{tool.name}:{run.profile.seed}".encode()) & 0xFFFF,
+        salt=marker_salt(run, "reads", tool.name),
         shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
     )
     run.pool.expect(examples)  # no spares for a shrink that a passing run never needs
-    machine = seeded(build_reads_machine(ctx), run.profile.seed, "reads", tool.name)
-    error = None
-    try:
-        with own_draws():
-            run_state_machine_as_test(machine, settings=run.profile.settings(examples, stateful_steps=STEPS))
-    except (ProbeFailure, Flaky):
-        pass
-    except Exception as exc:
-        # Hypothesis can fail while shrinking on a server that answered differently; a failure
-        # seen before that is still shrunk and replayed below.
-        error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-    run.examples += ctx.runs
-    found: ProbeFinding | None = min(ctx.candidates, key=lambda f: (CONFIDENCE_ORDER[f.confidence], len(f.calls)),
-                                     default=None)
+    error = run_model(run, ctx, build_reads_machine(ctx), examples, STEPS, "reads", tool.name)
+    found = surest(ctx.candidates)
     if found is not None:
         yield smaller(found, tool.name, run.reproduces)
     elif error is not None:
