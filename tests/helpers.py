@@ -32,6 +32,9 @@ from hypothesis_mcp.results import Report, Result
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
+SERVE = [PYTHON, str(ROOT / "tests/zygote.py")]
+"""How the suite starts its Python test servers: `[*SERVE, SCRIPT, ARGS...]` runs `python SCRIPT
+ARGS...` forked from a process that imported the SDK once (tests/zygote.py)."""
 
 STORAGE = Path(tempfile.gettempdir()) / "hypothesis-mcp-e2e-storage"
 """Hypothesis's storage directory for CLI subprocesses: a fresh one costs ~2 s per process
@@ -43,37 +46,37 @@ example database, so nothing carries over between runs that could change an outc
 
 def sample(bug: str | None = None, *extra: str) -> list[str]:
     """`python -m hypothesis_mcp.sample_server [--bug BUG]` (docs/sample-server.md)."""
-    return [PYTHON, "-m", "hypothesis_mcp.sample_server", *(["--bug", bug] if bug else []), *extra]
+    return [*SERVE, "-m", "hypothesis_mcp.sample_server", *(["--bug", bug] if bug else []), *extra]
 
 
 def smoke_demo(*extra: str) -> list[str]:
     """The four-tool smoke demo (examples/smoke_demo/README.md)."""
-    return [PYTHON, str(ROOT / "examples/smoke_demo/server.py"), *extra]
+    return [*SERVE, str(ROOT / "examples/smoke_demo/server.py"), *extra]
 
 
 def smoke_bugs(bug: str | None = None, *extra: str) -> list[str]:
     """tests/servers/smoke_bugs.py: bugs one fixed smoke call misses; no bug: the correct twin."""
-    return [PYTHON, str(ROOT / "tests/servers/smoke_bugs.py"), *(["--bug", bug] if bug else []), *extra]
+    return [*SERVE, str(ROOT / "tests/servers/smoke_bugs.py"), *(["--bug", bug] if bug else []), *extra]
 
 
 def effect_variety(bug: str | None = None, *extra: str) -> list[str]:
     """tests/servers/effect_variety.py: effect bugs behind naming unlike the sample server's."""
-    return [PYTHON, str(ROOT / "tests/servers/effect_variety.py"), *(["--bug", bug] if bug else []), *extra]
+    return [*SERVE, str(ROOT / "tests/servers/effect_variety.py"), *(["--bug", bug] if bug else []), *extra]
 
 
 def probe_bugs(bug: str | None = None, *extra: str) -> list[str]:
     """tests/servers/probe_bugs.py: effect bugs that need more than a few fixed steps."""
-    return [PYTHON, str(ROOT / "tests/servers/probe_bugs.py"), *(["--bug", bug] if bug else []), *extra]
+    return [*SERVE, str(ROOT / "tests/servers/probe_bugs.py"), *(["--bug", bug] if bug else []), *extra]
 
 
 def journal_store(bug: str | None = None, *extra: str) -> list[str]:
     """tests/servers/journal_store.py: `--bug keeps-file` keeps entries in a file across processes."""
-    return [PYTHON, str(ROOT / "tests/servers/journal_store.py"), *(["--bug", bug] if bug else []), *extra]
+    return [*SERVE, str(ROOT / "tests/servers/journal_store.py"), *(["--bug", bug] if bug else []), *extra]
 
 
 def error_shapes(bug: str | None = None, *extra: str) -> list[str]:
     """tests/servers/error_shapes.py: refusals answered as successes in the style BUG names."""
-    return [PYTHON, str(ROOT / "tests/servers/error_shapes.py"), *(["--bug", bug] if bug else []), *extra]
+    return [*SERVE, str(ROOT / "tests/servers/error_shapes.py"), *(["--bug", bug] if bug else []), *extra]
 
 
 def command_line(argv: list[str]) -> str:
@@ -317,32 +320,32 @@ def cli(args: list[str], cwd: Path, **kwargs: Any) -> CliRun:
 def task_ledger(bug: str | None = None) -> list[str]:
     """tests/servers/task_ledger.py: an upsert with an optional id, a one-letter grade, a write only a
     resource shows and an update-only tool; `--bug loses-jottings|loses-summaries`."""
-    return [PYTHON, str(ROOT / "tests/servers/task_ledger.py"), *(["--bug", bug] if bug else [])]
+    return [*SERVE, str(ROOT / "tests/servers/task_ledger.py"), *(["--bug", bug] if bug else [])]
 
 
 def task_patches(bug: str | None = None) -> list[str]:
     """tests/servers/task_patches.py: annotated tools, integer ids in structuredContent one level down;
     `--bug keeps-note|drops-title`."""
-    return [PYTHON, str(ROOT / "tests/servers/task_patches.py"), *(["--bug", bug] if bug else [])]
+    return [*SERVE, str(ROOT / "tests/servers/task_patches.py"), *(["--bug", bug] if bug else [])]
 
 
 def item_edits(bug: str | None = None) -> list[str]:
     """tests/servers/item_edits.py: random uids only in a JSON text; `--bug keeps-title|drops-note`."""
-    return [PYTHON, str(ROOT / "tests/servers/item_edits.py"), *(["--bug", bug] if bug else [])]
+    return [*SERVE, str(ROOT / "tests/servers/item_edits.py"), *(["--bug", bug] if bug else [])]
 
 
 def memo_replaces() -> list[str]:
     """tests/servers/memo_replaces.py: a create that answers no id and a listing without ids."""
-    return [PYTHON, str(ROOT / "tests/servers/memo_replaces.py")]
+    return [*SERVE, str(ROOT / "tests/servers/memo_replaces.py")]
 
 
 def ledger_pages(bug: str | None = None) -> list[str]:
     """tests/servers/ledger_pages.py: an offset-paged listing in structuredContent;
     `--bug offset-skips|offset-overlaps`."""
-    return [PYTHON, str(ROOT / "tests/servers/ledger_pages.py"), *(["--bug", bug] if bug else [])]
+    return [*SERVE, str(ROOT / "tests/servers/ledger_pages.py"), *(["--bug", bug] if bug else [])]
 
 
 def bookmark_cursor(bug: str | None = None) -> list[str]:
     """tests/servers/bookmark_cursor.py: an opaque-cursor listing in JSON text;
     `--bug cursor-repeats|last-page-lost`."""
-    return [PYTHON, str(ROOT / "tests/servers/bookmark_cursor.py"), *(["--bug", bug] if bug else [])]
+    return [*SERVE, str(ROOT / "tests/servers/bookmark_cursor.py"), *(["--bug", bug] if bug else [])]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from helpers import PYTHON, ROOT, engine, http_server, one, results, shared_run, summary, without_duration
+from helpers import ROOT, SERVE, engine, http_server, one, results, shared_run, summary, without_duration
 from hypothesis_mcp.report.issues import top_issues
 from hypothesis_mcp.report.junit import render_junit
 from hypothesis_mcp.report.markdown import render_markdown
@@ -21,7 +21,7 @@ from hypothesis_mcp.strategies import Overrides
 
 
 def server(name: str, bug: str | None = None) -> list[str]:
-    return [PYTHON, str(ROOT / "tests/servers" / name), *(["--bug", bug] if bug else [])]
+    return [*SERVE, str(ROOT / "tests/servers" / name), *(["--bug", bug] if bug else [])]
 
 
 def negative(value: Any) -> bool:

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from helpers import PYTHON, ROOT, cli, engine, error_shapes, one, results, shared_run, summary
+from helpers import ROOT, SERVE, cli, engine, error_shapes, one, results, shared_run, summary
 from hypothesis_mcp.connection import Outcome, parse_target
 from hypothesis_mcp.replay import replay
 
 RULE = "error-as-success"
-ERROR_WORDS = [PYTHON, str(ROOT / "tests/servers/error_words.py")]
+ERROR_WORDS = [*SERVE, str(ROOT / "tests/servers/error_words.py")]
 
 
 def text(value: str, arguments: dict[str, Any] | None = None) -> Outcome:

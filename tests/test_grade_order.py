@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import PYTHON, ROOT, shared_run, summary
+from helpers import ROOT, SERVE, shared_run, summary
 from hypothesis_mcp.results import Report
 from hypothesis_mcp.scorecard import GRADES
 
@@ -15,7 +15,7 @@ LETTERS = [letter for letter, _ in GRADES]
 
 
 def graded(bug: str | None) -> Report:
-    return shared_run([PYTHON, str(ROOT / "tests/servers/health_ladder.py"), *(["--bug", bug] if bug else [])])
+    return shared_run([*SERVE, str(ROOT / "tests/servers/health_ladder.py"), *(["--bug", bug] if bug else [])])
 
 
 @pytest.fixture(scope="module")

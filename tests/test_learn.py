@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from helpers import PYTHON, ROOT, cli
+from helpers import ROOT, SERVE, cli
 
-BOOKMARKS = [PYTHON, str(ROOT / "tests/servers/learned_stores.py"), "--store", "bookmarks", "--bug"]
-SHELF = [PYTHON, str(ROOT / "tests/servers/learned_stores.py"), "--store", "shelf"]
+BOOKMARKS = [*SERVE, str(ROOT / "tests/servers/learned_stores.py"), "--store", "bookmarks", "--bug"]
+SHELF = [*SERVE, str(ROOT / "tests/servers/learned_stores.py"), "--store", "shelf"]
 
 
 def probes(report: dict[str, object]) -> list[tuple[str, str, str, str]]:
@@ -59,7 +59,7 @@ def test_the_written_config_gives_the_same_verdicts(tmp_path: Path) -> None:
 
 def test_learn_shows_the_refusal_shape_calls_that_must_fail_agreed_on(tmp_path: Path) -> None:
     """The registry refuses with {"outcome": "rejected"} and isError false, a shape of its own."""
-    devices = [PYTHON, str(ROOT / "tests/servers/learned_stores.py"), "--store", "devices"]
+    devices = [*SERVE, str(ROOT / "tests/servers/learned_stores.py"), "--store", "devices"]
     run = cli(["learn", "--allow-writes", "--json", "-", "--", *devices], tmp_path)
     assert run.code == 0, run
     register = next(t for t in json.loads(run.stdout)["tools"] if t["name"] == "device.register")

@@ -11,7 +11,7 @@ refusals set isError: nothing is learned there, and nothing is misread.
 
 from __future__ import annotations
 
-from helpers import PYTHON, ROOT, engine, grading, results
+from helpers import ROOT, SERVE, engine, grading, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Result
@@ -23,7 +23,7 @@ _reports: dict[tuple[str, bool], Report] = {}
 def run(store: str, writes: bool) -> Report:
     if (store, writes) not in _reports:
         _reports[store, writes] = engine(
-            [PYTHON, str(ROOT / "tests/servers/refusal_fields.py"), "--store", store], grading(),
+            [*SERVE, str(ROOT / "tests/servers/refusal_fields.py"), "--store", store], grading(),
             probes=True, allow_writes=writes, smoke=True)
     return _reports[store, writes]
 
@@ -50,7 +50,7 @@ def test_a_correct_store_with_json_refusals_draws_no_sure_probe_finding() -> Non
 
 def test_a_replay_reads_the_answers_by_the_learned_shape() -> None:
     result = next(r for r in read_as_refusals(run("desk", True)) if r.tool == "ReadSecret")
-    done = replay(result, parse_target([PYTHON, str(ROOT / "tests/servers/refusal_fields.py"), "--store", "desk"]))
+    done = replay(result, parse_target([*SERVE, str(ROOT / "tests/servers/refusal_fields.py"), "--store", "desk"]))
     answer = done.steps[-1][1]
     assert answer.error_shaped and answer.failure is not None and LEARNED in answer.failure, answer.summary()
     assert done.still_fails, done.verdict

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from helpers import PYTHON, ROOT, cli, engine, grading, results
+from helpers import ROOT, SERVE, cli, engine, grading, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
@@ -40,7 +40,7 @@ _reports: dict[tuple[str, bool], Report] = {}
 
 
 def store(bugs: tuple[str, ...], log: Path | None = None) -> list[str]:
-    return [PYTHON, str(ROOT / "tests/servers/record_deletes.py"), *(a for b in bugs for a in ("--bug", b)),
+    return [*SERVE, str(ROOT / "tests/servers/record_deletes.py"), *(a for b in bugs for a in ("--bug", b)),
             *(["--log", str(log)] if log else [])]
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import PYTHON, ROOT, engine, grading, results
+from helpers import ROOT, SERVE, engine, grading, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.model.refusals import IMPOSSIBLE_ID
 from hypothesis_mcp.replay import replay
@@ -35,7 +35,7 @@ _reports: dict[tuple[str, bool], Report] = {}
 
 
 def store(name: str, bug: bool = False) -> list[str]:
-    return [PYTHON, str(ROOT / "tests/servers/learned_stores.py"), "--store", name, *(["--bug"] if bug else [])]
+    return [*SERVE, str(ROOT / "tests/servers/learned_stores.py"), "--store", name, *(["--bug"] if bug else [])]
 
 
 def run(name: str, bug: bool = False) -> Report:

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import pytest
 
-from helpers import PYTHON, ROOT, engine, grading, results
+from helpers import ROOT, SERVE, engine, grading, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction
@@ -24,7 +24,7 @@ _reports: dict[tuple[str, bool], Report] = {}
 
 
 def store(name: str, bug: bool = False) -> list[str]:
-    return [PYTHON, str(ROOT / "tests/servers/read_effects.py"), "--store", name, *(["--bug"] if bug else [])]
+    return [*SERVE, str(ROOT / "tests/servers/read_effects.py"), "--store", name, *(["--bug"] if bug else [])]
 
 
 def run(name: str, bug: bool = False) -> Report:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from helpers import PYTHON, ROOT, Cli, cli, command_line, engine, one, problems, summary
+from helpers import ROOT, SERVE, Cli, cli, command_line, engine, one, problems, summary
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, parse_target
 from hypothesis_mcp.results import Report
@@ -28,7 +28,7 @@ PROBES = ["--probes", "--allow-writes", "--profile", "grading"]
 
 def server(name: str, bug: bool = False) -> list[str]:
     script, bug_name = SERVERS[name][:2]
-    return [PYTHON, str(ROOT / "tests/servers" / script), *(["--bug", bug_name] if bug else [])]
+    return [*SERVE, str(ROOT / "tests/servers" / script), *(["--bug", bug_name] if bug else [])]
 
 
 def tool(properties: dict[str, Any], required: list[str]) -> Tool:

@@ -7,11 +7,11 @@ which cannot follow it, judges nothing."""
 
 from __future__ import annotations
 
-from helpers import PYTHON, ROOT, grading, problems, shared_run, summary
+from helpers import ROOT, SERVE, grading, problems, shared_run, summary
 
 
 def journal(bug: str | None = None) -> list[str]:
-    return [PYTHON, str(ROOT / "tests/servers/oldest_first.py"), *(["--bug", bug] if bug else [])]
+    return [*SERVE, str(ROOT / "tests/servers/oldest_first.py"), *(["--bug", bug] if bug else [])]
 
 
 def test_a_record_past_a_full_page_is_no_lost_write() -> None:
@@ -31,7 +31,7 @@ def test_a_dropped_record_is_found_on_the_largest_page() -> None:
 
 
 def test_a_listing_continued_under_its_own_member_name_is_followed() -> None:
-    report = shared_run([PYTHON, str(ROOT / "tests/servers/resume_cursor.py")], grading(), probes=True,
+    report = shared_run([*SERVE, str(ROOT / "tests/servers/resume_cursor.py")], grading(), probes=True,
                         allow_writes=True)
     assert [r for r in problems(report) if r.kind == "probe"] == [], summary(report)
     trip = next(r for r in report.results if r.kind == "probe" and r.tool == "jot_add" and r.check == "round-trip")

@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -27,6 +26,7 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from helpers import (
     ROOT,
+    SERVE,
     engine,
     grading,
     http_server,
@@ -335,7 +335,7 @@ def test_a_kept_probe_failure_is_replayed_first_and_forgotten_once_fixed(tmp_pat
 def test_a_limit_on_text_answers_is_not_judged_and_says_why() -> None:
     """Text lines are no count of items: even a limit the server ignores is not judged on them, and
     the bound result says so instead of blaming the starting arguments."""
-    argv = [sys.executable, str(ROOT / "tests/servers/text_lists.py"), "--bug", "limit-ignored"]
+    argv = [*SERVE, str(ROOT / "tests/servers/text_lists.py"), "--bug", "limit-ignored"]
     report = engine(argv, probes=True, overrides=Overrides.parse(["find_items:query=x"]))
     for name in ("list_items", "find_items"):
         result = one(report, tool=name, kind="probe")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import PYTHON, ROOT, engine
+from helpers import ROOT, SERVE, engine
 from hypothesis_mcp.checks.resources import ResourceChecks
 from hypothesis_mcp.connection import Connection, parse_target
 from hypothesis_mcp.connection.outcome import valid_error_code
@@ -23,7 +23,7 @@ CHECKS = {
 
 
 def raw(*modes: str) -> list[str]:
-    return [PYTHON, str(ROOT / "tests/servers/raw_server.py"), "surfaces", *modes]
+    return [*SERVE, str(ROOT / "tests/servers/raw_server.py"), "surfaces", *modes]
 
 
 @pytest.fixture(scope="module")

@@ -4,11 +4,9 @@ server and server-everything's right parts pass."""
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
-from helpers import ROOT, engine, http_server, sample
+from helpers import ROOT, SERVE, engine, http_server, sample
 from hypothesis_mcp.checks.prompts import PromptChecks
 from hypothesis_mcp.checks.resources import ResourceChecks
 from hypothesis_mcp.checks.uritemplate import parse
@@ -20,7 +18,7 @@ from public_servers import npm_server
 
 
 def library(bug: str | None = None) -> list[str]:
-    return [sys.executable, str(ROOT / "tests/servers/surface_bugs.py"), *(["--bug", bug] if bug else [])]
+    return [*SERVE, str(ROOT / "tests/servers/surface_bugs.py"), *(["--bug", bug] if bug else [])]
 
 
 def surface_results(argv: list[str] | str) -> list[Result]:

@@ -13,18 +13,7 @@ from typing import Any
 
 import pytest
 
-from helpers import (
-    PYTHON,
-    ROOT,
-    error_shapes,
-    grading,
-    probe_bugs,
-    problems,
-    sample,
-    shared_run,
-    smoke_bugs,
-    summary,
-)
+from helpers import ROOT, SERVE, error_shapes, grading, probe_bugs, problems, sample, shared_run, smoke_bugs, summary
 from hypothesis_mcp.connection import Outcome, parse_target
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.replay import judge_last, replay
@@ -33,11 +22,11 @@ from hypothesis_mcp.rules.registry import RULES
 
 
 def verdict_bugs(bug: str | None = None) -> list[str]:
-    return [PYTHON, str(ROOT / "tests/servers/verdict_bugs.py"), *(["--bug", bug] if bug else [])]
+    return [*SERVE, str(ROOT / "tests/servers/verdict_bugs.py"), *(["--bug", bug] if bug else [])]
 
 
 def raw_server(*modes: str) -> list[str]:
-    return [PYTHON, str(ROOT / "tests/servers/raw_server.py"), *modes]
+    return [*SERVE, str(ROOT / "tests/servers/raw_server.py"), *modes]
 
 
 @dataclass

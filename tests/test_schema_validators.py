@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from helpers import PYTHON, ROOT, grading
+from helpers import ROOT, SERVE, grading
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.lint import lint
 from hypothesis_mcp.checks.scenarios import HAPPY_BASIS, _result
@@ -63,7 +63,7 @@ def test_generated_values_pass_the_same_validator(value: Any) -> None:
 
 def test_an_unusable_output_schema_is_said_to_be_unchecked() -> None:
     """The happy scenario served the calls, and its result says the output was not judged."""
-    target = parse_target([PYTHON, str(ROOT / "tests/servers/verdict_bugs.py")])
+    target = parse_target([*SERVE, str(ROOT / "tests/servers/verdict_bugs.py")])
     with Connection(target, timeout=30) as conn:
         tool = replace(conn.tool("unit_name"), output_schema=BROKEN)
         search = Searches(conn, grading(max_examples=3)).valid(tool)

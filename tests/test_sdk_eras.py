@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import PYTHON, ROOT, shared_run
+from helpers import ROOT, SERVE, shared_run
 from hypothesis_mcp import connect
 from hypothesis_mcp.errors import ServerStartError
 from public_servers import PYPI
@@ -24,7 +24,7 @@ def era_store(version: str) -> list[str]:
 
 
 def raw(*modes: str) -> list[str]:
-    return [PYTHON, str(ROOT / "tests/servers/raw_server.py"), *modes]
+    return [*SERVE, str(ROOT / "tests/servers/raw_server.py"), *modes]
 
 
 def targets() -> list[tuple[str, str, str]]:

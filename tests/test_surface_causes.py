@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import quote
 
-from helpers import PYTHON, ROOT, Cli, cli, command_line
+from helpers import ROOT, SERVE, Cli, cli, command_line
 from hypothesis_mcp.checks.prompts import PromptChecks
 from hypothesis_mcp.checks.resources import ResourceChecks
 from hypothesis_mcp.checks.surfaces import maker_of_uri
@@ -26,7 +26,7 @@ LABELS = ("Herbs & Spices", "Sweet Peas", "Roses")
 
 
 def garden(bug: str | None = None) -> list[str]:
-    return [PYTHON, str(ROOT / "tests/servers/garden_beds.py"), *(["--bug", bug] if bug else [])]
+    return [*SERVE, str(ROOT / "tests/servers/garden_beds.py"), *(["--bug", bug] if bug else [])]
 
 
 def checked(bug: str | None) -> list[Result]:
