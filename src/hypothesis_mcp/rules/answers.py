@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis_mcp.connection import Outcome
@@ -96,3 +98,27 @@ def _items(value: Any) -> list[Any] | None:
         if len(lists) == 1:
             return lists[0]
     return None
+
+
+NUMBER = re.compile(r"(?<![\w.-])\d+(?![\w.])")
+
+
+def numbers_in(outcome: Outcome) -> dict[str, float]:
+    """The numbers an answer shows outside any list, each by its place: a dotted path through the
+    objects of a JSON answer (`stats.total`), or `#i` for the i-th number of a plain text. Numbers
+    inside lists belong to records, not to the answer: they are left out."""
+    value = outcome.structured if outcome.has_structured else _json(outcome.text)
+    if isinstance(value, dict):
+        return dict(_numbers(value, ""))
+    if value is None:
+        return {f"#{i}": float(m.group()) for i, m in enumerate(NUMBER.finditer(outcome.text))}
+    return {}
+
+
+def _numbers(value: dict[str, Any], prefix: str, depth: int = 0) -> Iterator[tuple[str, float]]:
+    for name, item in value.items():
+        path = f"{prefix}{name}"
+        if isinstance(item, int | float) and not isinstance(item, bool):
+            yield path, float(item)
+        elif isinstance(item, dict) and depth < 4:
+            yield from _numbers(item, f"{path}.", depth + 1)

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from jsonschema import exceptions as jsonschema_exceptions
 
 from hypothesis_mcp.connection import Outcome
-from hypothesis_mcp.rules.answers import count_items, items_of, lines, records_holding, shown
+from hypothesis_mcp.rules.answers import count_items, items_of, lines, numbers_in, records_holding, shown
 from hypothesis_mcp.rules.bindings import find_id
 from hypothesis_mcp.strategies.dialect import value_validator
 
@@ -175,8 +175,8 @@ class ContainsAny(Expectation):
 
 @dataclass(frozen=True)
 class ShowsNone(Expectation):
-    """The read shows none of the tokens a deleted record was written with (an error answer, "not
-    found", shows none)."""
+    """The read shows none of these tokens (an error answer, "not found", shows none): a deleted
+    record's, or the old values a search must no longer find a replaced record by."""
 
     tokens: tuple[str, ...]
     key: ClassVar[str] = "shows_none"
@@ -206,6 +206,28 @@ class FieldEquals(Expectation):
 
     def to_dict(self) -> dict[str, Any]:
         return {self.key: self.field, "value": self.value, "marker": self.marker}
+
+
+@dataclass(frozen=True)
+class FieldKept(Expectation):
+    """The record the read shows (the objects holding `marker`) has a value for `field` when the
+    same answer shows one on the record holding `witness`: the reader shows the field."""
+
+    field: str
+    marker: str
+    witness: str
+    key: ClassVar[str] = "field_kept"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if not answer.ok:
+            return True
+        mine = records_holding(answer, self.marker)
+        theirs = [r for r in records_holding(answer, self.witness) if r not in mine]
+        lost = bool(mine) and all(r.get(self.field) is None for r in mine)
+        return not (lost and any(r.get(self.field) is not None for r in theirs))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.field, "marker": self.marker, "witness": self.witness}
 
 
 @dataclass(frozen=True)
@@ -365,6 +387,61 @@ class PagesCover(Expectation):
 
 
 @dataclass(frozen=True)
+class Replaced(Expectation):
+    """A read after a replacing write shows the record's old values or its new ones, never both
+    (an old entry listed beside the new, a stale copy): fails only when one of `old` and one of
+    `new` show together, so a reproduction without either write cannot fail."""
+
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+    key: ClassVar[str] = "replaced"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if not answer.ok:
+            return True
+        text = shown(answer)
+        return not (any(t in text for t in self.old) and any(t in text for t in self.new))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: list(self.old), "new": list(self.new)}
+
+
+@dataclass(frozen=True)
+class ListedOnce(Expectation):
+    """A listing shows the record of one identity (`token`) in one item at most (in one line, for a
+    text answer)."""
+
+    token: str
+    key: ClassVar[str] = "listed_once"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if not answer.ok:
+            return True
+        items = items_of(answer)
+        parts = [json.dumps(i, ensure_ascii=False) for i in items] if items is not None else lines(answer)
+        return sum(self.token in p for p in parts) <= 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.token}
+
+
+@dataclass(frozen=True)
+class NumberAt(Expectation):
+    """The number an answer shows at `path` (rules.answers.numbers_in) is `value`: a count equals
+    the number of records the writes before it made."""
+
+    path: str
+    value: float
+    key: ClassVar[str] = "number_at"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return not answer.ok or numbers_in(answer).get(self.path, self.value) == self.value
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.path, "value": self.value}
+
+
+@dataclass(frozen=True)
 class Unjudged(Expectation):
     """What a report from another version recorded in a form this one does not know: it holds."""
 
@@ -391,10 +468,18 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return ShowsNone(tuple(data[ShowsNone.key]))
     if data.get(FailsAsError.key):
         return FailsAsError()
+    if Replaced.key in data:
+        return Replaced(tuple(data[Replaced.key]), tuple(data.get("new", ())))
+    if ListedOnce.key in data:
+        return ListedOnce(str(data[ListedOnce.key]))
+    if NumberAt.key in data:
+        return NumberAt(str(data[NumberAt.key]), float(data.get("value", 0)))
     if ContainsAny.key in data:
         return ContainsAny(tuple(data[ContainsAny.key]), bool(data.get("answered")))
     if FieldEquals.key in data:
         return FieldEquals(data[FieldEquals.key], data.get("value"), str(data.get("marker", "")))
+    if FieldKept.key in data:
+        return FieldKept(data[FieldKept.key], str(data.get("marker", "")), str(data.get("witness", "")))
     if AtMost.key in data:
         return AtMost(data[AtMost.key], unit)
     if Exactly.key in data:

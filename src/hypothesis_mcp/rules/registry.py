@@ -102,6 +102,27 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Answer a delete of a record already deleted as you answer a key never written (an isError "
         "refusal), or as a plain no-op; never as a success result whose text says it failed."
     )),
+    Rule("probe-identity-folded", "probe", (
+        "Keep identities that differ only in case, surrounding spaces or Unicode form as distinct records, "
+        "or, if the store means to fold them, say so in the tool's description and answer a write that "
+        "folds with the identity it was stored under."
+    )),
+    Rule("probe-identity-prefix", "probe", (
+        "Match identities exactly: a write, get or update of one identity must never touch a record whose "
+        "identity only starts with it (or that it starts with); compare whole keys, not prefixes."
+    )),
+    Rule("probe-readers-disagree", "probe", (
+        "Serve every reader of a kind of record from the same state: refresh or drop a listing's cache and a "
+        "search index on every write, so a get, a listing and a search show the same values."
+    )),
+    Rule("probe-count-wrong", "probe", (
+        "Compute a count or total from the records themselves (or keep its counter in step with every write "
+        "that adds a record and with none that replaces one), so it equals the number of records held."
+    )),
+    Rule("probe-overwrite-kept-old", "probe", (
+        "A write that replaces a record must replace it in every view: remove the old entry from listings "
+        "and the old values from search indexes, so the identity is listed once and old values find nothing."
+    )),
     Rule("probe-not-idempotent", "probe", (
         "Make a repeated identical read answer the same: order the output deterministically and keep side"
         " effects out of read tools."

@@ -6,12 +6,18 @@ A loss (a text cut, a number clamped, list items dropped, a value emptied) is hi
 pure normalisation (whitespace folded or trimmed, letter case, Unicode form, number formatting) is a
 warning. A list of strings read back with its duplicates merged and its blank items dropped (tags
 kept as a set) holds every value written: no change.
+
+Given the write's enum members (`typed`, the fields probe), every type is judged: a boolean read
+back as the other one, an enum member read back as another, a nested object read back without a
+field it was written with (each of its fields compared the same way), and a top-level field one
+record lacks while the same answer shows it on another record of the same write (`dropped`). A
+field written empty, zero or false and left out is a sparse encoding, a warning.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +35,11 @@ class Change:
     message: str
 
 
-def changes(args: dict[str, Any], outcome: Outcome, value_tokens: set[str]) -> list[Change]:
+Enums = Mapping[str, Sequence[Any]]
+"""Field name to the members its schema allows: given, the comparison judges every type."""
+
+
+def changes(args: dict[str, Any], outcome: Outcome, value_tokens: set[str], typed: Enums | None = None) -> list[Change]:
     """Every written field a read shows with another value, losses first."""
     found: list[Change] = []
     for written in _objects(args):
@@ -39,7 +49,7 @@ def changes(args: dict[str, Any], outcome: Outcome, value_tokens: set[str]) -> l
             # one of its fields is exactly as written, and one such record shown unchanged is enough.
             candidates = [shown_record for shown_record in records_holding(outcome, token)
                           if any(shown_record.get(n) == v for n, v in written.items() if not _nested(v))]
-            seen = [_record_changes(written, shown_record, token) for shown_record in candidates]
+            seen = [_record_changes(written, shown_record, token, typed) for shown_record in candidates]
             if seen and all(seen):
                 found.extend(c for c in seen[0] if c not in found)
             if seen:
@@ -47,14 +57,68 @@ def changes(args: dict[str, Any], outcome: Outcome, value_tokens: set[str]) -> l
     return sorted(found, key=lambda c: not c.loss)
 
 
-def _record_changes(written: dict[str, Any], shown_record: dict[str, Any], token: str) -> list[Change]:
-    found = []
+def _record_changes(written: dict[str, Any], shown_record: dict[str, Any], token: str,
+                    typed: Enums | None) -> list[Change]:
+    found: list[Change] = []
     for name, value in written.items():
-        if name in shown_record and not _nested(value):
-            change = _compare(name, value, shown_record[name], token)
+        if name not in shown_record:
+            continue
+        read = shown_record[name]
+        if typed is not None and isinstance(value, dict) and isinstance(read, dict):
+            found.extend(_object_changes(name, name, value, read, token, typed))
+        elif not _nested(value) or (typed is not None and isinstance(value, list)):
+            change = _compare(name, value, read, token, typed)
             if change is not None:
                 found.append(change)
     return found
+
+
+def _object_changes(field: str, path: str, written: dict[str, Any], read: dict[str, Any], token: str,
+                    typed: Enums) -> Iterator[Change]:
+    """A nested object's fields, each judged as a field; the change names the top-level `field`
+    (the one a replay compares) and says where inside it the value changed."""
+    for name, value in written.items():
+        at = f"{path}.{name}"
+        if value is None:
+            continue
+        if name not in read:
+            if read:
+                yield Change(field, written, read, token, bool(value), f"{at!r} left out of the nested object "
+                             f"({_kind(value)} written{'' if value else ', a sparse encoding'})")
+            continue
+        if isinstance(value, dict) and isinstance(read[name], dict):
+            yield from _object_changes(field, at, value, read[name], token, typed)
+            continue
+        change = _compare(at, value, read[name], token, typed, name)
+        if change is not None:
+            yield Change(field, written, read, token, change.loss, change.message)
+
+
+def dropped(args: dict[str, Any], outcome: Outcome, tokens: Iterable[str], witnesses: Iterable[str]) -> list[Change]:
+    """Written top-level fields the record (the objects holding one of `tokens`) shows without a
+    value while the same answer shows a value for them on another record (one holding a witness
+    token): the reader shows the field, and lost it for this record. Losses first."""
+    held = [t for t in tokens if records_holding(outcome, t)]
+    mine = [r for t in held for r in records_holding(outcome, t)]
+    if not mine:
+        return []
+    theirs = [r for t in witnesses for r in records_holding(outcome, t) if r not in mine]
+    found: list[Change] = []
+    for name, value in args.items():
+        if value is None or any(r.get(name) is not None for r in mine):
+            continue
+        if any(r.get(name) is not None for r in theirs):
+            sparse = "" if value else ", a sparse encoding"
+            found.append(Change(name, value, None, held[0], bool(value),
+                                f"{name!r} left out ({_kind(value)} written{sparse}), though the same answer shows "
+                                "it on another record"))
+    return sorted(found, key=lambda c: not c.loss)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool | int | float):
+        return repr(value)
+    return f"a {type(value).__name__}"
 
 
 def _objects(value: Any) -> Iterator[dict[str, Any]]:
@@ -80,9 +144,16 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _compare(name: str, written: Any, read: Any, token: str) -> Change | None:
+def _compare(name: str, written: Any, read: Any, token: str, typed: Enums | None = None,
+             member: str | None = None) -> Change | None:
     if written == read and (type(written) is type(read) or (_number(written) and _number(read))):
         return None
+    if typed is not None and isinstance(written, bool) and read is not None:
+        return _flag(name, written, read, token)
+    if typed is not None and isinstance(written, str) and written in typed.get(member or name, ()):
+        if isinstance(read, str) and _normal(read) == _normal(written):
+            return Change(name, written, read, token, False, f"{name!r} {written!r} read back as {read!r}")
+        return Change(name, written, read, token, True, f"{name!r}: enum value {written!r} read back as {read!r}")
     if written is None or read is None or written in ("", []):
         # null or an empty value written asks for no value (an empty list or a default read back is
         # no change); null read is a field the reader leaves out (a listing of metadata), not a value it lost.
@@ -110,12 +181,22 @@ def _compare(name: str, written: Any, read: Any, token: str) -> Change | None:
             return None  # a list of labels read back as a set: duplicates merged, blank items dropped
         if len(read) < len(written):
             return Change(name, written, read, token, True, f"{name!r}: {len(written)} written, {len(read)} shown")
+        if any(isinstance(i, dict | list) for i in written):
+            return None  # items that are objects may come back with what the server adds to them
         if sorted(map(repr, written)) == sorted(map(repr, read)):
             return None  # the same items in another order: a list is no promise of order
         return Change(name, written, read, token, False, f"{name!r}: items read back changed")
     if read == "" or read == []:
         return Change(name, written, read, token, True, f"{name!r} emptied")
     return None
+
+
+def _flag(name: str, written: bool, read: Any, token: str) -> Change:
+    """A boolean read back: as the other boolean (a loss), or spelt another way (`"true"`, 1)."""
+    if not isinstance(read, bool) and str(read).strip().lower() in ({"true", "1", "yes"} if written else
+                                                                    {"false", "0", "no"}):
+        return Change(name, written, read, token, False, f"{name!r} {written!r} read back as {read!r}")
+    return Change(name, written, read, token, True, f"{name!r}: {written!r} read back as {read!r}")
 
 
 def _meaningful(items: list[Any]) -> set[str] | None:

@@ -1,6 +1,6 @@
 """A model machine over one write tool's records, run the one way every such probe runs it.
 
-The reads and deletes probes differ in what their machine does, not
+The reads, fields, variants, agreement and deletes probes differ in what their machine does, not
 in how it runs: seeded for its scope, its draws its own, a failure it raised kept among the
 context's candidates, any other error (Hypothesis shrinking on a server that answered differently)
 said in words, and its examples counted.

@@ -21,11 +21,13 @@ from hypothesis_mcp.search.lanes import Job, Lane, Lanes
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.search.saved import SavedFailures, digest
 from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.stateful.agreeing import agreement_probe
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
 from hypothesis_mcp.stateful.calibrate import APPENDS, REPLACES, Calibration, calibrate, calibrated_readers
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.context import ProbeContext
 from hypothesis_mcp.stateful.deletes import delete_probes
+from hypothesis_mcp.stateful.fields import fields_probe
 from hypothesis_mcp.stateful.host import ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.keys import choose_key
@@ -37,6 +39,7 @@ from hypothesis_mcp.stateful.roles import updated_id
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.unmarked import refused_retries
 from hypothesis_mcp.stateful.updates import update_probe
+from hypothesis_mcp.stateful.variants import variants_probe
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.strategies.boundary import zero_value
 
@@ -254,6 +257,9 @@ class ProbeRun:
             verified = self.verified(ctx)
         yield from self.isolation(tool, ctx)
         yield from reads_probe(self, tool, readers, ctx.key_path, given)
+        yield from variants_probe(self, tool, readers, calibration, given)
+        yield from agreement_probe(self, tool, readers, ctx.key_path, given, calibration)
+        yield from fields_probe(self, tool, readers, ctx.key_path, given, calibration, verified)
         if not ctx.out_of_time and error is None:
             self.keep(scope, verified)
         if verified is not None:

@@ -16,13 +16,14 @@ from dataclasses import replace
 from typing import Any
 
 from hypothesis_mcp.results import Call
-from hypothesis_mcp.rules.expectations import ContainsAny, FieldEquals
+from hypothesis_mcp.rules.expectations import ContainsAny, FieldEquals, FieldKept
 from hypothesis_mcp.stateful.claims import claims_hold
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.readers import field_texts
 from hypothesis_mcp.strategies import leading_marker
 
-SHOWN_FIRST = ("probe-silent-noop", "probe-data-lost", "probe-read-changed-state")
+SHOWN_FIRST = ("probe-silent-noop", "probe-data-lost", "probe-read-changed-state", "probe-identity-folded",
+               "probe-identity-prefix")
 
 Replays = Callable[[ProbeFinding], bool]
 
@@ -74,7 +75,8 @@ def smaller(finding: ProbeFinding, write: str, replays: Replays, budget: int = 1
     head = finding.calls[:-len(judged)]
     expect = finding.expectation
     evidence = ([str(t) for t in expect.tokens] if isinstance(expect, ContainsAny)
-                else [expect.marker] if isinstance(expect, FieldEquals) else [])
+                else [expect.marker] if isinstance(expect, FieldEquals)
+                else [expect.marker, expect.witness] if isinstance(expect, FieldKept) else [])
     last = judged[-1]
     # The first read that showed what was later lost: the same call as the judged one, made earlier.
     written = [i for i, c in enumerate(head) if c.tool == write]

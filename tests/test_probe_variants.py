@@ -1,0 +1,99 @@
+"""Identity variants (tests/servers/identity_variants.py): a record written under a variant of an
+existing identity (case, spaces, Unicode NFD, a shared prefix) stays its own record.
+
+Two stores in different styles (notes: snake names, structuredContent, isError refusals, a keyed
+get and a listing; pages: dotted names, JSON text with {"ok": false} refusals, a keyed get and an
+object keyed by slug), each run once with all its bugs on: a store that folds case, spaces or
+Unicode form is reported as a warning (and the model folds too, so the prefix bug of the same
+store is still found, with no data-loss alarm in between); a store that matches identities by
+prefix fails at high confidence on facts the reproduction shows. Each finding replays on its
+buggy store, not on its twin, and loses its failure without either write. The twins draw no
+finding. Four grading runs in all.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from helpers import PYTHON, ROOT, engine, grading, results
+from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.replay import replay
+from hypothesis_mcp.results import Report, Reproduction, Result
+
+STORES = {"notes": ("save_note", ["fold-case", "prefix"], {"case"}),
+          "pages": ("page.save", ["trim", "nfc", "prefix-get"], {"space", "nfd"})}
+"""Each store's write tool, its bugs, and the variants its bugs fold."""
+_reports: dict[tuple[str, bool], Report] = {}
+
+
+def store(name: str, bug: bool = False) -> list[str]:
+    bugs = [arg for b in STORES[name][1] for arg in ("--bug", b)] if bug else []
+    return [PYTHON, str(ROOT / "tests/servers/identity_variants.py"), "--store", name, *bugs]
+
+
+def run(name: str, bug: bool = False) -> Report:
+    if (name, bug) not in _reports:
+        _reports[name, bug] = engine(store(name, bug), grading(), probes=True, allow_writes=True)
+    return _reports[name, bug]
+
+
+def found(name: str, rule: str) -> list[Result]:
+    return [r for r in results(run(name, bug=True), kind="probe", rule=rule) if r.status in ("fail", "warn")]
+
+
+def writes(result: Result) -> list[int]:
+    assert result.reproduction is not None
+    return [i for i, c in enumerate(result.reproduction.calls) if c.tool == result.tool]
+
+
+@pytest.mark.parametrize("name", STORES)
+def test_a_correct_store_draws_no_probe_finding(name: str) -> None:
+    report = run(name)
+    problems = [r for r in results(report, kind="probe") if r.status in ("fail", "warn")]
+    assert not problems, [(r.tool, r.rule, r.confidence, r.message) for r in problems]
+    assert results(report, kind="probe", rule="round-trip", status="pass")
+
+
+@pytest.mark.parametrize("name", STORES)
+def test_a_prefix_match_that_loses_a_record_fails_and_replays(name: str) -> None:
+    report = run(name, bug=True)
+    failures = found(name, "probe-identity-prefix")
+    assert failures, [(r.tool, r.rule, r.status, r.message) for r in results(report, kind="probe")]
+    finding = failures[0]
+    assert finding.status == "fail" and finding.confidence == "high" and finding.tool == STORES[name][0]
+    assert all(f["evidence"] == "shown" for f in finding.details["rests_on"]), finding.details["rests_on"]
+    assert replay(finding, parse_target(store(name, bug=True))).still_fails
+    assert not replay(finding, parse_target(store(name))).still_fails
+    assert not [r for r in results(report, kind="probe", rule="probe-data-lost") if r.status == "fail"]
+
+
+@pytest.mark.parametrize("name", STORES)
+def test_a_fold_is_a_warning_for_each_variant_the_store_folds(name: str) -> None:
+    warnings = found(name, "probe-identity-folded")
+    assert {w.details["variant"] for w in warnings} == STORES[name][2], [w.message for w in warnings]
+    for warning in warnings:
+        assert warning.status == "warn" and warning.confidence == "medium"
+        assert replay(warning, parse_target(store(name, bug=True))).still_fails
+        assert not replay(warning, parse_target(store(name))).still_fails
+
+
+@pytest.mark.parametrize("name", STORES)
+def test_no_call_of_a_reproduction_can_go(name: str) -> None:
+    """Each reproduction writes two identities and reads one of them last. Without the write of the
+    other identity, the read shows its own record again; the write of the record the read misses
+    stays (without it the read would miss it on any server), and so does an earlier read of the
+    same record: it is the fact the finding rests on, that the reader showed the record by its key."""
+    for finding in [*found(name, "probe-identity-prefix"), *found(name, "probe-identity-folded")]:
+        assert finding.reproduction is not None
+        calls = finding.reproduction.calls
+        assert len(writes(finding)) == 2 and calls[-1].tool != finding.tool, calls
+        missed = finding.details["expect"]["contains_any"]
+        carrying = [i for i in writes(finding) if any(t in json.dumps(calls[i].arguments) for t in missed)]
+        assert len(carrying) == 1, (missed, calls)
+        assert all(c == calls[-1] for c in calls[:-1] if c.tool != finding.tool), calls
+        other = next(i for i in writes(finding) if i not in carrying)
+        shorter = Reproduction(calls[:other] + calls[other + 1:], fresh_server=True)
+        assert not replay(replace(finding, reproduction=shorter), parse_target(store(name, bug=True))).still_fails
