@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import pytest
 
-from helpers import PYTHON, ROOT, engine, grading, results
+from helpers import ROOT, SERVE, engine, grading, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
@@ -31,7 +31,7 @@ _reports: dict[tuple[str, bool], Report] = {}
 
 
 def server(style: str, bug: bool = False) -> list[str]:
-    return [PYTHON, str(ROOT / "tests/servers/agreeing_stores.py"), "--style", style, *(["--bug"] if bug else [])]
+    return [*SERVE, str(ROOT / "tests/servers/agreeing_stores.py"), "--style", style, *(["--bug"] if bug else [])]
 
 
 def run(style: str, bug: bool = False) -> Report:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from helpers import PYTHON, ROOT, engine, grading, results
+from helpers import ROOT, SERVE, engine, grading, results
 from hypothesis_mcp.connection import Outcome, parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
@@ -32,7 +32,7 @@ _reports: dict[tuple[str, bool], Report] = {}
 
 
 def server(name: str, bug: bool = False) -> list[str]:
-    return [PYTHON, str(ROOT / f"tests/servers/{name}.py"), *(["--bug"] if bug else [])]
+    return [*SERVE, str(ROOT / f"tests/servers/{name}.py"), *(["--bug"] if bug else [])]
 
 
 def run(name: str, bug: bool = False) -> Report:
@@ -108,3 +108,17 @@ def test_a_field_left_out_beside_a_record_that_shows_it_is_lost() -> None:
     expect = from_dict({"field_kept": "assignee", "marker": "hm00000001-summary", "witness": "hm00000002-summary"})
     assert not expect.holds(answer)
     assert expect.holds(_json_read({"data": [{**mine, "assignee": "x"}, other]}))
+
+
+def test_a_value_the_store_reads_as_unset_is_a_warning_not_a_loss() -> None:
+    """schedule_alarm stores a snooze of zero or less as null, as it stores an alarm without one:
+    -4 read back as null beside an alarm showing 3 is a normalisation, said as such, never a high
+    loss (agent-toolkit-mcp-server's timer_set does the same with recurring_seconds). The fields of
+    the three other stores of the same correct server stay unjudged."""
+    report = engine([*server("typed_fields"), "--alarms"], grading(), probes=True, allow_writes=True)
+    found = [r for r in results(report, kind="probe") if r.status in ("fail", "warn")]
+    assert not [r for r in found if r.status == "fail" or r.tool != "schedule_alarm"], [r.message for r in found]
+    snoozes = [r for r in found if r.rule == "probe-value-changed" and r.details.get("field") == "snooze"]
+    assert snoozes, [(r.tool, r.rule, r.message) for r in results(report, kind="probe")]
+    lost = [r for r in snoozes if isinstance(r.details["written"], int) and r.details["written"] < 0]
+    assert all("took the value for unset" in r.message and r.confidence == "medium" for r in lost), lost

@@ -8,7 +8,8 @@ Unicode form is reported as a warning (and the model folds too, so the prefix bu
 store is still found, with no data-loss alarm in between); a store that matches identities by
 prefix fails at high confidence on facts the reproduction shows. Each finding replays on its
 buggy store, not on its twin, and loses its failure without either write. The twins draw no
-finding. Four grading runs in all.
+finding. A store that drops the characters a slug cannot hold folds `abcé` into `abc` without
+matching prefixes: a fold, never the prefix failure. Five grading runs in all.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import replace
 
 import pytest
 
-from helpers import PYTHON, ROOT, engine, grading, results
+from helpers import ROOT, SERVE, engine, grading, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
@@ -26,18 +27,19 @@ from hypothesis_mcp.results import Report, Reproduction, Result
 STORES = {"notes": ("save_note", ["fold-case", "prefix"], {"case"}),
           "pages": ("page.save", ["trim", "nfc", "prefix-get"], {"space", "nfd"})}
 """Each store's write tool, its bugs, and the variants its bugs fold."""
-_reports: dict[tuple[str, bool], Report] = {}
+_reports: dict[tuple[str, ...], Report] = {}
 
 
-def store(name: str, bug: bool = False) -> list[str]:
-    bugs = [arg for b in STORES[name][1] for arg in ("--bug", b)] if bug else []
-    return [PYTHON, str(ROOT / "tests/servers/identity_variants.py"), "--store", name, *bugs]
+def store(name: str, bug: bool = False, only: str | None = None) -> list[str]:
+    bugs = [arg for b in ([only] if only else STORES[name][1] if bug else []) for arg in ("--bug", b)]
+    return [*SERVE, str(ROOT / "tests/servers/identity_variants.py"), "--store", name, *bugs]
 
 
-def run(name: str, bug: bool = False) -> Report:
-    if (name, bug) not in _reports:
-        _reports[name, bug] = engine(store(name, bug), grading(), probes=True, allow_writes=True)
-    return _reports[name, bug]
+def run(name: str, bug: bool = False, only: str | None = None) -> Report:
+    key = (name, str(bug), only or "")
+    if key not in _reports:
+        _reports[key] = engine(store(name, bug, only), grading(), probes=True, allow_writes=True)
+    return _reports[key]
 
 
 def found(name: str, rule: str) -> list[Result]:
@@ -97,3 +99,18 @@ def test_no_call_of_a_reproduction_can_go(name: str) -> None:
         other = next(i for i in writes(finding) if i not in carrying)
         shorter = Reproduction(calls[:other] + calls[other + 1:], fresh_server=True)
         assert not replay(replace(finding, reproduction=shorter), parse_target(store(name, bug=True))).still_fails
+
+
+def test_a_store_that_drops_characters_folds_and_matches_no_prefix() -> None:
+    """The shorter variant of an accented path loses only the accent, which the slug store drops:
+    one note, as a prefix match would make; the plain pair in the same relation (`hm...-path`,
+    `hm...-pat`) stays two notes, so the finding is a fold (checked by hand on a real server that
+    slugs note names, docs/real-servers.md)."""
+    report = run("notes", only="slug")
+    variants = [r for r in results(report, kind="probe", check="variants") if r.status in ("fail", "warn")]
+    assert not [r for r in variants if r.rule == "probe-identity-prefix"], [r.message for r in variants]
+    folds = {r.details["variant"]: r for r in variants if r.rule == "probe-identity-folded"}
+    assert "shorter" in folds, [r.message for r in variants]
+    assert "drops or rewrites" in folds["shorter"].message
+    assert replay(folds["shorter"], parse_target(store("notes", only="slug"))).still_fails
+    assert not replay(folds["shorter"], parse_target(store("notes"))).still_fails

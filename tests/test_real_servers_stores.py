@@ -146,6 +146,14 @@ ERROR_AS_SUCCESS_TOOLKIT = errors_as_success(
 it should have refused: high (checked by hand, as is note_append's `not_found` answer)."""
 
 
+MODEL_WARNINGS_TOOLKIT = {("note_write", "probe-identity-folded", "warn", "medium"),
+                          ("note_write", "probe-value-changed", "warn", "medium"),
+                          ("timer_set", "probe-value-changed", "warn", "medium")}
+"""Checked by hand: note_write slugs names (`abcé` and `abc` are one note, `abcd` and `abc` two) and
+adds a newline to `content`; timer_set stores `recurring_seconds: -1000` as null, as it stores the
+default 0. Each once drew a high failure (a prefix match, readers disagreeing, a value lost)."""
+
+
 def test_agent_toolkit() -> None:
     """62 tools, so the smallest run: max_examples 3. Real: an unknown tool is an isError result, and
     `true` is taken for an integer (`limit`, `expected_revision`, `lines`), and failures are answered as
@@ -153,7 +161,7 @@ def test_agent_toolkit() -> None:
     template_update are probed on a record their creator made and keep their updates; todo_complete
     takes no text (not judged), and no tool makes a comment without a todo (todo_comment_edit)."""
     report = graded(store("agent-toolkit-mcp-server", "0.4.0", "agent-toolkit-mcp-server"), "agent-toolkit", 3)
-    assert verdicts(report) == {UNKNOWN_TOOL} | ERROR_AS_SUCCESS_TOOLKIT | SDK_1X
+    assert verdicts(report) == {UNKNOWN_TOOL} | ERROR_AS_SUCCESS_TOOLKIT | SDK_1X | MODEL_WARNINGS_TOOLKIT
     assert edge_coercions(report) <= {"note_list", "note_tail", "note_append", "note_edit", "note_clear", "note_search",
                                       "note_find", "note_rename", "timer_set", "todo_list", "note_read"}
     probes = probe_verdicts(report)

@@ -68,7 +68,8 @@ NOT_COVERED = {
     "probe-write-not-observable": "replayed on its buggy server and its twin in test_probes.py (ghost-writes)",
     "probe-bound-short": "judged by the same expectations as probe-bound-exceeded; no test server has it",
     "probe-slice-mismatch": "judged by the same expectations as probe-bound-exceeded; no test server has it",
-    "probe-value-changed": "replayed on tests/servers/effect_variety.py and its twin in test_probe_variety.py",
+    "probe-value-changed": "replayed on tests/servers/effect_variety.py and its twin in test_probe_variety.py, and "
+    "on typed_fields.py and gear_catalog.py and their twins in test_probe_fields.py",
     "probe-paths-disagree": "needs a declared agreement; replayed on two servers in test_probes.py",
     "probe-not-idempotent": "needs a declared idempotent call; its expectation is judged in test_probe_heuristics.py",
     "happy-output-schema": "the sample server's html export, replayed by every sample case here",
@@ -97,6 +98,11 @@ NOT_COVERED = {
     "probe-delete-kept": "deletes replay in test_probe_deletes.py (record_deletes.py stores and their twins)",
     "probe-delete-took-other": "deletes replay in test_probe_deletes.py (record_deletes.py stores and their twins)",
     "probe-delete-again-succeeded": "deletes replay in test_probe_deletes.py (record_deletes.py notes store)",
+    "probe-identity-folded": "folds replay in test_probe_variants.py (identity_variants.py stores and their twins)",
+    "probe-identity-prefix": "prefix matches replay in test_probe_variants.py (identity_variants.py stores and twins)",
+    "probe-readers-disagree": "agreement replays in test_probe_agreeing.py (agreeing_stores.py and twins)",
+    "probe-count-wrong": "agreement replays in test_probe_agreeing.py (agreeing_stores.py and twins)",
+    "probe-overwrite-kept-old": "agreement replays in test_probe_agreeing.py (agreeing_stores.py and twins)",
 }
 
 

@@ -5,7 +5,9 @@ switches on one bug of its store.
 - notes (snake names, structuredContent, refusals as isError): save_note(path, body) keeps one note
   per path; read_note(path) answers {"path", "body"}; list_notes() {"notes": [...]}.
   Bugs: `fold-case` keys notes by their lower-cased path (a warning: the store folds case);
-  `prefix` makes a save whose path starts with a stored path overwrite that note (a failure).
+  `prefix` makes a save whose path starts with a stored path overwrite that note (a failure);
+  `slug` keys notes by their path's ASCII letters, digits, `-` and `_` only, so `abcé` and `abc`
+  are one note (a fold, not a prefix match: `abcd` and `abc` stay two).
 - pages (dotted names, JSON text, refusals as {"ok": false, "problem": ...}): page.save(slug, text)
   keeps one text per slug; page.get(slug) answers {"ok": true, "slug", "text"}; page.index() every
   page as an object keyed by slug. Bugs: `trim` strips the spaces around a slug and `nfc`
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import unicodedata
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -36,6 +39,7 @@ def notes(mcp: MCPServer, bugs: set[str]) -> None:
     stored: dict[str, dict[str, str]] = {}
 
     def key(path: str) -> str:
+        path = re.sub(r"[^A-Za-z0-9_-]", "", path) if "slug" in bugs else path
         return path.lower() if "fold-case" in bugs else path
 
     @mcp.tool(description="Save a note at a path, replacing the note the path held.")
@@ -89,7 +93,7 @@ def pages(mcp: MCPServer, bugs: set[str]) -> None:
 
 
 STORES: dict[str, tuple[Callable[[MCPServer, set[str]], None], tuple[str, ...]]] = {
-    "notes": (notes, ("fold-case", "prefix")),
+    "notes": (notes, ("fold-case", "prefix", "slug")),
     "pages": (pages, ("trim", "nfc", "prefix-get")),
 }
 

@@ -12,7 +12,12 @@ store is the correct twin.
 - contacts: add_contact(name, bio, address{street, city, floor}); get_contact(name),
   list_contacts(). Bug: the address is kept without its floor.
 
-    python tests/servers/typed_fields.py [--bug] [--http PORT]
+- alarms, only with `--alarms` (correct in both twins, never judged a loss): schedule_alarm(title,
+  note, snooze=0, from -10 to 10) keeps one alarm per title, and a snooze of zero or less means
+  none, stored as null like the default; alarms() lists every alarm. A reader sees -4 come back as
+  null, as an alarm written without a snooze does: a normalisation (a warning), not a value lost.
+
+    python tests/servers/typed_fields.py [--bug] [--alarms] [--http PORT]
 """
 
 from __future__ import annotations
@@ -95,14 +100,30 @@ def contacts(mcp: MCPServer, bug: bool) -> None:
         return json.dumps({"contacts": list(kept.values())})
 
 
+def alarms(mcp: MCPServer) -> None:
+    kept: dict[str, dict[str, Any]] = {}
+
+    @mcp.tool(name="schedule_alarm", description="Schedule an alarm; a title holds one alarm.", structured_output=False)
+    def schedule_alarm(title: Text, note: Text, snooze: Annotated[int, Field(ge=-10, le=10)] = 0) -> str:
+        kept[title] = {"title": title, "note": note, "snooze": snooze if snooze > 0 else None}
+        return json.dumps({"scheduled": title})
+
+    @mcp.tool(name="alarms", description="Every alarm.", structured_output=False)
+    def every_alarm() -> str:
+        return json.dumps(list(kept.values()))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--bug", action="store_true", help="every store's bug at once")
+    parser.add_argument("--alarms", action="store_true", help="add the alarms store (a normalisation, no bug)")
     args = parser.parse_args()
     serving.exit_on_signals()
     mcp = MCPServer("typed-fields", log_level="WARNING")
     for store in (reminders, readings, contacts):
         store(mcp, args.bug)
+    if args.alarms:
+        alarms(mcp)
     mcp.run()
 
 

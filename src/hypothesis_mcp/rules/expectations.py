@@ -41,6 +41,12 @@ class Expectation:
         """The report's form of the expectation (effect probes write it under `details.expect`)."""
         return {}
 
+    def written_by(self, arguments: list[dict[str, Any]]) -> bool:
+        """Whether calls with these arguments (before the judged one, on a fresh server) could have
+        stored what the expectation looks for; a read cannot be blamed for missing a value no call
+        wrote."""
+        return True
+
 
 # Expectations about a single call --------------------------------------------------------------
 
@@ -171,6 +177,10 @@ class ContainsAny(Expectation):
 
     def to_dict(self) -> dict[str, Any]:
         return {self.key: list(self.tokens), **({"answered": True} if self.answered else {})}
+
+    def written_by(self, arguments: list[dict[str, Any]]) -> bool:
+        sent = json.dumps(arguments)
+        return any(token in sent for token in self.tokens)
 
 
 @dataclass(frozen=True)

@@ -205,7 +205,7 @@ class Calibrator:
             return
         for reader in self.readers:
             outcome, calls = self.read(reader, record)
-            if outcome.ok and any(t in shown(outcome) for t in record.tokens):
+            if outcome.ok and shows_unasked(outcome, record.tokens, calls[-1].arguments):
                 self.found.readers[reader.tool.name] = fact_shown(
                     f"{reader.tool.name} shows the records {self.tool.name} writes", calls=[write_call, *calls],
                     source="calibration")
@@ -270,6 +270,15 @@ class Calibrator:
                 self.found.overwrite_fact = fact_shown(f"{what} adds a second record{made}; both are shown",
                                                        calls=calls, source="calibration")
         return False
+
+
+def shows_unasked(outcome: Outcome, marks: set[str], asked: dict[str, Any]) -> bool:
+    """The answer shows one of a record's tokens, one the reader was not given where the record has
+    any: an answer that repeats its arguments (a search echoing its query) shows no record."""
+    sent = json.dumps(asked)
+    unasked = {t for t in marks if t not in sent}
+    text = shown(outcome)
+    return any(t in text for t in (unasked or marks))
 
 
 def answer_ids(outcome: Outcome, sent: dict[str, Any]) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ import json
 import math
 import string
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import event, target
@@ -28,6 +29,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multi
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.model.facts import Fact, fact_shown
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.rules.answers import records_holding, shown
 from hypothesis_mcp.stateful.calibrate import REPLACES, Calibration
 from hypothesis_mcp.stateful.context import ProbeContext, Record, get_path, set_path
@@ -217,6 +219,8 @@ class FieldsExample(Example):
         super().__init__(ctx, key_field)
         self.enums = enums
         self.longest = 0
+        self.created: set[str] = set()
+        """Markers of records a write made new (not under an earlier record's key)."""
 
     def put(self, drawn: dict[str, Any], key: Any = None) -> Record | None:
         """A write (under `key`, an earlier record's, when given), kept in the model by its key."""
@@ -228,6 +232,8 @@ class FieldsExample(Example):
         args, outcome = self.send(args, marker)
         if not outcome.ok or says_skipped(outcome):
             return None
+        if key is None:
+            self.created.add(marker)
         for name, value in args.items():
             event(f"{name}: {described(value)}")
             if isinstance(value, list):
@@ -258,12 +264,40 @@ class FieldsExample(Example):
                 continue
             lost = dropped(record.args, answer, sorted(record.value_tokens), sorted(other.value_tokens))
             if lost:
+                change = lost[0]
                 witness = next(t for t in sorted(other.value_tokens) if records_holding(answer, t))
-                self.report(reader, record, lost[0], {"field_kept": lost[0].field, "marker": lost[0].token,
-                                                      "witness": witness},
-                            fact_shown(f"{reader.tool.name} shows {lost[0].field!r} with a value on another record "
-                                       f"of {self.ctx.write.name}", marker=other.marker,
-                                       tools=(self.ctx.write.name, reader.tool.name)))
+                shows_field = fact_shown(f"{reader.tool.name} shows {change.field!r} with a value on another record "
+                                         f"of {self.ctx.write.name}", marker=other.marker,
+                                         tools=(self.ctx.write.name, reader.tool.name))
+                unset = (self.reads_as_unset(reader, record, other, change)
+                         if change.loss and other.marker in self.created else None)
+                if unset is not None:
+                    change = replace(change, loss=False, message=f"{change.message}; a record written without "
+                                     f"{change.field!r} reads the same, so the store took the value for unset")
+                    self.call(reader.tool.name, self.reader_args(reader, record))
+                self.report(reader, record, change, {"field_kept": change.field, "marker": change.token,
+                                                     "witness": witness}, shows_field, *filter(None, [unset]))
+
+    def reads_as_unset(self, reader: Reader, record: Record, other: Record, change: Change) -> Fact | None:
+        """A record written as `record` was but without the optional field `change` names, read
+        through the same reader: when it shows the field left out as well, while `other`, also made
+        new, shows it, the store keeps the field at creation and read this value as unset (a
+        default it shows as nothing), a normalisation; a field every creation drops stays a loss."""
+        if change.field in profile(self.ctx.write).required or change.field == self.key_field:
+            return None
+        drawn = json.loads(json.dumps(record.args).replace(record.marker, PLACEHOLDER))
+        drawn.pop(change.field, None)
+        start = len(self.calls)
+        control = self.put(drawn)
+        if control is None or not control.value_tokens:
+            return None
+        answer = self.call(reader.tool.name, self.reader_args(reader, control))
+        alike = dropped({**control.args, change.field: change.written}, answer, sorted(control.value_tokens),
+                        sorted(other.value_tokens))
+        if not any(c.field == change.field for c in alike):
+            return None
+        return fact_shown(f"{reader.tool.name} shows a record of {self.ctx.write.name} written without "
+                          f"{change.field!r} as it shows this one", calls=self.calls[start:], source="this example")
 
     def report(self, reader: Reader, record: Record, change: Change, expect: dict[str, Any],
                *facts: Fact) -> None:
@@ -330,9 +364,13 @@ def fields_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: st
                  known: ProbeFinding | None = None) -> Iterator[ProbeOutput]:
     """The invariant for one write tool, through the readers shown to show its records: a finding,
     verified and shrunk, or nothing (the round trip reports the write's own pass). Not run when the
-    round trip already found a changed value (`known`): one such finding per tool is reported."""
+    round trip already found a changed value (`known`): one such finding per tool is reported. Nor
+    for a write that carries a list of records (a key under an array): they share the write's one
+    marker, so a read could not say which of them it shows, and each field would be compared with
+    another record's."""
     shown_readers = [r for r in readers if r.fact is not None]
-    if not shown_readers or run.stop() or (known is not None and known.rule == RULE):
+    batched = key_path is not None and "[]" in key_path
+    if not shown_readers or batched or run.stop() or (known is not None and known.rule == RULE):
         return
     examples = max(2, run.profile.probe_examples // 4)
     ctx = ProbeContext(

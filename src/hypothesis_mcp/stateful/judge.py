@@ -76,4 +76,7 @@ def reproduces(finding: ProbeFinding, conn: Connection) -> bool:
         outcomes.append(conn.call(call.tool, call.arguments))
         rebinder.after(call, outcomes[-1])
     previous = outcomes[-2] if len(outcomes) > 1 else None
-    return bool(outcomes) and not finding.expectation.holds(outcomes[-1], previous)
+    expect = finding.expectation
+    if finding.fresh and not expect.written_by([c.arguments for c in finding.calls[:-1]]):
+        return False
+    return bool(outcomes) and not expect.holds(outcomes[-1], previous)
