@@ -12,61 +12,30 @@ and the load average.
 from __future__ import annotations
 
 import argparse
-import gc
-import os
-import statistics
-import sys
-import time
-from pathlib import Path
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from hypothesis_mcp import engine
-from hypothesis_mcp.connection import parse_target
-from hypothesis_mcp.engine import RunOptions
-from hypothesis_mcp.profiles import make_profile
+from alternate import as_shipped, compare
+
 from hypothesis_mcp.stateful import probes
 from hypothesis_mcp.stateful.calibrate import Calibration
 
-SERVER = [sys.executable, str(Path(__file__).resolve().parents[1] / "bench/kv_server.py")]
 
-
-def graded(calibrating: bool) -> tuple[float, int]:
-    """Wall seconds and calls of one grading run, calibrating or not."""
+@contextmanager
+def uncalibrated() -> Iterator[None]:
     shipped = probes.calibrate
-    if not calibrating:
-        probes.calibrate = lambda run, tool, *rest: Calibration(tool.name)  # type: ignore[assignment]
-    started = time.perf_counter()
+    probes.calibrate = lambda run, tool, *rest: Calibration(tool.name)  # type: ignore[assignment]
     try:
-        report = engine.run(parse_target(SERVER), RunOptions(profile=make_profile("grading"), smoke=True,
-                                                             probes=True, allow_writes=True))
+        yield
     finally:
         probes.calibrate = shipped
-    return time.perf_counter() - started, report.stats.calls
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=3)
     options = parser.parse_args()
-    print(f"load average at start: {os.getloadavg()[0]:.2f}; cores: {os.cpu_count()}", flush=True)
-    gc.freeze()
-    walls: dict[bool, list[float]] = {True: [], False: []}
-    ratios: list[float] = []
-    for index in range(options.repeat):
-        order = (True, False) if index % 2 == 0 else (False, True)
-        seen: dict[bool, Any] = {}
-        for calibrating in order:
-            seen[calibrating] = graded(calibrating)
-            walls[calibrating].append(seen[calibrating][0])
-        ratios.append(seen[True][0] / seen[False][0])
-        print(f"round {index + 1}: with calibration {seen[True][0]:.1f} s, {seen[True][1]} calls; without "
-              f"{seen[False][0]:.1f} s, {seen[False][1]} calls; ratio {ratios[-1]:.2f}; "
-              f"load {os.getloadavg()[0]:.1f}", flush=True)
-    print(f"with calibration: best {min(walls[True]):.1f} s, median {statistics.median(walls[True]):.1f} s")
-    print(f"without: best {min(walls[False]):.1f} s, median {statistics.median(walls[False]):.1f} s")
-    print(f"ratio with/without: median {statistics.median(ratios):.2f}, best-to-best "
-          f"{min(walls[True]) / min(walls[False]):.2f} (target <= 1.25)")
-    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+    compare(("with calibration", "without"), (as_shipped, uncalibrated), options.repeat, 1.25)
 
 
 if __name__ == "__main__":

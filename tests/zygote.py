@@ -104,8 +104,11 @@ def serve(path: str) -> NoReturn:
             continue
         conn.settimeout(None)
         if os.fork() == 0:
-            listener.close()
-            _monitor(conn)
+            try:
+                listener.close()
+                _monitor(conn)
+            finally:
+                os._exit(1)  # a monitor or a server that failed before its own exit never returns here
         conn.close()
     os._exit(0)
 
