@@ -9,6 +9,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from helpers import SERVE
 from hypothesis_mcp.stateful.frames import PACKAGE, without_library_lines
 
 USER_TEST = textwrap.dedent('''\
@@ -20,13 +21,15 @@ USER_TEST = textwrap.dedent('''\
     from hypothesis_mcp.stateful import effect_machine
 
     SERVER = [sys.executable, "-m", "hypothesis_mcp.sample_server", "--bug", "silent-skip"]
+    SERVER[1:1] = LAUNCHER
 
 
     def test_notes_are_kept():
         machine = effect_machine(SERVER, write="create_note")
         run_state_machine_as_test(machine, settings=settings(
             max_examples=20, stateful_step_count=15, deadline=None, database=None))
-''')
+''').replace("LAUNCHER", repr(SERVE[1:]))
+"""The user's server command, started through the suite's zygote launcher (helpers.SERVE)."""
 
 
 def test_a_silent_skip_fails_in_the_users_test_with_the_calls_sent(tmp_path: Path) -> None:
@@ -77,10 +80,11 @@ USER_TEST_CASE = textwrap.dedent('''\
     from hypothesis_mcp.stateful import effect_machine
 
     SERVER = [sys.executable, "-m", "hypothesis_mcp.sample_server", "--bug", "silent-skip"]
+    SERVER[1:1] = LAUNCHER
 
     TestNotes = effect_machine(SERVER, write="create_note").TestCase
     TestNotes.settings = settings(max_examples=20, stateful_step_count=15, deadline=None, database=None)
-''')
+''').replace("LAUNCHER", repr(SERVE[1:]))
 
 
 def test_the_test_case_form_points_at_the_line_that_built_the_machine(tmp_path: Path) -> None:

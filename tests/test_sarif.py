@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft4Validator
 
-from helpers import ROOT, cli, command_line, sample
+from helpers import PYTHON, ROOT, cli, command_line, sample
 
 SCHEMA = ROOT / ".cache" / "sarif-schema" / "sarif-2.1.0.json"
 
@@ -28,10 +28,12 @@ def validate(log: dict[str, Any]) -> None:
 @pytest.fixture(scope="module")
 def sarif_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, Any]]:
     """One grading run of the sample server with a prompt flaw, from the repository root so the
-    `-m` module is found as the location."""
+    `-m` module is found as the location. Started as a user would (`python -m ...`), not through
+    the suite's zygote launcher, whose file would be the first source on the command line."""
     folder = tmp_path_factory.mktemp("sarif")
     out, report = folder / "report.sarif", folder / "report.json"
-    done = cli(["test", command_line(sample("prompt-default-arg")), "--profile", "grading", "--max-examples", "5",
+    server = [PYTHON, "-m", "hypothesis_mcp.sample_server", "--bug", "prompt-default-arg"]
+    done = cli(["test", command_line(server), "--profile", "grading", "--max-examples", "5",
                 "--smoke", "--sarif", str(out), "--json", str(report)], ROOT)
     assert done.code == 4 and report.is_file(), done
     return json.loads(out.read_text(encoding="utf-8")), json.loads(report.read_text(encoding="utf-8"))

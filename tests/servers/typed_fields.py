@@ -12,9 +12,9 @@ store is the correct twin.
 - contacts: add_contact(name, bio, address{street, city, floor}); get_contact(name),
   list_contacts(). Bug: the address is kept without its floor.
 
-- alarms, only with `--alarms` (correct in both twins, never judged a loss): schedule_alarm(title,
+- alarms, only with `--alarms` (correct in both twins, never judged a loss): set_alarm(title,
   note, snooze=0, from -10 to 10) keeps one alarm per title, and a snooze of zero or less means
-  none, stored as null like the default; alarms() lists every alarm. A reader sees -4 come back as
+  none, stored as null like the default; list_alarms() lists every alarm. A reader sees -4 come back as
   null, as an alarm written without a snooze does: a normalisation (a warning), not a value lost.
 
     python tests/servers/typed_fields.py [--bug] [--alarms] [--http PORT]
@@ -103,12 +103,12 @@ def contacts(mcp: MCPServer, bug: bool) -> None:
 def alarms(mcp: MCPServer) -> None:
     kept: dict[str, dict[str, Any]] = {}
 
-    @mcp.tool(name="schedule_alarm", description="Schedule an alarm; a title holds one alarm.", structured_output=False)
-    def schedule_alarm(title: Text, note: Text, snooze: Annotated[int, Field(ge=-10, le=10)] = 0) -> str:
+    @mcp.tool(name="set_alarm", description="Schedule an alarm; a title holds one alarm.", structured_output=False)
+    def set_alarm(title: Text, note: Text, snooze: Annotated[int, Field(ge=-10, le=10)] = 0) -> str:
         kept[title] = {"title": title, "note": note, "snooze": snooze if snooze > 0 else None}
         return json.dumps({"scheduled": title})
 
-    @mcp.tool(name="alarms", description="Every alarm.", structured_output=False)
+    @mcp.tool(name="list_alarms", description="Every alarm.", structured_output=False)
     def every_alarm() -> str:
         return json.dumps(list(kept.values()))
 

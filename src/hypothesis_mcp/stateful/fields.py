@@ -364,13 +364,15 @@ def fields_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: st
                  known: ProbeFinding | None = None) -> Iterator[ProbeOutput]:
     """The invariant for one write tool, through the readers shown to show its records: a finding,
     verified and shrunk, or nothing (the round trip reports the write's own pass). Not run when the
-    round trip already found a changed value (`known`): one such finding per tool is reported. Nor
-    for a write that carries a list of records (a key under an array): they share the write's one
-    marker, so a read could not say which of them it shows, and each field would be compared with
-    another record's."""
+    round trip already found a value lost (`known`, high): one such failure per tool is reported; a
+    change the round trip took for a normalisation (it does not know enum members) is judged again
+    by type here, and may be a loss (`D` stored as `C`). Nor for a write that carries a list of
+    records (a key under an array): they share the write's one marker, so a read could not say which
+    of them it shows, and each field would be compared with another record's."""
     shown_readers = [r for r in readers if r.fact is not None]
     batched = key_path is not None and "[]" in key_path
-    if not shown_readers or batched or run.stop() or (known is not None and known.rule == RULE):
+    lost = known is not None and known.rule == RULE and known.confidence == "high"
+    if not shown_readers or batched or lost or run.stop():
         return
     examples = max(2, run.profile.probe_examples // 4)
     ctx = ProbeContext(
