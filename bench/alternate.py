@@ -4,6 +4,7 @@ the best-to-best ratio against a target."""
 
 from __future__ import annotations
 
+import argparse
 import gc
 import os
 import statistics
@@ -59,3 +60,10 @@ def compare(names: tuple[str, str], sides: tuple[Side, Side], repeat: int, targe
 def as_shipped() -> Iterator[None]:
     """The side that changes nothing."""
     yield
+
+
+def main(doc: str | None, names: tuple[str, str], sides: tuple[Side, Side], target: float = 1.25) -> None:
+    """A benchmark's command line: `--repeat N` rounds of `compare`."""
+    parser = argparse.ArgumentParser(description=doc)
+    parser.add_argument("--repeat", type=int, default=3)
+    compare(names, sides, parser.parse_args().repeat, target)

@@ -11,11 +11,10 @@ and the load average.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from alternate import as_shipped, compare
+from alternate import as_shipped, main
 
 from hypothesis_mcp.stateful import probes
 from hypothesis_mcp.stateful.calibrate import Calibration
@@ -31,12 +30,5 @@ def uncalibrated() -> Iterator[None]:
         probes.calibrate = shipped
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeat", type=int, default=3)
-    options = parser.parse_args()
-    compare(("with calibration", "without"), (as_shipped, uncalibrated), options.repeat, 1.25)
-
-
 if __name__ == "__main__":
-    main()
+    main(__doc__, ("with calibration", "without"), (as_shipped, uncalibrated))

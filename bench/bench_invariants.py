@@ -12,12 +12,11 @@ round's wall times and calls and the ratio with/without (target <= 1.25).
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from alternate import as_shipped, compare
+from alternate import as_shipped, main
 
 from hypothesis_mcp.stateful import probes
 
@@ -40,12 +39,5 @@ def without_machines() -> Iterator[None]:
             setattr(probes, name, machine)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeat", type=int, default=3)
-    options = parser.parse_args()
-    compare(("with the machines", "without"), (as_shipped, without_machines), options.repeat, 1.25)
-
-
 if __name__ == "__main__":
-    main()
+    main(__doc__, ("with the machines", "without"), (as_shipped, without_machines))
