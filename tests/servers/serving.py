@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import signal
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -12,6 +14,12 @@ import anyio
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
+
+# The SDK's own logging set-up renders every exception a tool raises as a Rich traceback, about half
+# a second of CPU each; bug servers raise on every miss, so plain text logs keep a grading run
+# bound by its calls. Set before any server is made, it wins: the SDK's basicConfig then does
+# nothing. What a client sees over MCP is unchanged.
+logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
 
 def exit_on_signals() -> None:
