@@ -279,7 +279,8 @@ def because(result: Result) -> str:
             span = str(calls[0]) if len(calls) == 1 else f"{calls[0]}\u2013{calls[-1]}"
             phrases.append(f"{fact.get('what')} (shown by call{'s' if len(calls) > 1 else ''} {span})")
         elif calls:
-            phrases.append(f"{fact.get('what')} (shown by {len(calls)} calibration call(s))")
+            said = f"{len(calls)} call{'s' if len(calls) > 1 else ''} of {fact.get('source') or 'this run'}"
+            phrases.append(f"{fact.get('what')} (shown by {said})")
         else:
             phrases.append(f"{fact.get('what')} ({fact.get('source') or 'shown'})")
     return "because " + ", and ".join(phrases)

@@ -51,6 +51,21 @@ def lines(outcome: Outcome) -> list[str]:
     return text.splitlines() if text else []
 
 
+def held_with(outcome: Outcome, key: str, tokens: Any, whole: bool, besides: str | None = None) -> set[str]:
+    """The `tokens` an answer shows in the same record as `key`: with `whole` (a read asked for that
+    one record) anywhere in it; otherwise in the objects, else the lines, that hold `key`. Parts
+    that also hold `besides` (a moved record that names where it came from) are not that record."""
+    if not outcome.ok:
+        return set()
+    if whole:
+        parts = [shown(outcome)]
+    else:
+        parts = [json.dumps(o, ensure_ascii=False) for o in records_holding(outcome, key)]
+        parts = parts or [line for line in lines(outcome) if key in line]
+    parts = [p for p in parts if besides is None or besides not in p]
+    return {t for t in tokens if any(t in p for p in parts)}
+
+
 def records_holding(outcome: Outcome, token: str) -> list[dict[str, Any]]:
     """The objects of a structured answer (structuredContent, or JSON text) that hold `token` in one
     of their own texts or lists of texts: the records a read shows for a marked write."""

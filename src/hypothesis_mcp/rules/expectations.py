@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from jsonschema import exceptions as jsonschema_exceptions
 
 from hypothesis_mcp.connection import Outcome
-from hypothesis_mcp.rules.answers import count_items, items_of, lines, numbers_in, records_holding, shown
+from hypothesis_mcp.rules.answers import count_items, held_with, items_of, lines, numbers_in, records_holding, shown
 from hypothesis_mcp.rules.bindings import find_id
 from hypothesis_mcp.strategies.dialect import value_validator
 
@@ -436,6 +436,35 @@ class ListedOnce(Expectation):
 
 
 @dataclass(frozen=True)
+class Moved(Expectation):
+    """After a call that gave the record of identity `old` the identity `new` (a call carrying
+    both), the read shows every one of `tokens` in the record of `new` (`carried`), or none of them
+    in a record of `old` (not `carried`). `whole`: the read asked for one record, so its whole
+    answer is that record. Before such a call, a read is not judged."""
+
+    old: str
+    new: str
+    tokens: tuple[str, ...]
+    carried: bool
+    whole: bool
+    key: ClassVar[str] = "moved"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if self.carried:
+            return answer.kind != "result" or set(self.tokens) <= held_with(answer, self.new, self.tokens, self.whole)
+        return not held_with(answer, self.old, self.tokens, self.whole, besides=self.new)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.old, "new": self.new, "tokens": list(self.tokens), "carried": self.carried,
+                "whole": self.whole}
+
+    def written_by(self, arguments: list[dict[str, Any]]) -> bool:
+        sent = [json.dumps(a, ensure_ascii=False) for a in arguments]
+        return any(self.old in a and self.new in a for a in sent) and all(any(t in a for a in sent)
+                                                                          for t in self.tokens)
+
+
+@dataclass(frozen=True)
 class NumberAt(Expectation):
     """The number an answer shows at `path` (rules.answers.numbers_in) is `value`: a count equals
     the number of records the writes before it made."""
@@ -482,6 +511,9 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return Replaced(tuple(data[Replaced.key]), tuple(data.get("new", ())))
     if ListedOnce.key in data:
         return ListedOnce(str(data[ListedOnce.key]))
+    if Moved.key in data:
+        return Moved(str(data[Moved.key]), str(data.get("new", "")), tuple(data.get("tokens", ())),
+                     bool(data.get("carried")), bool(data.get("whole")))
     if NumberAt.key in data:
         return NumberAt(str(data[NumberAt.key]), float(data.get("value", 0)))
     if ContainsAny.key in data:

@@ -102,6 +102,14 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Answer a delete of a record already deleted as you answer a key never written (an isError "
         "refusal), or as a plain no-op; never as a success result whose text says it failed."
     )),
+    Rule("probe-rename-lost-fields", "probe", (
+        "Carry every field of a record to its new identity when renaming or moving it: copy the whole "
+        "record (or change its key in place), not only the fields the rename names."
+    )),
+    Rule("probe-rename-left-old", "probe", (
+        "Remove the record from its old identity when a rename or move succeeds (every index, listing and "
+        "cache included); if the tool is meant to copy, say so in its description."
+    )),
     Rule("probe-identity-folded", "probe", (
         "Keep identities that differ only in case, surrounding spaces or Unicode form as distinct records, "
         "or, if the store means to fold them, say so in the tool's description and answer a write that "

@@ -44,6 +44,7 @@ from hypothesis_mcp.stateful.modelrun import marker_salt, run_model, surest
 from hypothesis_mcp.stateful.readers import Reader, choose_readers, fill_reader_args, nouns
 from hypothesis_mcp.stateful.reads import ReadsExample
 from hypothesis_mcp.stateful.roles import updated_id
+from hypothesis_mcp.stateful.shrink import without_unpinned
 from hypothesis_mcp.stateful.steps import shown_calls
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
 from hypothesis_mcp.vocabulary import described_verb
@@ -238,29 +239,6 @@ def pinned(finding: ProbeFinding, write: str) -> set[int]:
     return keep
 
 
-def minimal(finding: ProbeFinding, write: str, host: ProbeHost) -> ProbeFinding:
-    """Drop every call the finding does not rest on, all at once first, then one at a time; keep a
-    drop a fresh replay still fails with."""
-    keep = pinned(finding, write)
-    if len(keep) < len(finding.calls):
-        fewest = replace(finding, calls=[c for i, c in enumerate(finding.calls) if i in keep])
-        if host.reproduces(fewest):
-            return fewest
-    best, budget = finding, REPLAYS
-    index = 0
-    while index < len(best.calls) and budget > 0:
-        if index in pinned(best, write):
-            index += 1
-            continue
-        fewer = replace(best, calls=best.calls[:index] + best.calls[index + 1:])
-        budget -= 1
-        if host.reproduces(fewer):
-            best = fewer
-        else:
-            index += 1
-    return best
-
-
 def delete_probes(run: ProbeHost, allowed: bool, learned: dict[str, Calibration]) -> Iterator[ProbeOutput]:
     """A deletes probe for every write tool whose records a deleting tool removes; with `allowed`
     only (--allow-deletes): without it no deleting tool is ever called."""
@@ -309,7 +287,7 @@ class DeleteProbe:
             if run.pool.shared:
                 yield replace(found, fresh=False)
             elif run.reproduces(found):
-                yield minimal(found, self.tool.name, run)
+                yield without_unpinned(found, lambda f: pinned(f, self.tool.name), run.reproduces, REPLAYS)
             else:
                 yield run.result(name, "deletes", "inconclusive", found.rule,
                                  f"{found.message}, but a replay on a fresh server did not show it again",

@@ -35,6 +35,7 @@ from hypothesis_mcp.stateful.machine import build_machine
 from hypothesis_mcp.stateful.pages import page_probes
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
 from hypothesis_mcp.stateful.reads import reads_probe
+from hypothesis_mcp.stateful.renames import renames_probe
 from hypothesis_mcp.stateful.roles import updated_id
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.unmarked import refused_retries
@@ -260,6 +261,7 @@ class ProbeRun:
         yield from variants_probe(self, tool, readers, calibration, given)
         yield from agreement_probe(self, tool, readers, ctx.key_path, given, calibration)
         yield from fields_probe(self, tool, readers, ctx.key_path, given, calibration, verified)
+        yield from renames_probe(self, tool, readers, ctx.key_path, given, calibration)
         if not ctx.out_of_time and error is None:
             self.keep(scope, verified)
         if verified is not None:

@@ -121,3 +121,26 @@ def smaller(finding: ProbeFinding, write: str, replays: Replays, budget: int = 1
                 start += chunk
         chunk //= 2
     return best
+
+
+def without_unpinned(finding: ProbeFinding, pinned: Callable[[ProbeFinding], set[int]], replays: Replays,
+                     budget: int) -> ProbeFinding:
+    """Drop every call the finding does not rest on (`pinned` names the indexes it does), all at
+    once first, then one at a time, within `budget` replays; keep a drop a fresh replay still fails with."""
+    keep = pinned(finding)
+    if len(keep) < len(finding.calls):
+        fewest = replace(finding, calls=[c for i, c in enumerate(finding.calls) if i in keep])
+        if replays(fewest):
+            return fewest
+    best, index = finding, 0
+    while index < len(best.calls) and budget > 0:
+        if index in pinned(best):
+            index += 1
+            continue
+        fewer = replace(best, calls=best.calls[:index] + best.calls[index + 1:])
+        budget -= 1
+        if replays(fewer):
+            best = fewer
+        else:
+            index += 1
+    return best

@@ -1,0 +1,100 @@
+"""Renames and moves keep the record (tests/servers/rename_stores.py): a rename that leaves the
+note under its old title too, or drops its tags; a move that leaves the item in its old slot too,
+or loses its owner. The stores differ in tool names (snake and dotted), identity fields (`title`,
+`slot` whose mover calls it `source`), readers (a keyed get answering structured content, a text
+listing only) and refusals (isError, an "error: ..." text answered as success).
+
+Three grading runs with no probe config: the correct twin, and two runs that each switch on one
+bug of each store. Every bug is found high on facts its reproduction shows, replays on its buggy
+server and not on the twin, and loses its failure without any one of its calls. The twin draws no
+finding, and a tool that says it copies (clone_draft) is never judged for leaving the old record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from helpers import ROOT, SERVE, engine, grading, results
+from hypothesis_mcp.connection import Outcome, parse_target
+from hypothesis_mcp.replay import replay
+from hypothesis_mcp.results import Report, Reproduction, Result
+from hypothesis_mcp.rules.expectations import Moved
+
+RUNS = {"twin": (), "a": ("copy", "lose-owner"), "b": ("drop-tags", "keep-source")}
+FOUND = [("a", "rename_note", "probe-rename-left-old"), ("a", "shelf.relocate", "probe-rename-lost-fields"),
+         ("b", "rename_note", "probe-rename-lost-fields"), ("b", "shelf.relocate", "probe-rename-left-old")]
+MOVERS = ("rename_note", "shelf.relocate", "clone_draft")
+_reports: dict[str, Report] = {}
+
+
+def server(name: str) -> list[str]:
+    return [*SERVE, str(ROOT / "tests/servers/rename_stores.py"), *(a for b in RUNS[name] for a in ("--bug", b))]
+
+
+def run(name: str) -> Report:
+    if name not in _reports:
+        _reports[name] = engine(server(name), grading(), probes=True, allow_writes=True)
+    return _reports[name]
+
+
+def finding(name: str, tool: str, rule: str) -> Result:
+    report = run(name)
+    found = [r for r in results(report, kind="probe", tool=tool, rule=rule) if r.status == "fail"]
+    assert found, [(r.tool, r.rule, r.status, r.message) for r in results(report, kind="probe")]
+    return found[0]
+
+
+def test_the_twin_draws_no_finding_and_every_mover_is_judged() -> None:
+    report = run("twin")
+    found = [r for r in results(report, kind="probe") if r.status in ("fail", "warn")]
+    assert not found, [(r.tool, r.rule, r.message) for r in found]
+    passed = {r.tool: r for r in results(report, kind="probe", check="renames") if r.status == "pass"}
+    assert set(passed) == set(MOVERS), [(r.tool, r.status, r.message) for r in results(report, kind="probe")]
+    assert "none under the old" in passed["rename_note"].message
+    assert "not judged" in passed["clone_draft"].message
+
+
+@pytest.mark.parametrize(("name", "tool", "rule"), FOUND)
+def test_each_bug_is_found_high_and_replays_on_its_server_only(name: str, tool: str, rule: str) -> None:
+    result = finding(name, tool, rule)
+    assert result.confidence == "high"
+    assert all(f["evidence"] == "shown" for f in result.details["rests_on"]), result.details["rests_on"]
+    assert result.reproduction is not None and result.reproduction.fresh_server
+    assert replay(result, parse_target(server(name))).still_fails
+    assert not replay(result, parse_target(server("twin"))).still_fails
+
+
+@pytest.mark.parametrize(("name", "tool", "rule"), FOUND)
+def test_no_call_of_the_reproduction_can_go(name: str, tool: str, rule: str) -> None:
+    """The write, the move and the judged read; for fields lost also the read that showed them under
+    the old identity before the move, the fact the finding rests on. Without any other call a
+    replay passes; without the write or the move it cannot fail (nothing was written or moved)."""
+    result = finding(name, tool, rule)
+    assert result.reproduction is not None
+    calls = result.reproduction.calls
+    write, reader = calls[0].tool, calls[-1].tool
+    shape = [write, reader, tool, reader] if rule == "probe-rename-lost-fields" else [write, tool, reader]
+    assert [c.tool for c in calls] == shape, calls
+    target = parse_target(server(name))
+    for index in (0, shape.index(tool)):
+        shorter = Reproduction(calls[:index] + calls[index + 1:], fresh_server=True)
+        assert not replay(replace(result, reproduction=shorter), target).still_fails, (index, calls)
+
+
+def _text(text: str) -> Outcome:
+    return Outcome(kind="result", content=[{"type": "text", "text": text}])
+
+
+def test_a_moved_record_is_read_in_its_own_item_or_line() -> None:
+    listing = _text("hm2-slot | hm1-label | \nhm9-slot | x | hm1-owner")
+    carried = Moved("hm1-slot", "hm2-slot", ("hm1-label", "hm1-owner"), carried=True, whole=False)
+    assert not carried.holds(listing), "the owner shown on another item's line is not the moved item's"
+    assert carried.holds(_text("hm2-slot | hm1-label | hm1-owner"))
+    left = Moved("hm1-slot", "hm2-slot", ("hm1-label",), carried=False, whole=False)
+    assert not left.holds(_text("hm1-slot | hm1-label | o\nhm2-slot | hm1-label | o"))
+    assert left.holds(_text('{"slot": "hm2-slot", "was": "hm1-slot", "label": "hm1-label"}'))
+    assert left.holds(Outcome(kind="result", is_error=True, content=[{"type": "text", "text": "no hm1-slot"}]))
+    assert not left.written_by([{"slot": "hm1-slot", "label": "hm1-label"}])
+    assert left.written_by([{"slot": "hm1-slot", "label": "hm1-label"}, {"a": "hm1-slot", "b": "hm2-slot"}])
