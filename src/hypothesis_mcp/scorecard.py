@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from hypothesis_mcp.gates import capping
-from hypothesis_mcp.results import ANSWERED, EXERCISED, GradeCap, Result
+from hypothesis_mcp.results import ANSWERED, EXERCISED, GradeCap, Result, RuleId
 from hypothesis_mcp.rules.registry import ERROR_AS_SUCCESS
 
 WEIGHTS = {"happy": 0.6, "edge": 0.2, "lint": 0.2}
@@ -21,7 +21,7 @@ GRADES = (("A", 90.0), ("B", 80.0), ("C", 70.0), ("D", 60.0), ("F", 0.0))
 CAP = "C"
 PROBE_PENALTY = 0.6
 UNEXERCISED_CAP = "D"
-INTERNAL_REFUSAL = "edge-internal-error"
+INTERNAL_REFUSAL: RuleId = "edge-internal-error"
 INTERNAL_REFUSAL_CREDIT = 0.5
 """An edge refused with a JSON-RPC internal error refused the input, only in the wrong shape: half
 the credit of a clean refusal, where accepting it or crashing earns none."""

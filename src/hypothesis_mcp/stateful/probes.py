@@ -15,7 +15,7 @@ from hypothesis_mcp.connection import Connection, LearnedRefusal
 from hypothesis_mcp.model.facts import Fact, fact_shown, rests_on
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.profiles import Profile
-from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Reproduction, Result
+from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Check, Reproduction, Result, RuleId, Status
 from hypothesis_mcp.rules.expectations import Agree, SameAnswer, item_keys
 from hypothesis_mcp.search.lanes import Job, Lane, Lanes
 from hypothesis_mcp.search.pool import ServerPool
@@ -196,7 +196,8 @@ class ProbeRun:
             else:
                 self.results.append(record)
 
-    def result(self, tool: str, check: str, status: str, rule: str, message: str, *, confidence: str = "high",
+    def result(self, tool: str, check: Check, status: Status, rule: RuleId | Check, message: str, *,
+               confidence: str = "high",
                basis: str = "", finding: ProbeFinding | None = None) -> Result:
         repro = None
         details: dict[str, Any] = {}
@@ -206,7 +207,7 @@ class ProbeRun:
             if finding.facts:
                 details["rests_on"] = rests_on(finding.facts, finding.calls)
         return Result(
-            kind="probe", check=check, tool=tool, status=status, rule=rule, message=message,  # type: ignore[arg-type]
+            kind="probe", check=check, tool=tool, status=status, rule=rule, message=message,
             confidence=confidence, basis=basis, reproduction=repro, details=details,  # type: ignore[arg-type]
         )
 
@@ -220,7 +221,7 @@ class ProbeRun:
                     return
                 del self.results[i]
                 break
-        status = "fail" if finding.confidence == "high" else "warn"
+        status: Status = "fail" if finding.confidence == "high" else "warn"
         self.results.append(self.result(finding.tool, finding.check, status, finding.rule, finding.message,
                                         confidence=finding.confidence, basis=finding.basis, finding=finding))
 
