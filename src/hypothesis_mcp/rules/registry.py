@@ -30,7 +30,7 @@ GENERIC_FIX = (
 OUTPUT_RULES: frozenset[RuleId] = frozenset({"smoke_structured_content", "happy-output-schema"})
 NOT_EXERCISED: RuleId = "happy-tool-not-exercised"
 ERROR_AS_SUCCESS: Final = "error-as-success"
-"""A rule and the check that reports it."""
+"""Both a rule id and the name of the check that reports it, so typed as its own literal."""
 
 
 @dataclass(frozen=True)
