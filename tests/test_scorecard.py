@@ -37,7 +37,7 @@ from hypothesis_mcp.emit import emit_tests
 from hypothesis_mcp.emit import test_name as emitted_name
 from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.events import Event, ItemStarted, Planned
-from hypothesis_mcp.results import Confidence, Report, Reproduction, Result, Status
+from hypothesis_mcp.results import Check, Confidence, Report, Reproduction, Result, RuleId, Status
 from hypothesis_mcp.rules.registry import RULES
 from hypothesis_mcp.scorecard import grade_for, score_run
 
@@ -256,8 +256,17 @@ def test_every_rule_a_result_reports_is_in_the_registry(request: pytest.FixtureR
     unknown = [(r.id, r.rule) for r in report.results
                if r.rule not in RULES and not (r.status in ("pass", "skip") and r.rule == r.check)]
     assert unknown == []
+    assert {r.check for r in report.results} <= set(get_args(Check))
     assert {r.status for r in report.results} <= set(get_args(Status))
     assert {r.confidence for r in report.results} <= set(get_args(Confidence))
+
+
+def test_the_rule_id_type_lists_exactly_the_registered_rules() -> None:
+    """`RuleId` is the registry as the type checker sees it: neither may gain or lose an id alone."""
+    listed = get_args(RuleId)
+    assert len(listed) == len(set(listed))
+    assert set(listed) == set(RULES)
+    assert all(rule.id == key for key, rule in RULES.items())
 
 
 # --- the cap switch and the cap itself -------------------------------------------------------

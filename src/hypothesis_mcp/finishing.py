@@ -10,7 +10,7 @@ from typing import Any
 
 from hypothesis_mcp.checks.smoke import smoke_entry
 from hypothesis_mcp.connection import LearnedRefusal, Target
-from hypothesis_mcp.results import Result, Smoke, with_ids
+from hypothesis_mcp.results import IncidentRule, Result, Smoke, with_ids
 from hypothesis_mcp.rules.expectations import INCIDENT_RULES
 from hypothesis_mcp.rules.registry import fix_for
 from hypothesis_mcp.shipped import suggest_for
@@ -35,10 +35,11 @@ def _incidents(results: list[Result]) -> list[tuple[Result, list[int]]]:
     """Every crash, hang or protocol violation any check ran into, once per tool and rule, with
     the smallest reproduction any of those checks found, and the places of the failures it stands
     for."""
-    hits: dict[tuple[str | None, str], list[int]] = {}
+    hits: dict[tuple[str | None, IncidentRule], list[int]] = {}
     for place, r in enumerate(results):
-        if r.status == "fail" and r.rule in INCIDENT_RULES.values() and r.kind != "incident":
-            hits.setdefault((r.tool, r.rule), []).append(place)
+        incident = next((rule for rule in INCIDENT_RULES.values() if rule == r.rule), None)
+        if r.status == "fail" and incident is not None and r.kind != "incident":
+            hits.setdefault((r.tool, incident), []).append(place)
     found = []
     for (tool, rule), places in hits.items():
         by = [results[place] for place in places]

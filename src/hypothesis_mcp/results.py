@@ -10,6 +10,47 @@ Status = Literal["pass", "fail", "warn", "skip", "inconclusive", "waived"]
 Kind = Literal["scenario", "smoke", "probe", "lint", "incident"]
 Confidence = Literal["high", "medium", "low"]
 CONFIDENCE_ORDER = {"high": 0, "medium": 1, "low": 2}
+IncidentRule = Literal["server-crashed", "call-timeout", "protocol-violation"]
+"""A crash, hang or protocol violation: reported once as an incident whose check is its rule."""
+RuleId = Literal[
+    # Effect probes
+    "probe-silent-noop", "probe-data-lost", "probe-value-changed", "probe-pages-skip", "probe-pages-repeat",
+    "probe-write-not-observable", "probe-bound-exceeded", "probe-bound-short", "probe-slice-mismatch",
+    "probe-paths-disagree", "probe-read-changed-state", "probe-delete-kept", "probe-delete-took-other",
+    "probe-delete-again-succeeded", "probe-rename-lost-fields", "probe-rename-left-old",
+    "probe-identity-folded", "probe-identity-prefix", "probe-readers-disagree",
+    "probe-count-wrong", "probe-overwrite-kept-old", "probe-not-idempotent",
+    # Smoke checks
+    "smoke_structured_content", "smoke_invalid_arguments", "smoke_unknown_tool",
+    # Scenarios
+    "happy-rejected-valid-input", "happy-output-schema", "edge-accepted-invalid-input", "edge-internal-error",
+    "happy-tool-not-exercised", "error-as-success", "scenario-failed",
+    # Incidents
+    IncidentRule, "state-persists",
+    # Lint
+    "lint-missing-input-schema", "lint-input-schema-invalid", "lint-input-schema-root", "lint-output-schema-invalid",
+    "lint-output-schema-root", "lint-unresolved-ref", "lint-unknown-dialect", "lint-invalid-name",
+    "lint-duplicate-name", "lint-hidden-unicode", "lint-instruction-text", "lint-annotation-invalid",
+    "lint-annotation-contradicts-name", "lint-annotation-conflict", "lint-missing-annotations",
+    "lint-missing-description", "lint-short-description", "lint-duplicate-description", "lint-untyped-property",
+    "lint-undocumented-property", "lint-required-undeclared", "lint-oversized-definition",
+    # Resources and prompts
+    "resource-invalid-entry", "resource-duplicate-uri", "resource-missing-description", "resource-read-failed",
+    "resource-contents-invalid", "resource-uri-mismatch", "resource-mime-mismatch", "resource-unknown-accepted",
+    "prompt-invalid-entry", "prompt-duplicate-name", "prompt-missing-description", "prompt-undocumented-argument",
+    "prompt-messages-invalid", "prompt-missing-argument-accepted", "prompt-unknown-accepted",
+]
+"""Every rule id of rules/registry.py's RULES (tests/test_scorecard.py keeps the two equal), so
+the type checker refuses a misspelt or unregistered id; the JSON report carries the same strings."""
+Check = Literal[
+    "lint", "happy", "edge", "error-as-success",
+    "smoke_structured_content", "smoke_invalid_arguments", "smoke_unknown_tool",
+    "smoke_resource_metadata", "smoke_resource_read", "smoke_resource_template", "smoke_unknown_resource",
+    "smoke_prompt_metadata", "smoke_prompt_get", "smoke_prompt_missing_argument", "smoke_unknown_prompt",
+    "round-trip", "isolation", "bound", "agreement", "idempotent", "pages", "reads", "agree", "fields",
+    "variants", "deletes", "renames", IncidentRule,
+]
+"""Every check's name. A pass or a skip names its check where a failure names its rule."""
 
 
 TOOLS_CALL: Final = "tools/call"
@@ -118,10 +159,10 @@ class Result:
     id, incident link, fix hint and waiver."""
 
     kind: Kind
-    check: str
+    check: Check
     tool: str | None
     status: Status
-    rule: str
+    rule: RuleId | Check
     message: str
     confidence: Confidence = "high"
     basis: str = ""

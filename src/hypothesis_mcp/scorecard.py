@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from hypothesis_mcp.gates import capping
-from hypothesis_mcp.results import ANSWERED, EXERCISED, GradeCap, Result
+from hypothesis_mcp.results import ANSWERED, EXERCISED, Check, GradeCap, Result, RuleId
 from hypothesis_mcp.rules.registry import ERROR_AS_SUCCESS
 
 WEIGHTS = {"happy": 0.6, "edge": 0.2, "lint": 0.2}
@@ -21,7 +21,7 @@ GRADES = (("A", 90.0), ("B", 80.0), ("C", 70.0), ("D", 60.0), ("F", 0.0))
 CAP = "C"
 PROBE_PENALTY = 0.6
 UNEXERCISED_CAP = "D"
-INTERNAL_REFUSAL = "edge-internal-error"
+INTERNAL_REFUSAL: RuleId = "edge-internal-error"
 INTERNAL_REFUSAL_CREDIT = 0.5
 """An edge refused with a JSON-RPC internal error refused the input, only in the wrong shape: half
 the credit of a clean refusal, where accepting it or crashing earns none."""
@@ -37,7 +37,7 @@ def _rank(letter: str) -> int:
     return [g for g, _ in GRADES].index(letter)
 
 
-def scenario_subscore(results: Iterable[Result], check: str) -> float | None:
+def scenario_subscore(results: Iterable[Result], check: Check) -> float | None:
     """Share of tools whose scenario passed; inconclusive and skipped tools do not count, and an
     edge refused with an internal error counts half."""
     judged = [r for r in results if r.kind == "scenario" and r.check == check and r.status in ("pass", "fail")]

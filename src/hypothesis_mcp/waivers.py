@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis_mcp.errors import UsageError
-from hypothesis_mcp.results import Result, Smoke
+from hypothesis_mcp.results import Result, RuleId, Smoke
 from hypothesis_mcp.rules.registry import RULES
 from hypothesis_mcp.suggest import closest
 
@@ -19,7 +19,7 @@ WAIVABLE = ("fail", "warn")
 
 @dataclass(frozen=True)
 class Waiver:
-    rule: str
+    rule: RuleId
     tool: str | None
     source: str
     """Where it was given: `--ignore` or the config file's path."""
@@ -42,7 +42,7 @@ def parse_waiver(text: Any, source: str) -> Waiver:
         raise UsageError(f"{source}: a waiver is RULE or RULE:TOOL, not {text!r}")
     if rule.strip() not in RULES:
         raise UsageError(f"{source}: no rule {rule.strip()!r}{closest(rule.strip(), RULES)}")
-    return Waiver(rule.strip(), tool.strip() or None, source)
+    return Waiver(RULES[rule.strip()].id, tool.strip() or None, source)
 
 
 def apply_waivers(results: list[Result], smoke: Smoke,

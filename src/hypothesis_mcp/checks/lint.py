@@ -20,12 +20,12 @@ from referencing.exceptions import Unresolvable, Unretrievable
 from referencing.jsonschema import DRAFT202012, specification_with
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.results import Confidence, Result, Status
+from hypothesis_mcp.results import Confidence, Result, RuleId, Status
 from hypothesis_mcp.rules.registry import RULES, fix_for
 from hypothesis_mcp.strategies.dialect import metaschema_errors
 from hypothesis_mcp.vocabulary import EFFECT_ROLES, name_verbs
 
-LINT_RULES: dict[str, Status] = {rule.id: rule.severity for rule in RULES.values() if rule.kind == "lint"}
+LINT_RULES: dict[RuleId, Status] = {rule.id: rule.severity for rule in RULES.values() if rule.kind == "lint"}
 FAIL_WEIGHT = 0.25
 WARN_WEIGHT = 0.1
 MIN_DESCRIPTION_CHARS = 20
@@ -101,7 +101,7 @@ def lint_score(tools: list[Tool], results: list[Result]) -> float:
 
 
 def _finding(
-    tool: Tool, rule: str, message: str, basis: str, *, fix: str | None = None,
+    tool: Tool, rule: RuleId, message: str, basis: str, *, fix: str | None = None,
     confidence: Confidence = "high", **details: Any,
 ) -> Result:
     return Result(
@@ -152,15 +152,16 @@ def _schema_findings(tool: Tool) -> Iterator[Result]:
 
 
 def _check_schema(tool: Tool, schema: Any, field: str) -> Iterator[Result]:
-    prefix = "lint-input" if field == "inputSchema" else "lint-output"
+    invalid: RuleId = "lint-input-schema-invalid" if field == "inputSchema" else "lint-output-schema-invalid"
+    root: RuleId = "lint-input-schema-root" if field == "inputSchema" else "lint-output-schema-root"
     dialect = schema.get("$schema", DEFAULT_DIALECT) if isinstance(schema, dict) else DEFAULT_DIALECT
     basis = f"{field} validated against the metaschema of {dialect}"
     if not isinstance(schema, dict):
         message = f"{field} is {_json_type(schema)}, not an object"
-        yield _finding(tool, f"{prefix}-schema-invalid", message, basis)
+        yield _finding(tool, invalid, message, basis)
         return
     if not isinstance(dialect, str):
-        yield _finding(tool, f"{prefix}-schema-invalid", f"{field}.$schema is not a URI string", basis)
+        yield _finding(tool, invalid, f"{field}.$schema is not a URI string", basis)
         return
     cls = validator_for(schema, default=None) if "$schema" in schema else Draft202012Validator  # type: ignore[arg-type]
     if cls is None:
@@ -172,12 +173,12 @@ def _check_schema(tool: Tool, schema: Any, field: str) -> Iterator[Result]:
     errors = metaschema_errors(schema, cls)
     if errors:
         shown = "; ".join(_schema_error(e) for e in errors[:3])
-        yield _finding(tool, f"{prefix}-schema-invalid", f"{field} is not a valid JSON Schema: {shown}",
+        yield _finding(tool, invalid, f"{field} is not a valid JSON Schema: {shown}",
                        basis, errors=len(errors))
         return
     if schema.get("type") != "object":
         yield _finding(
-            tool, f"{prefix}-schema-root",
+            tool, root,
             f"{field} root has type {schema.get('type')!r}; MCP requires \"object\"",
             f"MCP: {field} describes an object, so its root declares type \"object\"",
         )

@@ -21,23 +21,23 @@ from hypothesis_mcp.checks.surfaces import (
 )
 from hypothesis_mcp.checks.uritemplate import UNRESERVED
 from hypothesis_mcp.connection import Outcome
-from hypothesis_mcp.results import PROMPTS_GET, Call, Result
+from hypothesis_mcp.results import PROMPTS_GET, Call, Check, Result, RuleId
 from hypothesis_mcp.rules.expectations import Finding
 from hypothesis_mcp.rules.surfaces import MISSING_ACCEPTED, bad_code, incident, messages_problem, refused
 from hypothesis_mcp.rules.surfaces import PROMPT_UNKNOWN_ACCEPTED as UNKNOWN_ACCEPTED
 from hypothesis_mcp.search.driver import hunt
 from hypothesis_mcp.search.saved import digest
 
-METADATA = "smoke_prompt_metadata"
-GET = "smoke_prompt_get"
-MISSING = "smoke_prompt_missing_argument"
-UNKNOWN = "smoke_unknown_prompt"
-INVALID_ENTRY = "prompt-invalid-entry"
-DUPLICATE = "prompt-duplicate-name"
-NO_DESCRIPTION = "prompt-missing-description"
+METADATA: Check = "smoke_prompt_metadata"
+GET: Check = "smoke_prompt_get"
+MISSING: Check = "smoke_prompt_missing_argument"
+UNKNOWN: Check = "smoke_unknown_prompt"
+INVALID_ENTRY: RuleId = "prompt-invalid-entry"
+DUPLICATE: RuleId = "prompt-duplicate-name"
+NO_DESCRIPTION: RuleId = "prompt-missing-description"
 RULES = MetadataRules(INVALID_ENTRY, DUPLICATE, NO_DESCRIPTION)
-UNDOCUMENTED = "prompt-undocumented-argument"
-BASIS = {
+UNDOCUMENTED: RuleId = "prompt-undocumented-argument"
+BASIS: dict[Check, str] = {
     METADATA: "MCP Prompts §Data Types: a prompt has a name; its arguments have names and a required flag",
     GET: "MCP Prompts §Getting a Prompt: the result is a list of messages, each a role and a content block",
     MISSING: "MCP Prompts §Error Handling: missing required arguments SHOULD be a JSON-RPC error (-32602)",

@@ -25,7 +25,7 @@ from hypothesis_mcp.checks.surfaces import (
 )
 from hypothesis_mcp.checks.uritemplate import TemplateError, UriTemplate, parse, values
 from hypothesis_mcp.connection import Outcome
-from hypothesis_mcp.results import RESOURCES_READ, Call, Result, Status
+from hypothesis_mcp.results import RESOURCES_READ, Call, Check, Result, RuleId, Status
 from hypothesis_mcp.rules.expectations import Finding
 from hypothesis_mcp.rules.surfaces import (
     MIME_MISMATCH,
@@ -36,16 +36,16 @@ from hypothesis_mcp.rules.surfaces import (
 from hypothesis_mcp.rules.surfaces import RESOURCE_UNKNOWN_ACCEPTED as UNKNOWN_ACCEPTED
 from hypothesis_mcp.search.driver import hunt
 
-METADATA = "smoke_resource_metadata"
-READ = "smoke_resource_read"
-TEMPLATE = "smoke_resource_template"
-UNKNOWN = "smoke_unknown_resource"
-INVALID_ENTRY = "resource-invalid-entry"
-DUPLICATE = "resource-duplicate-uri"
-NO_DESCRIPTION = "resource-missing-description"
+METADATA: Check = "smoke_resource_metadata"
+READ: Check = "smoke_resource_read"
+TEMPLATE: Check = "smoke_resource_template"
+UNKNOWN: Check = "smoke_unknown_resource"
+INVALID_ENTRY: RuleId = "resource-invalid-entry"
+DUPLICATE: RuleId = "resource-duplicate-uri"
+NO_DESCRIPTION: RuleId = "resource-missing-description"
 RULES = MetadataRules(INVALID_ENTRY, DUPLICATE, NO_DESCRIPTION)
 WARNINGS = frozenset({NO_DESCRIPTION, MIME_MISMATCH})
-BASIS = {
+BASIS: dict[Check, str] = {
     METADATA: "MCP Resources §Data Types: a resource has a uri and a name, a template a uriTemplate "
               "(RFC 6570); mimeType, when given, is a media type",
     READ: "MCP Resources §Reading Resources: contents carry the uri and exactly one of text or blob",

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.searches import Search, Searches, rejection_kind
-from hypothesis_mcp.results import ANSWERED, EXERCISED, Call, Reproduction, Result
+from hypothesis_mcp.results import ANSWERED, EXERCISED, Call, Check, Reproduction, Result, RuleId
 from hypothesis_mcp.rules.registry import NOT_EXERCISED, fix_for
 
-HAPPY_OUTPUT = "happy-output-schema"
+HAPPY_OUTPUT: RuleId = "happy-output-schema"
 EXCLUDED = "never called: excluded by the probe config"
 NEVER_CALLED = ("never called: destructiveHint is true, or its name says it deletes, sends, publishes or "
                 "deploys")
@@ -47,7 +47,7 @@ def plan(tools: list[Tool], *, read_only: bool = False, excluded: frozenset[str]
     return ScenarioPlan(called, skipped)
 
 
-def _result(check: str, tool: Tool, search: Search, basis: str) -> Result:
+def _result(check: Check, tool: Tool, search: Search, basis: str) -> Result:
     exercised = {**({EXERCISED: len(search.successes)} if check == "happy" else {}), ANSWERED: len(search.answered)}
     if search.finding is not None:
         rule = HAPPY_OUTPUT if search.finding.rule == "smoke_structured_content" else search.finding.rule

@@ -15,6 +15,7 @@ from hypothesis_mcp.checks.minimise import drop_keys, narrow
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.profiles import Profile
+from hypothesis_mcp.results import RuleId
 from hypothesis_mcp.rules.expectations import ConformsTo, Finding, NoIncident, Refused, RefusedCleanly, Served
 from hypothesis_mcp.search.driver import hunt
 from hypothesis_mcp.search.saved import digest
@@ -35,9 +36,9 @@ NO_INCIDENT = NoIncident()
 SERVED = Served()
 REFUSED = Refused()
 REFUSED_CLEANLY = RefusedCleanly()
-REJECTED_VALID = "happy-rejected-valid-input"
-ACCEPTED_INVALID = "edge-accepted-invalid-input"
-INTERNAL_ON_INVALID = "edge-internal-error"
+REJECTED_VALID: RuleId = "happy-rejected-valid-input"
+ACCEPTED_INVALID: RuleId = "edge-accepted-invalid-input"
+INTERNAL_ON_INVALID: RuleId = "edge-internal-error"
 OUT_OF_TIME = "not run: --max-time was reached"
 Prop = Callable[[Any], Finding | None]
 MINIMISING_BUDGET = 3

@@ -8,21 +8,22 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Final
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.scenarios import EXCLUDED, NEVER_CALLED
 from hypothesis_mcp.checks.searches import REJECTED_VALID, Search, Searches, rejection_kind
 from hypothesis_mcp.connection import Connection
-from hypothesis_mcp.results import Call, Reproduction, Result, Smoke
+from hypothesis_mcp.results import Call, Check, Reproduction, Result, Smoke, Status
 from hypothesis_mcp.rules.expectations import Finding, UnknownToolRefused
 from hypothesis_mcp.rules.surfaces import bad_code
 from hypothesis_mcp.strategies.dialect import schema_problem
 
-STRUCTURED = "smoke_structured_content"
-INVALID = "smoke_invalid_arguments"
-UNKNOWN = "smoke_unknown_tool"
-BASIS = {
+STRUCTURED: Final = "smoke_structured_content"
+INVALID: Final = "smoke_invalid_arguments"
+UNKNOWN: Final = "smoke_unknown_tool"
+"""Each smoke check reports failures under the rule of its own name."""
+BASIS: dict[Check, str] = {
     STRUCTURED: "MCP Tools §Output Schema: structured results MUST conform to the declared outputSchema",
     INVALID: "MCP Tools §Error Handling: arguments that break the inputSchema must be rejected",
     UNKNOWN: "MCP Tools §Error Handling: an unknown tool is a JSON-RPC protocol error",
@@ -49,7 +50,7 @@ class SmokeRun:
             return NOT_READ_ONLY
         return None
 
-    def result(self, check: str, tool: str | None, status: str, message: str, *,
+    def result(self, check: Check, tool: str | None, status: Status, message: str, *,
                finding: Finding | None = None, args: dict[str, Any] | None = None,
                details: dict[str, Any] | None = None) -> Result:
         extra = dict(details or {})
@@ -58,7 +59,7 @@ class SmokeRun:
         if args is not None and tool is not None and status == "fail":
             repro = Reproduction([Call(tool, args)], fresh_server=False)
         return Result(
-            kind="smoke", check=check, tool=tool, status=status,  # type: ignore[arg-type]
+            kind="smoke", check=check, tool=tool, status=status,
             rule=finding.rule if finding and finding.rule != check else check, message=message,
             confidence="high", basis=BASIS[check], reproduction=repro,
             details={**extra, **(finding.details if finding else {})},

@@ -18,7 +18,7 @@ from urllib.parse import unquote
 from hypothesis_mcp.connection import Connection, Exchange, Outcome
 from hypothesis_mcp.connection.failure import strings_in
 from hypothesis_mcp.profiles import Profile
-from hypothesis_mcp.results import TOOLS_CALL, Call, Confidence, Reproduction, Result, Status
+from hypothesis_mcp.results import TOOLS_CALL, Call, Check, Confidence, Reproduction, Result, RuleId, Status
 from hypothesis_mcp.rules.registry import fix_for
 from hypothesis_mcp.rules.surfaces import bad_code, incident, refused
 
@@ -42,9 +42,9 @@ class Listing:
 class MetadataRules:
     """The rule ids a listing's metadata is judged under, for one kind of entry."""
 
-    invalid: str
-    duplicate: str
-    no_description: str
+    invalid: RuleId
+    duplicate: RuleId
+    no_description: RuleId
 
 
 @dataclass
@@ -69,7 +69,7 @@ class SurfaceChecks:
         self.on_result(result)
 
     def entry_metadata(self, rules: MetadataRules, subject: str, entry: dict[str, Any], problems: list[str],
-                       identity: tuple[str, Any], seen: set[str], *, check: str, basis: str) -> int:
+                       identity: tuple[str, Any], seen: set[str], *, check: Check, basis: str) -> int:
         """The results every listed entry can earn (invalid fields, an identity listed twice, no
         description), whatever the listing; how many it found."""
         found = 0
@@ -89,8 +89,8 @@ class SurfaceChecks:
             self.add(smoke_result(check, subject, "warn", problem, rule=rules.no_description, basis=basis))
         return found
 
-    def judge_unknown(self, outcome: Outcome, call: Call, details: dict[str, Any], *, check: str, basis: str,
-                      accepted_rule: str, accepted: str) -> None:
+    def judge_unknown(self, outcome: Outcome, call: Call, details: dict[str, Any], *, check: Check, basis: str,
+                      accepted_rule: RuleId, accepted: str) -> None:
         """A request for something the server does not list must be refused with a JSON-RPC error;
         a crash or hang is its incident, any answer is `accepted`."""
         if refused(outcome):
@@ -103,7 +103,7 @@ class SurfaceChecks:
             self.add(smoke_result(check, None, "fail", bad_code(outcome) or accepted, rule=accepted_rule, basis=basis,
                                   call=call, details=details))
 
-    def unreachable(self, check: str, basis: str) -> bool:
+    def unreachable(self, check: Check, basis: str) -> bool:
         """Say once, as a skip, that the server no longer answers; True when it does not."""
         if self.conn.unavailable is None:
             return False
@@ -123,7 +123,7 @@ def list_entries(conn: Connection, method: str) -> Listing:
     return Listing(broken=answer)
 
 
-def smoke_result(check: str, subject: str | None, status: Status, message: str, *, rule: str | None = None,
+def smoke_result(check: Check, subject: str | None, status: Status, message: str, *, rule: RuleId | None = None,
                  confidence: Confidence = "high", basis: str, call: Call | None = None,
                  details: dict[str, Any] | None = None, made_by: Call | None = None) -> Result:
     """A smoke result about a resource, template or prompt; a failure carries its reproduction: the

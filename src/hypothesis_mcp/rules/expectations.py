@@ -14,11 +14,14 @@ from typing import Any, ClassVar
 from jsonschema import exceptions as jsonschema_exceptions
 
 from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.results import IncidentRule, RuleId
 from hypothesis_mcp.rules.answers import count_items, held_with, items_of, lines, numbers_in, records_holding, shown
 from hypothesis_mcp.rules.bindings import find_id
 from hypothesis_mcp.strategies.dialect import value_validator
 
-INCIDENT_RULES = {"closed": "server-crashed", "timeout": "call-timeout", "protocol": "protocol-violation"}
+INCIDENT_RULES: dict[str, IncidentRule] = {
+    "closed": "server-crashed", "timeout": "call-timeout", "protocol": "protocol-violation",
+}
 INVALID_PARAMS = -32602
 
 
@@ -26,7 +29,7 @@ INVALID_PARAMS = -32602
 class Finding:
     """Why one answer broke a rule: the rule, a message, and anything worth showing."""
 
-    rule: str
+    rule: RuleId
     message: str
     details: dict[str, Any] = field(default_factory=dict)
 

@@ -7,9 +7,9 @@ asks it what the last answer of a reproduction must satisfy.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from hypothesis_mcp.results import PROMPTS_GET, RESOURCES_READ, Kind, Result, Status
+from hypothesis_mcp.results import PROMPTS_GET, RESOURCES_READ, Kind, Result, RuleId, Status
 from hypothesis_mcp.rules.expectations import (
     ConformsTo,
     Expectation,
@@ -27,9 +27,10 @@ from hypothesis_mcp.rules.surfaces import PromptAnswer, ReadAnswer
 GENERIC_FIX = (
     "Replay the reproduction with `hypothesis-mcp replay` and compare the answer with the tool's schema."
 )
-OUTPUT_RULES = frozenset({"smoke_structured_content", "happy-output-schema"})
-NOT_EXERCISED = "happy-tool-not-exercised"
-ERROR_AS_SUCCESS = "error-as-success"
+OUTPUT_RULES: frozenset[RuleId] = frozenset({"smoke_structured_content", "happy-output-schema"})
+NOT_EXERCISED: RuleId = "happy-tool-not-exercised"
+ERROR_AS_SUCCESS: Final = "error-as-success"
+"""Both a rule id and the name of the check that reports it, so typed as its own literal."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class Rule:
     """A rule: `severity` is the status a failure gets by default, `expects` what the last answer of a
     one-call reproduction must satisfy (probes carry their own expectation in the result)."""
 
-    id: str
+    id: RuleId
     kind: Kind
     fix: str
     severity: Status = "fail"

@@ -12,16 +12,17 @@ import mcp_types as types
 from pydantic import ValidationError
 
 from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.results import Check, RuleId
 from hypothesis_mcp.rules.expectations import Expectation, Finding, NoIncident
 
-READ_FAILED = "resource-read-failed"
-BAD_CONTENTS = "resource-contents-invalid"
-URI_MISMATCH = "resource-uri-mismatch"
-MIME_MISMATCH = "resource-mime-mismatch"
-RESOURCE_UNKNOWN_ACCEPTED = "resource-unknown-accepted"
-BAD_MESSAGES = "prompt-messages-invalid"
-MISSING_ACCEPTED = "prompt-missing-argument-accepted"
-PROMPT_UNKNOWN_ACCEPTED = "prompt-unknown-accepted"
+READ_FAILED: RuleId = "resource-read-failed"
+BAD_CONTENTS: RuleId = "resource-contents-invalid"
+URI_MISMATCH: RuleId = "resource-uri-mismatch"
+MIME_MISMATCH: RuleId = "resource-mime-mismatch"
+RESOURCE_UNKNOWN_ACCEPTED: RuleId = "resource-unknown-accepted"
+BAD_MESSAGES: RuleId = "prompt-messages-invalid"
+MISSING_ACCEPTED: RuleId = "prompt-missing-argument-accepted"
+PROMPT_UNKNOWN_ACCEPTED: RuleId = "prompt-unknown-accepted"
 
 
 def refused(outcome: Outcome) -> bool:
@@ -102,7 +103,7 @@ class SurfaceAnswer(Expectation):
 class ReadAnswer(SurfaceAnswer):
     """A read of `uri` does not break `rule` again (`mime_type` is the listing's)."""
 
-    rule: str
+    rule: RuleId | Check
     uri: str
     mime_type: Any = None
 
@@ -129,7 +130,7 @@ class ReadAnswer(SurfaceAnswer):
 class PromptAnswer(SurfaceAnswer):
     """A prompts/get does not break `rule` again: refused when it must be, a valid prompt result otherwise."""
 
-    rule: str
+    rule: RuleId | Check
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
         if self.rule in (MISSING_ACCEPTED, PROMPT_UNKNOWN_ACCEPTED):

@@ -28,7 +28,7 @@ from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.model.profile import profile
-from hypothesis_mcp.results import Call
+from hypothesis_mcp.results import Call, RuleId
 from hypothesis_mcp.rules.answers import numbers_in, shown
 from hypothesis_mcp.rules.expectations import Expectation, ListedOnce, NumberAt, Replaced, ShowsNone
 from hypothesis_mcp.stateful.calibrate import APPENDS, REPLACES, Calibration
@@ -43,7 +43,9 @@ from hypothesis_mcp.stateful.steps import shown_calls
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
 from hypothesis_mcp.vocabulary import is_query
 
-AGREE, COUNT, OVERWRITE = "probe-readers-disagree", "probe-count-wrong", "probe-overwrite-kept-old"
+AGREE: RuleId = "probe-readers-disagree"
+COUNT: RuleId = "probe-count-wrong"
+OVERWRITE: RuleId = "probe-overwrite-kept-old"
 STEPS = 6
 """Steps of one example after its opening (two records and one overwrite)."""
 SHRINK_RUNS = 12

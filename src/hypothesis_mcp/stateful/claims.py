@@ -9,13 +9,14 @@ message would then say what its calls do not show.
 
 from __future__ import annotations
 
+from hypothesis_mcp.results import RuleId
 from hypothesis_mcp.stateful.judge import ProbeFinding
 
-WRITES_CLAIMED = {"probe-silent-noop": 2, "probe-data-lost": 2, "probe-write-not-observable": 1,
+WRITES_CLAIMED: dict[RuleId, int] = {"probe-silent-noop": 2, "probe-data-lost": 2, "probe-write-not-observable": 1,
                   "probe-value-changed": 1, "probe-read-changed-state": 1, "probe-identity-folded": 2,
                   "probe-identity-prefix": 2}
 """The fewest calls of the write tool a finding of each rule speaks of."""
-READ_CLAIMED = frozenset({"probe-read-changed-state"})
+READ_CLAIMED: frozenset[RuleId] = frozenset({"probe-read-changed-state"})
 """Rules whose finding blames a call of its own tool before the judged read."""
 
 

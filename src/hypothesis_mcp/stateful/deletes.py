@@ -33,7 +33,7 @@ from hypothesis.stateful import (
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
-from hypothesis_mcp.results import Call
+from hypothesis_mcp.results import Call, RuleId
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.stateful.calibrate import Calibration, calibrated_readers
 from hypothesis_mcp.stateful.context import ProbeContext, Record
@@ -49,9 +49,9 @@ from hypothesis_mcp.stateful.steps import shown_calls
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
 from hypothesis_mcp.vocabulary import described_verb
 
-KEPT = "probe-delete-kept"
-TOOK_OTHER = "probe-delete-took-other"
-AGAIN = "probe-delete-again-succeeded"
+KEPT: RuleId = "probe-delete-kept"
+TOOK_OTHER: RuleId = "probe-delete-took-other"
+AGAIN: RuleId = "probe-delete-again-succeeded"
 STEPS = 8
 SHRINK_RUNS = 10
 REPLAYS = 8

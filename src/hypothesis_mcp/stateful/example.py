@@ -11,7 +11,7 @@ from hypothesis_mcp.catalog import Bound, Tool
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
 from hypothesis_mcp.model.profile import profile
-from hypothesis_mcp.results import CONFIDENCE_ORDER, Call
+from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Check, RuleId
 from hypothesis_mcp.rules.answers import count_items, lines, shown
 from hypothesis_mcp.stateful.bounds import bound_basis, bound_fact
 from hypothesis_mcp.stateful.context import (
@@ -75,8 +75,8 @@ class Example:
         self.calls.append(Call(tool, json.loads(json.dumps(args))))
         return self.connect().call(tool, args)
 
-    def fail(self, rule_id: str, message: str, reader: Reader, expect: dict[str, Any],
-             confidence: str | None = None, check: str = "round-trip", tool: str | None = None,
+    def fail(self, rule_id: RuleId, message: str, reader: Reader, expect: dict[str, Any],
+             confidence: str | None = None, check: Check = "round-trip", tool: str | None = None,
              details: dict[str, Any] | None = None, facts: tuple[Fact, ...] = ()) -> None:
         finding = ProbeFinding(
             rule=rule_id, tool=tool or self.ctx.write.name, message=message,
@@ -473,7 +473,7 @@ class Example:
         want = whole[:n] if bound.kind == "head" else (whole[-n:] if n else [])
         if got == want:
             return
-        rule_id = ("probe-bound-exceeded" if len(got) > len(want)
+        rule_id: RuleId = ("probe-bound-exceeded" if len(got) > len(want)
                    else "probe-bound-short" if len(got) < len(want) else "probe-slice-mismatch")
         basis = bound_basis(reader.tool, bound)
         self.fail(rule_id, f"{bound.param}: {n} returned {len(got)} line(s); the {len(want)} "

@@ -30,6 +30,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multi
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.model.profile import profile
+from hypothesis_mcp.results import RuleId
 from hypothesis_mcp.rules.answers import records_holding, shown
 from hypothesis_mcp.stateful.calibrate import REPLACES, Calibration
 from hypothesis_mcp.stateful.context import ProbeContext, Record, get_path, set_path
@@ -44,7 +45,7 @@ from hypothesis_mcp.stateful.steps import ShownCall, shown_calls
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
 from hypothesis_mcp.strategies.schemas import compiler_for, tool_schema
 
-RULE = "probe-value-changed"
+RULE: RuleId = "probe-value-changed"
 STEPS = 8
 """Steps of one example: a few records and their reads; each example is a fresh server."""
 SHRINK_RUNS = 12

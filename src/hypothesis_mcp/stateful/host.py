@@ -14,7 +14,7 @@ from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import LearnedRefusal
 from hypothesis_mcp.model.facts import Fact
 from hypothesis_mcp.profiles import Profile
-from hypothesis_mcp.results import Result
+from hypothesis_mcp.results import Check, Result, RuleId, Status
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.judge import ProbeFinding
@@ -43,5 +43,6 @@ class ProbeHost(Protocol):
 
     def reproduces(self, finding: ProbeFinding) -> bool: ...
 
-    def result(self, tool: str, check: str, status: str, rule: str, message: str, *, confidence: str = "high",
+    def result(self, tool: str, check: Check, status: Status, rule: RuleId | Check, message: str, *,
+               confidence: str = "high",
                basis: str = "", finding: ProbeFinding | None = None) -> Result: ...

@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.model.facts import Fact, allowed
-from hypothesis_mcp.results import Call
+from hypothesis_mcp.results import Call, Check, RuleId
 from hypothesis_mcp.rules.bindings import Rebinder
 from hypothesis_mcp.rules.expectations import Expectation, Unjudged, from_dict
 from hypothesis_mcp.stateful.frames import without_library_lines
@@ -21,14 +21,14 @@ class ProbeFinding:
     state machine hands it over in its report form (a dict), which becomes the typed expectation.
     """
 
-    rule: str
+    rule: RuleId
     tool: str
     message: str
     confidence: str
     basis: str
     calls: list[Call] = field(default_factory=list)
     expect: Expectation | dict[str, Any] = field(default_factory=Unjudged)
-    check: str = "round-trip"
+    check: Check = "round-trip"
     fresh: bool = True
     details: dict[str, Any] = field(default_factory=dict)
     """Shown with the result: the written and the read value of a changed field."""

@@ -23,7 +23,7 @@ from hypothesis_mcp.catalog import Tool, snake
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
 from hypothesis_mcp.model.profile import profile
-from hypothesis_mcp.results import CONFIDENCE_ORDER, Binding, Call
+from hypothesis_mcp.results import CONFIDENCE_ORDER, Binding, Call, RuleId
 from hypothesis_mcp.rules.answers import items_of, shown
 from hypothesis_mcp.rules.bindings import find_id, says_no_more
 from hypothesis_mcp.rules.expectations import PagesCover, PagesDisjoint
@@ -329,7 +329,7 @@ class PageProbe:
               "page": f"{p.move} counted up from {p.first}", "cursor": f"{p.move} taken from each answer"}[p.style]
         return f"{p.size}={size}, {by}" if p.size and size is not None else by
 
-    def fail(self, rule: str, message: str, writes: list[Call], pages: list[Call], expect: Any,
+    def fail(self, rule: RuleId, message: str, writes: list[Call], pages: list[Call], expect: Any,
              confidence: str) -> None:
         p = self.paging
         what = f"{p.move} moves {p.reader.name}'s page"

@@ -15,7 +15,7 @@ from hypothesis_mcp.connection import Connection, LearnedRefusal
 from hypothesis_mcp.model.facts import Fact, fact_shown, rests_on
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.profiles import Profile
-from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Reproduction, Result
+from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Check, Reproduction, Result, RuleId, Status
 from hypothesis_mcp.rules.expectations import Agree, SameAnswer, item_keys
 from hypothesis_mcp.search.lanes import Job, Lane, Lanes
 from hypothesis_mcp.search.pool import ServerPool
@@ -116,55 +116,55 @@ class ProbeRun:
         """Every probe in order; round trips and bounds on the lanes, the declared calls on the run's
         connection. Results are collected here, in the order a sequential run makes them, so the
         choice of the surest, shortest failure sees the same history whatever the number of lanes."""
-        batch: list[Step] = []
-        for step in self.plan():
-            if step.work is None and batch:  # keeps its place after the work before it
-                batch.append(Step(known(step.records)))
-            elif step.work is None:
-                self.collect(step.records)
-            elif step.main:
-                for records in self.on_lanes(batch):
-                    self.collect(records)
+        batch: list[Piece] = []
+        for piece in self.plan():
+            if piece.work is None and batch:  # keeps its place after the work before it
+                batch.append(Piece(known(piece.outputs)))
+            elif piece.work is None:
+                self.collect(piece.outputs)
+            elif piece.main:
+                for outputs in self.on_lanes(batch):
+                    self.collect(outputs)
                 batch = []
-                self.collect(step.work(self))
+                self.collect(piece.work(self))
             else:
-                batch.append(step)
-        for records in self.on_lanes(batch):
-            self.collect(records)
+                batch.append(piece)
+        for outputs in self.on_lanes(batch):
+            self.collect(outputs)
         return self.results
 
-    def plan(self) -> Iterator[Step]:
-        """The probes in order. Asked for one step at a time while the lanes' work is gathered, so
+    def plan(self) -> Iterator[Piece]:
+        """The probes in order. Asked for one piece at a time while the lanes' work is gathered, so
         --max-time is looked at before any round trip runs."""
         writes = self.write_tools()
         if writes and not self.allow_writes:
             names = ", ".join(t.name for t in writes)
             self.notes.append(f"{len(writes)} probe(s) skipped because they write ({names}); add --allow-writes "
                               "to run them against a disposable server.")
-            yield Step(records=tuple(
+            yield Piece(outputs=tuple(
                 self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
                             "skipped: it writes; add --allow-writes to run it against a disposable server")
                 for tool in writes))
         elif writes:
             for tool in writes:
                 if self.stop():
-                    yield Step(records=(self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
+                    yield Piece(outputs=(self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
                                                     "not run: --max-time was reached"),))
                     continue
-                yield Step(round_trip_of(tool), servers=self.profile.probe_examples)
-            yield Step(ProbeRun.pages, servers=self.profile.probe_examples)
-            yield Step(lambda run: delete_probes(run, run.allow_deletes, run.learned),
+                yield Piece(round_trip_of(tool), servers=self.profile.probe_examples)
+            yield Piece(ProbeRun.pages, servers=self.profile.probe_examples)
+            yield Piece(lambda run: delete_probes(run, run.allow_deletes, run.learned),
                        servers=self.profile.probe_examples // 4 if self.allow_deletes else 0)
-        yield Step(ProbeRun.bounds, servers=1)
-        yield Step(ProbeRun.agreements, main=True)
-        yield Step(ProbeRun.idempotent, main=True)
+        yield Piece(ProbeRun.bounds, servers=1)
+        yield Piece(ProbeRun.agreements, main=True)
+        yield Piece(ProbeRun.idempotent, main=True)
 
-    def on_lanes(self, steps: list[Step]) -> list[list[ProbeOutput]]:
-        """Run each step's work on a lane, on a copy of this run with the lane's servers and a new
-        warm server (one work's leftovers must not steer another's shrinking); records in step order.
+    def on_lanes(self, pieces: list[Piece]) -> list[list[ProbeOutput]]:
+        """Run each piece's work on a lane, on a copy of this run with the lane's servers and a new
+        warm server (one work's leftovers must not steer another's shrinking); outputs in piece order.
         A work is told how many fresh servers the works after it may take (the jobs after it run
         later on this lane or on another, so their sum bounds what this lane's pool still needs)."""
-        works = [(step.work, step.servers) for step in steps if step.work is not None]
+        works = [(piece.work, piece.servers) for piece in pieces if piece.work is not None]
         after = [sum(servers for _, servers in works[index + 1:]) for index in range(len(works))]
         outputs: list[list[ProbeOutput]] = [[] for _ in works]
         if self.lanes is None:
@@ -190,14 +190,15 @@ class ProbeRun:
                 self.notes.extend(copy.notes)
         return outputs
 
-    def collect(self, records: Iterable[ProbeOutput]) -> None:
-        for record in records:
-            if isinstance(record, ProbeFinding):
-                self.add_finding(record)
+    def collect(self, outputs: Iterable[ProbeOutput]) -> None:
+        for output in outputs:
+            if isinstance(output, ProbeFinding):
+                self.add_finding(output)
             else:
-                self.results.append(record)
+                self.results.append(output)
 
-    def result(self, tool: str, check: str, status: str, rule: str, message: str, *, confidence: str = "high",
+    def result(self, tool: str, check: Check, status: Status, rule: RuleId | Check, message: str, *,
+               confidence: str = "high",
                basis: str = "", finding: ProbeFinding | None = None) -> Result:
         repro = None
         details: dict[str, Any] = {}
@@ -207,7 +208,7 @@ class ProbeRun:
             if finding.facts:
                 details["rests_on"] = rests_on(finding.facts, finding.calls)
         return Result(
-            kind="probe", check=check, tool=tool, status=status, rule=rule, message=message,  # type: ignore[arg-type]
+            kind="probe", check=check, tool=tool, status=status, rule=rule, message=message,
             confidence=confidence, basis=basis, reproduction=repro, details=details,  # type: ignore[arg-type]
         )
 
@@ -221,7 +222,7 @@ class ProbeRun:
                     return
                 del self.results[i]
                 break
-        status = "fail" if finding.confidence == "high" else "warn"
+        status: Status = "fail" if finding.confidence == "high" else "warn"
         self.results.append(self.result(finding.tool, finding.check, status, finding.rule, finding.message,
                                         confidence=finding.confidence, basis=finding.basis, finding=finding))
 
@@ -549,12 +550,12 @@ class ProbeRun:
                                    expect=SameAnswer(), check="idempotent", fresh=False)
 
 
-"""What a probe produces: a result, or a finding that `add_finding` merges with those seen."""
 Work = Callable[[ProbeRun], Iterable[ProbeOutput]]
+"""A probe's work, run on this run or on a lane's copy of it; `collect` takes what it yields."""
 
 
-def known(records: Iterable[ProbeOutput]) -> Work:
-    return lambda run: records
+def known(outputs: Iterable[ProbeOutput]) -> Work:
+    return lambda run: outputs
 
 
 def round_trip_of(tool: Tool) -> Work:
@@ -562,12 +563,12 @@ def round_trip_of(tool: Tool) -> Work:
 
 
 @dataclass(frozen=True)
-class Step:
+class Piece:
     """One piece of a probe run: `work` for a lane (with `main`, for the run's own connection once
-    the lanes' work before it is done), or `records` already known."""
+    the lanes' work before it is done), or `outputs` already known."""
 
     work: Work | None = None
-    records: tuple[ProbeOutput, ...] = ()
+    outputs: tuple[ProbeOutput, ...] = ()
     main: bool = False
     servers: int = 0
     """Fresh servers the work takes when nothing fails, at most."""

@@ -23,6 +23,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multi
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
+from hypothesis_mcp.results import RuleId
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.stateful.context import ProbeContext, Record, get_path
 from hypothesis_mcp.stateful.example import Example
@@ -33,7 +34,7 @@ from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.steps import shown_calls
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
 
-RULE = "probe-read-changed-state"
+RULE: RuleId = "probe-read-changed-state"
 STEPS = 10
 """Steps of one example: a few writes and reads are enough; each example is a fresh server."""
 SHRINK_RUNS = 12

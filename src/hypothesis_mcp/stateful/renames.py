@@ -30,6 +30,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, initial
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
 from hypothesis_mcp.model.profile import profile
+from hypothesis_mcp.results import RuleId
 from hypothesis_mcp.rules.answers import held_with
 from hypothesis_mcp.stateful.calibrate import Calibration
 from hypothesis_mcp.stateful.context import ProbeContext, Record
@@ -44,8 +45,8 @@ from hypothesis_mcp.stateful.steps import shown_calls
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
 from hypothesis_mcp.vocabulary import words
 
-LEFT_OLD = "probe-rename-left-old"
-LOST = "probe-rename-lost-fields"
+LEFT_OLD: RuleId = "probe-rename-left-old"
+LOST: RuleId = "probe-rename-lost-fields"
 STEPS = 8
 SHRINK_RUNS = 10
 REPLAYS = 8

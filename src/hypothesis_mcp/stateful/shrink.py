@@ -15,15 +15,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from hypothesis_mcp.results import Call
+from hypothesis_mcp.results import Call, RuleId
 from hypothesis_mcp.rules.expectations import ContainsAny, FieldEquals, FieldKept
 from hypothesis_mcp.stateful.claims import claims_hold
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.readers import field_texts
 from hypothesis_mcp.strategies import leading_marker
 
-SHOWN_FIRST = ("probe-silent-noop", "probe-data-lost", "probe-read-changed-state", "probe-identity-folded",
-               "probe-identity-prefix")
+SHOWN_FIRST: tuple[RuleId, ...] = ("probe-silent-noop", "probe-data-lost", "probe-read-changed-state",
+                                   "probe-identity-folded", "probe-identity-prefix")
 
 Replays = Callable[[ProbeFinding], bool]
 

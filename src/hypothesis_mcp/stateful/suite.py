@@ -16,12 +16,13 @@ from typing import Any
 from hypothesis.control import current_build_context
 from hypothesis.stateful import RuleBasedStateMachine
 
+from hypothesis_mcp.results import RuleId
 from hypothesis_mcp.snippet import python_lines
 from hypothesis_mcp.stateful.context import ProbeContext
 from hypothesis_mcp.stateful.frames import raise_at
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 
-ONE_KEY_RULES = ("probe-silent-noop",)
+ONE_KEY_RULES: tuple[RuleId, ...] = ("probe-silent-noop",)
 """Failures judged on one key's records, whatever else is stored: these shrink on the warm server.
 A silent no-op compares two reads of one key through a reader that showed it on the same server. A
 lost record, an unseen write or a broken bound can depend on how much is stored (eviction, a full

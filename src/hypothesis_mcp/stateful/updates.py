@@ -23,7 +23,7 @@ from hypothesis_mcp.catalog import Tool, snake, words
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import fact_shown
 from hypothesis_mcp.model.profile import profile
-from hypothesis_mcp.results import Binding, Call
+from hypothesis_mcp.results import Binding, Call, RuleId
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.bindings import find_id, in_type_of
 from hypothesis_mcp.search.seeding import own_draws, seeded
@@ -273,7 +273,7 @@ class UpdateProbe:
                       f"{', '.join(sorted(updated))} and none of the new values; state unchanged",
                       reader, calls, {"contains_any": sorted(new)}, "high")
 
-    def fail(self, rule: str, message: str, reader: Reader, calls: list[Call], expect: dict[str, Any],
+    def fail(self, rule: RuleId, message: str, reader: Reader, calls: list[Call], expect: dict[str, Any],
              confidence: str) -> None:
         created = calls[0].arguments
         marker = next((m for m in find_markers(json.dumps(created)) if m != PLACEHOLDER), "")

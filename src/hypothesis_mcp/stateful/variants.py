@@ -29,6 +29,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multi
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.model.facts import Fact, fact_shown
+from hypothesis_mcp.results import RuleId
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.stateful.calibrate import REPLACES, Calibration
 from hypothesis_mcp.stateful.context import ProbeContext, Record, set_path
@@ -41,8 +42,8 @@ from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.steps import shown_calls
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
 
-FOLDED = "probe-identity-folded"
-PREFIX = "probe-identity-prefix"
+FOLDED: RuleId = "probe-identity-folded"
+PREFIX: RuleId = "probe-identity-prefix"
 FOLDS = {"case": "its case swapped", "space": "surrounded by spaces", "nfd": "in Unicode NFD"}
 """Variants a store may mean to fold into one record: a warning when it does."""
 PREFIXES = {"longer": "with one character more", "shorter": "with one character less"}
