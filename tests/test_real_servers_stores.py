@@ -158,7 +158,8 @@ def test_agent_toolkit() -> None:
     """62 tools, so the smallest run: max_examples 3. Real: an unknown tool is an isError result, and
     `true` is taken for an integer (`limit`, `expected_revision`, `lines`), and failures are answered as
     successes. Notes, todos, templates and timers round-trip; todo_update, todo_set_blockers and
-    template_update are probed on a record their creator made and keep their updates; todo_complete
+    template_update are probed on a record their creator made and keep their updates; note_rename moves a
+    note with its content and leaves nothing under the old name; todo_complete
     takes no text (not judged), and no tool makes a comment without a todo (todo_comment_edit)."""
     report = graded(store("agent-toolkit-mcp-server", "0.4.0", "agent-toolkit-mcp-server"), "agent-toolkit", 3)
     assert verdicts(report) == {UNKNOWN_TOOL} | ERROR_AS_SUCCESS_TOOLKIT | SDK_1X | MODEL_WARNINGS_TOOLKIT
@@ -171,5 +172,7 @@ def test_agent_toolkit() -> None:
                            ("template_update", "template_create")):
         assert probes[write][0] == "pass" and f"records {creator} created" in probes[write][1], probes[write]
     assert probes["todo_complete"][0] == "inconclusive" and "takes no free text" in probes["todo_complete"][1]
+    moves = [(r.tool, r.status) for r in report.results if r.kind == "probe" and r.check == "renames"]
+    assert moves == [("note_rename", "pass")], moves
     assert probes["todo_comment_edit"][0] == "inconclusive"
     assert "needs a record that exists (required comment_id) and no tool creates one" in probes["todo_comment_edit"][1]
