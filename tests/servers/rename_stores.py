@@ -9,8 +9,10 @@ every store is correct; each `--bug NAME` (repeatable) switches on one bug of it
 - shelf (dotted names, plain text, refusals as an "error: ..." text answered as success, no keyed
   reader): shelf.put(slot, label, owner) keeps one item per slot; shelf.contents() lists every item
   as a line `slot | label | owner`; shelf.relocate(source, destination) "Moves an item to another
-  slot". Bugs: `keep-source` leaves the item in its old slot as well; `lose-owner` moves the
-  label only (the owner is left empty).
+  slot". Bugs: `keep-source` leaves the item in its old slot as well; `lose-owner` moves the label
+  only (the owner is left empty). shelf.annotate(slot, remark), listed before it (refusing with
+  isError), appends a remark to the label: called with a new slot's text as the remark, the listing shows that text on the
+  item's own line, beside its old slot, which must not be taken for a move.
 - drafts (a correct copy: no bug): save_draft(name, text), open_draft(name), and
   clone_draft(name, copy_name) "Copies a draft under a new name": the old draft stays, and must.
 
@@ -68,6 +70,14 @@ def shelf(mcp: MCPServer, bugs: set[str]) -> None:
               annotations=READ_ONLY, structured_output=False)
     def contents() -> str:
         return "\n".join(f"{slot} | {label} | {owner}" for slot, (label, owner) in slots.items()) or "(empty)"
+
+    @mcp.tool(name="shelf.annotate", description="Add a remark to an item's label.", structured_output=False)
+    def annotate(slot: str, remark: Text) -> str:
+        if slot not in slots:
+            raise ValueError(f"slot {slot} is empty")
+        label, owner = slots[slot]
+        slots[slot] = (f"{label} ({remark})", owner)
+        return f"annotated {slot}"
 
     @mcp.tool(name="shelf.relocate", description="Moves an item to another slot.", structured_output=False)
     def relocate(source: str, destination: Text) -> str:

@@ -170,7 +170,10 @@ class MovesExample(ReadsExample):
             return None
         shown_new = [held_with(self.read(r, moved), new, values, self.keyed(r, moved)) for r, _ in before]
         if self.learned.mover is None:
-            if not any(shown_new):
+            # Shown apart from the old identity: a call that only wrote the new text into the record
+            # (an append, a tag) shows both in one item of a listing, and moved nothing.
+            if not any(held_with(self.read(r, moved), new, values, self.keyed(r, moved), besides=old)
+                       for r, _ in before):
                 self.learned.tried.add((option.tool.name, option.old, option.new))
                 return None  # not shown to move: this candidate is never judged
             self.learned.mover, self.learned.moved = option, fact_shown(
