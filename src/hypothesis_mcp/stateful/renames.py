@@ -184,7 +184,7 @@ class MovesExample(ReadsExample):
         self.tally[0] += 1
         event(f"moved through {option.tool.name}")
         for (reader, kept), carried in zip(before, shown_new, strict=True):
-            self.judge_new(reader, record, moved, option, sorted(kept - carried))
+            self.judge_new(reader, record, moved, option, sorted(kept - carried), nothing=not carried)
         for reader, kept in before:
             self.judge_old(reader, record, moved, option, sorted(kept))
         return moved
@@ -195,14 +195,17 @@ class MovesExample(ReadsExample):
                                   tools=(self.ctx.write.name, reader.tool.name))
         return (shown_before, *filter(None, [self.learned.moved]))
 
-    def judge_new(self, reader: Reader, record: Record, moved: Record, option: Candidate, lost: list[str]) -> None:
+    def judge_new(self, reader: Reader, record: Record, moved: Record, option: Candidate, lost: list[str],
+                  nothing: bool) -> None:
         if not lost:
             return
         fields = sorted({name for name, value in record.args.items() if any(t in json.dumps(value) for t in lost)})
+        named = ", ".join(map(repr, fields))
+        shows = f"shows nothing of it there, though it showed {named} under the old key just before" if nothing \
+            else f"shows it there without {named}, which it showed under the old key just before"
         self.call(reader.tool.name, self.reader_args(reader, moved))
         self.fail(LOST, f"{option.tool.name} moved the record with key {record.key!r} to {moved.key!r}, but "
-                  f"{reader.tool.name} shows it there without {', '.join(map(repr, fields))}, which it showed under "
-                  "the old key just before", reader,
+                  f"{reader.tool.name} {shows}", reader,
                   {"moved": f"{record.marker}-{self.field}", "new": next(iter(moved.key_tokens)),
                    "tokens": lost, "carried": True, "whole": self.keyed(reader, moved)},
                   confidence="high", check="renames", tool=option.tool.name,
