@@ -132,8 +132,11 @@ class Pending:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 stdout, stderr = self.proc.communicate()
+                # What the CLI inherited from this process, should a signal it was sent go unheard.
+                inherited = (f"SIGINT here: {signal.getsignal(signal.SIGINT)!r}, blocked here: "
+                             f"{sorted(signal.pthread_sigmask(signal.SIG_BLOCK, []))}")
                 raise AssertionError(
-                    f"the CLI ran for more than {self.limit:g}s; stderr:\n{stderr[-3000:]}"
+                    f"the CLI ran for more than {self.limit:g}s ({inherited}); stderr:\n{stderr[-3000:]}"
                 ) from None
             seconds = time.perf_counter() - self.started
             report = json.loads(self.report_path.read_text()) if self.report_path.exists() else None

@@ -11,8 +11,9 @@ every store is correct; each `--bug NAME` (repeatable) switches on one bug of it
   as a line `slot | label | owner`; shelf.relocate(source, destination) "Moves an item to another
   slot". Bugs: `keep-source` leaves the item in its old slot as well; `lose-owner` moves the label
   only (the owner is left empty). shelf.annotate(slot, remark), listed before it (refusing with
-  isError), appends a remark to the label: called with a new slot's text as the remark, the listing shows that text on the
-  item's own line, beside its old slot, which must not be taken for a move.
+  isError), appends a remark to the label: called with a new slot's text as the remark, the
+  listing shows that text on the item's own line, beside its old slot, which must not be taken for
+  a move.
 - drafts (a correct copy: no bug): save_draft(name, text), open_draft(name), and
   clone_draft(name, copy_name) "Copies a draft under a new name": the old draft stays, and must.
 

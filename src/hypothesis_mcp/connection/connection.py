@@ -84,6 +84,11 @@ class Stats:
         return self.calls + 50 * self.server_starts + 20 * self.slow_seconds
 
 
+QUIET = (Exception, asyncio.CancelledError)
+"""What closing a loop may meet and ignore: never Ctrl-C, which is the user's and must stop the run
+wherever it lands (in the wait for a hung server to close too)."""
+
+
 class Connection:
     """Holds one session on an event loop of its own behind a synchronous facade.
 
@@ -229,15 +234,15 @@ class Connection:
         if not self._ready.is_set():
             runner.cancel()
         stop.set()
-        with contextlib.suppress(BaseException):
+        with contextlib.suppress(*QUIET):
             loop.run_until_complete(asyncio.wait({runner}, timeout=15))
         if not runner.done():
             runner.cancel()
-            with contextlib.suppress(BaseException):
+            with contextlib.suppress(*QUIET):
                 loop.run_until_complete(asyncio.wait({runner}, timeout=5))
         for task in asyncio.all_tasks(loop):
             self._settle(task)
-        with contextlib.suppress(BaseException):
+        with contextlib.suppress(*QUIET):
             loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
         self._loop = None
@@ -249,7 +254,7 @@ class Connection:
         """Cancel a task left behind (by Ctrl-C, or at close) and let it end quietly."""
         assert self._loop is not None
         task.cancel()
-        with contextlib.suppress(BaseException):
+        with contextlib.suppress(*QUIET):
             self._loop.run_until_complete(asyncio.wait({task}, timeout=2))
         if task.done() and not task.cancelled():
             task.exception()
