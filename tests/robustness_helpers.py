@@ -104,6 +104,21 @@ class Run:
         return int(words[-1].split("=")[1]) / 1024
 
 
+def inherited_signals() -> str:
+    """The signal state a child of this process would start with, for a failure's message."""
+    return (f"SIGINT in the test process: {signal.getsignal(signal.SIGINT)!r}, blocked there: "
+            f"{sorted(signal.pthread_sigmask(signal.SIG_BLOCK, []))}")
+
+
+def as_from_a_terminal() -> None:
+    """In the CLI's process before it starts: SIGINT and SIGTERM as a shell gives them, whatever
+    this test process holds (a test of Ctrl-C judges the CLI, not the state of the worker that ran
+    it: in the full suite a CLI once started with SIGINT unheard and ran to its end)."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 class Pending:
     """A CLI run in progress; `result()` waits for it (at most `limit` seconds from its start)."""
 
@@ -114,9 +129,11 @@ class Pending:
             args = [args[0], "--json", str(self.report_path), *args[1:]]
         self.limit = limit
         self.started = time.perf_counter()
+        self.inherited = inherited_signals()
         self.proc = subprocess.Popen(
             [*command, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp,
             env={**os.environ, "COLUMNS": "120", "HYPOTHESIS_STORAGE_DIRECTORY": str(STORAGE), **(env or {})},
+            preexec_fn=as_from_a_terminal,
         )
         self._run: Run | None = None
 
@@ -132,11 +149,8 @@ class Pending:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 stdout, stderr = self.proc.communicate()
-                # What the CLI inherited from this process, should a signal it was sent go unheard.
-                inherited = (f"SIGINT here: {signal.getsignal(signal.SIGINT)!r}, blocked here: "
-                             f"{sorted(signal.pthread_sigmask(signal.SIG_BLOCK, []))}")
                 raise AssertionError(
-                    f"the CLI ran for more than {self.limit:g}s ({inherited}); stderr:\n{stderr[-3000:]}"
+                    f"the CLI ran for more than {self.limit:g}s ({self.inherited}); stderr:\n{stderr[-3000:]}"
                 ) from None
             seconds = time.perf_counter() - self.started
             report = json.loads(self.report_path.read_text()) if self.report_path.exists() else None

@@ -350,6 +350,7 @@ def stop(pending: Pending, sig: signal.Signals, within: float) -> tuple[Run, flo
     pending.proc.send_signal(sig)
     pending.limit = pending.seconds_so_far + within
     run = pending.result()
+    assert run.report is None or run.report["interrupted"], f"the CLI ran to its end unheard ({pending.inherited})"
     return run, time.perf_counter() - sent
 
 
