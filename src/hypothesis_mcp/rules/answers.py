@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from hypothesis_mcp.connection import Outcome
@@ -51,7 +51,8 @@ def lines(outcome: Outcome) -> list[str]:
     return text.splitlines() if text else []
 
 
-def held_with(outcome: Outcome, key: str, tokens: Any, whole: bool, besides: str | None = None) -> set[str]:
+def held_with(outcome: Outcome, key: str, tokens: Iterable[str], whole: bool,
+              besides: str | None = None) -> set[str]:
     """The `tokens` an answer shows in the same record as `key`: with `whole` (a read asked for that
     one record) anywhere in it; otherwise in the objects, else the lines, that hold `key`. Parts
     that also hold `besides` (a moved record that names where it came from) are not that record."""

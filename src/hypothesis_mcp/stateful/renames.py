@@ -146,8 +146,7 @@ class MovesExample(ReadsExample):
         if self.learned.mover is not None:
             return self.moved(record, old, self.learned.mover, before)
         for option in self.untried():
-            if (moved := self.moved(record, old, option, before)) is not None or self.model.get(record.marker) \
-                    is not record:
+            if (moved := self.moved(record, old, option, before)) is not None:
                 return moved
         return None
 
@@ -158,8 +157,8 @@ class MovesExample(ReadsExample):
               before: list[tuple[Reader, set[str]]]) -> Record | None:
         values = sorted(record.value_tokens)
         new = f"{self.ctx.next_marker()}-{self.field}"
-        moved = Record(record.key.replace(old, new), record.marker, {**record.args, self.field:
-                       record.key.replace(old, new)}, {new}, set(record.value_tokens))
+        key = record.key.replace(old, new)
+        moved = Record(key, record.marker, {**record.args, self.field: key}, {new}, set(record.value_tokens))
         base = self.ctx.base_args.get(option.tool.name, {})
         start = len(self.calls)
         answer = self.call(option.tool.name, {**base, option.old: record.key, option.new: moved.key})
