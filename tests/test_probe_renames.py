@@ -1,13 +1,18 @@
-"""Renames and moves keep the record (tests/servers/rename_stores.py): a rename that leaves the
-note under its old title too, or drops its tags; a move that leaves the item in its old slot too,
-or loses its owner. The stores differ in tool names (snake and dotted), identity fields (`title`,
-`slot` whose mover calls it `source`), readers (a keyed get answering structured content, a text
-listing only) and refusals (isError, an "error: ..." text answered as success).
+"""Renames, moves and updates addressed by an identity the user chose keep the record
+(tests/servers/rename_stores.py): a rename that leaves the note under its old title too, or drops
+its tags; a move that leaves the item in its old slot too, or loses its owner; an update through
+the note's title or the item's slot that changes nothing, or loses a field it did not touch. The
+updaters carry no id-named field and no update verb: their round trips refuse every generated
+value, and an update of a record created first shows which text addresses it. The stores differ
+in tool names (snake and dotted), identity fields (`title`, `slot` whose mover calls it `source`),
+readers (a keyed get answering structured content, a text listing only) and refusals (isError, an
+"error: ..." text answered as success).
 
 Three grading runs with no probe config: the correct twin, and two runs that each switch on one
-bug of each store. Every bug is found high on facts its reproduction shows, replays on its buggy
-server and not on the twin, and loses its failure without any one of its calls. The twin draws no
-finding, and a tool that says it copies (clone_draft) is never judged for leaving the old record.
+bug of each store's mover and one of its updater. Every bug is found high on facts its reproduction
+shows, replays on its buggy server and not on the twin, and loses its failure without any one of
+its calls. The twin draws no finding, and a tool that says it copies (clone_draft) is never judged
+for leaving the old record.
 """
 
 from __future__ import annotations
@@ -22,9 +27,12 @@ from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
 from hypothesis_mcp.rules.expectations import Moved
 
-RUNS = {"twin": (), "a": ("copy", "lose-owner"), "b": ("drop-tags", "keep-source")}
+RUNS = {"twin": (), "a": ("copy", "lose-owner", "amend-noop", "relabel-drops-owner"),
+        "b": ("drop-tags", "keep-source", "amend-drops-tags", "relabel-noop")}
 FOUND = [("a", "rename_note", "probe-rename-left-old"), ("a", "shelf.relocate", "probe-rename-lost-fields"),
-         ("b", "rename_note", "probe-rename-lost-fields"), ("b", "shelf.relocate", "probe-rename-left-old")]
+         ("b", "rename_note", "probe-rename-lost-fields"), ("b", "shelf.relocate", "probe-rename-left-old"),
+         ("a", "amend_note", "probe-silent-noop"), ("a", "shelf.relabel", "probe-data-lost"),
+         ("b", "amend_note", "probe-data-lost"), ("b", "shelf.relabel", "probe-silent-noop")]
 MOVERS = ("rename_note", "shelf.relocate", "clone_draft")
 _reports: dict[str, Report] = {}
 
@@ -54,6 +62,9 @@ def test_the_twin_draws_no_finding_and_every_mover_is_judged() -> None:
     assert set(passed) == set(MOVERS), [(r.tool, r.status, r.message) for r in results(report, kind="probe")]
     assert "none under the old" in passed["rename_note"].message
     assert "not judged" in passed["clone_draft"].message
+    kept = {r.tool: r for r in results(report, kind="probe", check="round-trip") if r.status == "pass"}
+    for updater, creator in (("amend_note", "write_note"), ("shelf.relabel", "shelf.put")):
+        assert f"of records {creator} created were shown" in kept[updater].message, kept.get(updater)
 
 
 @pytest.mark.parametrize(("name", "tool", "rule"), FOUND)
@@ -68,9 +79,10 @@ def test_each_bug_is_found_high_and_replays_on_its_server_only(name: str, tool: 
 
 @pytest.mark.parametrize(("name", "tool", "rule"), FOUND)
 def test_no_call_of_the_reproduction_can_go(name: str, tool: str, rule: str) -> None:
-    """The write, the move and the judged read; for fields lost also the read that showed them under
-    the old identity before the move, the fact the finding rests on. Without any other call a
-    replay passes; without the write or the move it cannot fail (nothing was written or moved)."""
+    """The write, the move or update and the judged read; for fields a move lost also the read that
+    showed them under the old identity before the move, the fact the finding rests on. Without any
+    other call a replay passes; without the write or the move it cannot fail (nothing was written or
+    moved), and an update of a record never written is refused."""
     result = finding(name, tool, rule)
     assert result.reproduction is not None
     calls = result.reproduction.calls

@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis_mcp.connection import Connection, LearnedRefusal, Outcome, Target
 from hypothesis_mcp.results import RESOURCES_READ, TOOLS_CALL, Call, Result
 from hypothesis_mcp.rules.bindings import Rebinder
-from hypothesis_mcp.rules.expectations import ConformsTo, Expectation, Refused
+from hypothesis_mcp.rules.expectations import ConformsTo, Expectation, Refused, premise_refused
 from hypothesis_mcp.rules.registry import expectation_for
 from hypothesis_mcp.rules.surfaces import READ_FAILED, SurfaceAnswer
 
@@ -80,6 +80,10 @@ def replay(result: Result, target: Target, *, timeout: float = 30.0,
                 on_step(call, outcome)
         previous = done.steps[-2][1] if len(done.steps) > 1 else None
         done.still_fails, done.verdict = judge_last(result, done.steps[-1][1], schema, previous)
+        if done.still_fails and result.kind == "probe" and result.tool and premise_refused(done.steps, result.tool):
+            done.still_fails = False
+            done.verdict = (f"the server refused a call of {result.tool} before the last: nothing it did is left "
+                            "to judge")
         sent = [call.arguments for call, _ in done.steps[:-1]]
         if done.still_fails and result.reproduction.fresh_server \
                 and not expectation_for(result, schema).written_by(sent):

@@ -1,11 +1,14 @@
-"""Three stores in one server whose records another tool gives a new identity: a rename or a move
-must carry every field to the new identity and leave nothing under the old one. Without `--bug`
-every store is correct; each `--bug NAME` (repeatable) switches on one bug of its store.
+"""Three stores in one server whose records another tool gives a new identity or changes through
+the identity the client chose: a rename or a move must carry every field to the new identity and
+leave nothing under the old one; an update must change what it names and keep every other field.
+Without `--bug` every store is correct; each `--bug NAME` (repeatable) switches on one bug.
 
 - notes (snake names, structuredContent, refusals as isError): write_note(title, body, tags) keeps
   one note per title; note_get(title) answers {"title", "body", "tags"}; rename_note(title,
   new_title) "Renames a note". Bugs: `copy` keeps the note under its old title too; `drop-tags`
-  leaves the tags behind (the renamed note has none).
+  leaves the tags behind (the renamed note has none). amend_note(title, body) "Replaces the body
+  of the note with this title" (no update verb, no id): bugs `amend-noop` answers success and keeps
+  the old body; `amend-drops-tags` stores the new body and empties the tags.
 - shelf (dotted names, plain text, refusals as an "error: ..." text answered as success, no keyed
   reader): shelf.put(slot, label, owner) keeps one item per slot; shelf.contents() lists every item
   as a line `slot | label | owner`; shelf.relocate(source, destination) "Moves an item to another
@@ -13,7 +16,9 @@ every store is correct; each `--bug NAME` (repeatable) switches on one bug of it
   only (the owner is left empty). shelf.annotate(slot, remark), listed before it (refusing with
   isError), appends a remark to the label: called with a new slot's text as the remark, the
   listing shows that text on the item's own line, beside its old slot, which must not be taken for
-  a move.
+  a move. shelf.relabel(slot, label), annotated as a write, "Gives the item on a slot a new
+  label"; an empty slot is an "error: ..." text. Bugs: `relabel-noop` answers "relabelled" and keeps
+  the old label; `relabel-drops-owner` stores the new label and empties the owner.
 - drafts (a correct copy: no bug): save_draft(name, text), open_draft(name), and
   clone_draft(name, copy_name) "Copies a draft under a new name": the old draft stays, and must.
 
@@ -32,6 +37,7 @@ from pydantic import Field
 
 Text = Annotated[str, Field(min_length=1, max_length=300)]
 READ_ONLY = ToolAnnotations(read_only_hint=True)
+WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False)
 
 
 def notes(mcp: MCPServer, bugs: set[str]) -> None:
@@ -57,6 +63,15 @@ def notes(mcp: MCPServer, bugs: set[str]) -> None:
         note = kept[title] if "copy" in bugs else kept.pop(title)
         kept[new_title] = {**note, "title": new_title, "tags": [] if "drop-tags" in bugs else note["tags"]}
         return {"renamed": title, "to": new_title}
+
+    @mcp.tool(description="Replaces the body of the note with this title.")
+    def amend_note(title: str, body: Text) -> dict[str, Any]:
+        if title not in kept:
+            raise ValueError(f"no note titled {title!r}")
+        note = kept[title]
+        kept[title] = {**note, "body": note["body"] if "amend-noop" in bugs else body,
+                       "tags": [] if "amend-drops-tags" in bugs else note["tags"]}
+        return {"amended": title}
 
 
 def shelf(mcp: MCPServer, bugs: set[str]) -> None:
@@ -90,6 +105,15 @@ def shelf(mcp: MCPServer, bugs: set[str]) -> None:
         slots[destination] = (label, "" if "lose-owner" in bugs else owner)
         return f"moved {label} from {source} to {destination}"
 
+    @mcp.tool(name="shelf.relabel", description="Gives the item on a slot a new label.", annotations=WRITES,
+              structured_output=False)
+    def relabel(slot: str, label: Text) -> str:
+        if slot not in slots:
+            return f"error: slot {slot} is empty"
+        old, owner = slots[slot]
+        slots[slot] = (old if "relabel-noop" in bugs else label, "" if "relabel-drops-owner" in bugs else owner)
+        return f"relabelled {slot}"
+
 
 def drafts(mcp: MCPServer) -> None:
     kept: dict[str, str] = {}
@@ -113,7 +137,8 @@ def drafts(mcp: MCPServer) -> None:
         return f"copied {name} to {copy_name}"
 
 
-BUGS = ("copy", "drop-tags", "keep-source", "lose-owner")
+BUGS = ("copy", "drop-tags", "keep-source", "lose-owner", "amend-noop", "amend-drops-tags", "relabel-noop",
+        "relabel-drops-owner")
 
 
 def main() -> None:

@@ -102,7 +102,10 @@ def _object_claim(value: dict[str, Any], echoed: set[str]) -> str | None:
 
 def _text_claim(text: str, echoed: set[str]) -> str | None:
     """The first line opens with an error word, and the text is an error message (a few lines, or a
-    traceback), not a listing whose lines share their first word (a log that shows an error line)."""
+    traceback), not a listing whose lines share their first word (a log that shows an error line).
+    A value of the call quoted in the message counts as its first line alone."""
+    for value in sorted((v for v in echoed if "\n" in v.strip()), key=len, reverse=True):
+        text = text.replace(value, value.strip().splitlines()[0])
     found = [line.strip() for line in text.splitlines() if line.strip()]
     if not found or _echo(found[0], echoed) or not any(p.match(found[0]) for p in _TEXT_FAILURE):
         return None

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from jsonschema import exceptions as jsonschema_exceptions
 
 from hypothesis_mcp.connection import Outcome
-from hypothesis_mcp.results import IncidentRule, RuleId
+from hypothesis_mcp.results import Call, IncidentRule, RuleId
 from hypothesis_mcp.rules.answers import count_items, held_with, items_of, lines, numbers_in, records_holding, shown
 from hypothesis_mcp.rules.bindings import find_id
 from hypothesis_mcp.strategies.dialect import value_validator
@@ -543,3 +543,10 @@ def item_keys(outcome: Outcome, fld: str | None) -> set[str]:
 def same_answer(first: Outcome, second: Outcome) -> bool:
     """Two answers to the same call are the same, however long each took."""
     return first.to_dict() | {"elapsed_s": 0} == second.to_dict() | {"elapsed_s": 0}
+
+
+def premise_refused(steps: list[tuple[Call, Outcome]], tool: str) -> bool:
+    """A call of the judged tool refused before the last answer: a probe's failure rests on that
+    call's success (a write, update or delete the server reported as done), so a replay in which
+    the server refuses it shows nothing."""
+    return any(outcome.rejected for call, outcome in steps[:-1] if call.tool == tool)

@@ -9,7 +9,7 @@ from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.model.facts import Fact, allowed
 from hypothesis_mcp.results import Call, Check, RuleId
 from hypothesis_mcp.rules.bindings import Rebinder
-from hypothesis_mcp.rules.expectations import Expectation, Unjudged, from_dict
+from hypothesis_mcp.rules.expectations import Expectation, Unjudged, from_dict, premise_refused
 from hypothesis_mcp.stateful.frames import without_library_lines
 
 
@@ -68,13 +68,17 @@ class ProbeFailure(AssertionError):
 
 
 def reproduces(finding: ProbeFinding, conn: Connection) -> bool:
-    """Replay the calls on `conn` (a fresh server) and see the last answer break the property."""
+    """Replay the calls on `conn` (a fresh server) and see the last answer break the property. A call
+    of the finding's own tool refused before the last shows nothing: the failure rested on its
+    success (a write, update or delete the server reported as done)."""
     rebinder = Rebinder()
     outcomes = []
     for call in finding.calls:
         call = rebinder.before(call)
         outcomes.append(conn.call(call.tool, call.arguments))
         rebinder.after(call, outcomes[-1])
+    if premise_refused(list(zip(finding.calls, outcomes, strict=True)), finding.tool):
+        return False
     previous = outcomes[-2] if len(outcomes) > 1 else None
     expect = finding.expectation
     if finding.fresh and not expect.written_by([c.arguments for c in finding.calls[:-1]]):

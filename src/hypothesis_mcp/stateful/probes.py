@@ -39,7 +39,7 @@ from hypothesis_mcp.stateful.renames import renames_probe
 from hypothesis_mcp.stateful.roles import updated_id
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.unmarked import refused_retries
-from hypothesis_mcp.stateful.updates import update_probe
+from hypothesis_mcp.stateful.updates import addressed_update_probe, update_probe
 from hypothesis_mcp.stateful.variants import variants_probe
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.strategies.boundary import zero_value
@@ -273,6 +273,8 @@ class ProbeRun:
         elif error is not None:
             yield self.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
                               f"the probe could not run: {error}", confidence="low")
+        elif ctx.writes_ok == 0 and (addressed := list(addressed_update_probe(self, tool, readers, given))):
+            yield from addressed
         elif ctx.writes_ok == 0:
             reason = ctx.writes_refused[-1].summary() if ctx.writes_refused else "no write was attempted"
             yield self.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",

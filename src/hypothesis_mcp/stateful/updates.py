@@ -7,6 +7,13 @@ reads it back with the reader that showed it. New values shown: the update is ke
 of the updated fields shown and none of the new: the update reported success and changed nothing.
 A field the update did not touch, shown before and gone after: the update lost it. An update that
 takes no free text carries no marker, so a read cannot show what it changed: it is not judged.
+
+A write addressed by a value the user chooses (`jot_revise(title, body)` for `jot_create(title,
+body, tags)`) is no update by its name; its round trip shows it, refusing every generated value.
+Each text both tools require is then tried as the address: a record is created with it and updated
+through it. The field through which an update of the created record is accepted addresses records
+(an unknown value was refused, a known one accepted: both shown by this run), and the update is
+judged as above.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -54,24 +62,31 @@ def needs_record(tool: Tool, given: set[str]) -> bool:
     return any(server_made_id(name) and name not in given for name in profile(tool).required)
 
 
-def creator_for(updater: Tool, id_field: str, writes: list[Tool], tools: list[Tool],
-                given: dict[str, set[str]]) -> Tool | None:
-    """A write that creates the kind of record `updater` changes: the same nouns, or else the most
-    of them (`todo_create` for `todo_set_blockers`), and no id of an existing record required. An id
-    field that names a kind (`comment_id`) wants a creator of that kind. An updater whose name has
-    no noun (`mark_done(id)`) changes the records of the server's only creator."""
+def creators(updater: Tool, writes: list[Tool], tools: list[Tool], given: dict[str, set[str]],
+             kind: AbstractSet[str] = frozenset()) -> list[Tool]:
+    """Writes that create the kind of record `updater` changes, likeliest first: the same nouns, then
+    those with the most of them (`todo_create` for `todo_set_blockers`); none requires an id of an
+    existing record, and each names `kind` among its nouns. An updater whose name has no noun
+    (`mark_done(id)`) changes the records of the server's only creator."""
     prefix = server_prefix(tools)
     mine = record_nouns(updater, prefix)
-    kind = {singular(w) for w in words(id_field)} - SERVER_ID_WORDS - IDENTITY_WORDS - CHAIN
     candidates = [t for t in writes if t.name != updater.name and not needs_record(t, given.get(t.name, set()))
                   and updated_id(t, given.get(t.name, set())) is None and kind <= record_nouns(t, prefix)]
     if not mine:
-        return candidates[0] if len(candidates) == 1 else None
+        return candidates if len(candidates) == 1 else []
     same = [t for t in candidates if record_nouns(t, prefix) == mine]
     fewer = [t for t in candidates if record_nouns(t, prefix) and record_nouns(t, prefix) < mine]
     fewer.sort(key=lambda t: -len(record_nouns(t, prefix)))
-    chosen = same or fewer
-    return chosen[0] if chosen else None
+    return same + fewer
+
+
+def creator_for(updater: Tool, id_field: str, writes: list[Tool], tools: list[Tool],
+                given: dict[str, set[str]]) -> Tool | None:
+    """The likeliest creator of the records `updater` changes; an id field that names a kind
+    (`comment_id`) wants a creator of that kind."""
+    kind = {singular(w) for w in words(id_field)} - SERVER_ID_WORDS - IDENTITY_WORDS - CHAIN
+    found = creators(updater, writes, tools, given, kind)
+    return found[0] if found else None
 
 
 def id_names(updater: Tool, id_field: str, creator: Tool, tools: list[Tool]) -> tuple[str, ...]:
@@ -81,6 +96,10 @@ def id_names(updater: Tool, id_field: str, creator: Tool, tools: list[Tool]) -> 
     kinds = sorted(record_nouns(updater, prefix) | record_nouns(creator, prefix))
     names = [snake(id_field), "id", *(f"{k}_id" for k in kinds), *sorted(SERVER_ID_WORDS)]
     return tuple(dict.fromkeys(names))
+
+
+ADDRESS_TRIES = 3
+"""Examples that try a shared text as the address of a creator's records, before the full probe."""
 
 
 @dataclass
@@ -93,6 +112,20 @@ class Created:
     record_id: Any
     fields: dict[str, Any]
     calls: list[Call]
+
+
+def addressing_fields(updater: Tool, creator: Tool, given: dict[str, Any]) -> list[str]:
+    """Texts both tools require and the user did not give, when the updater has another text to
+    change: the values by which the updater may address the creator's records, in its own order."""
+    def texts(tool: Tool) -> set[str]:
+        return {name for name in profile(tool).required
+                if isinstance(schema := tool.properties.get(name), dict) and schema.get("type") == "string"}
+
+    mine, theirs = texts(updater), texts(creator)
+    changed = {name for name, schema in updater.properties.items()
+               if isinstance(schema, dict) and schema.get("type") == "string"}
+    return [name for name in profile(updater).required
+            if name in mine & theirs and name not in given and changed - {name}]
 
 
 @dataclass
@@ -118,6 +151,8 @@ class UpdateProbe:
     unmarked: list[tuple[str, bool]] = field(default_factory=list)
     """(reader, still shows the record) after each update that carried no marker."""
     witness: Reader | None = None
+    addressed: bool = False
+    """The id field holds a value the creator was given (`title`), not one the server made."""
     found: ProbeFinding | None = None
     out_of_time: bool = False
     _count: int = 0
@@ -133,13 +168,14 @@ class UpdateProbe:
         self.run.examples += self.examples
         yield from self.verdict(error)
 
-    def explore(self) -> str | None:
-        """Run the examples; the error that stopped them, if one did (a schema no value satisfies)."""
+    def explore(self, examples: int | None = None) -> str | None:
+        """Run the examples (the profile's, unless told); the error that stopped them, if one did (a
+        schema no value satisfies)."""
         try:
             creating = marked_arguments(self.creator, PLACEHOLDER, self.creator_given or None)
             updating = marked_arguments(self.tool, PLACEHOLDER, self.given or None)
 
-            @settings(self.run.profile.settings(self.run.profile.probe_examples))
+            @settings(self.run.profile.settings(examples or self.run.profile.probe_examples))
             @given(create=creating, update=updating)
             def updates(create: dict[str, Any], update: dict[str, Any]) -> None:
                 self.example(create, update)
@@ -209,6 +245,11 @@ class UpdateProbe:
         marks = tokens(args, marker)
         if not marks:
             return None
+        if self.addressed:
+            value = args.get(self.id_field)
+            if not isinstance(value, str) or not value:
+                return None
+            return Created(args, marker, marks, value, dict(args), [Call(self.creator.name, args)])
         found = find_id(outcome, self.names)
         calls = [Call(self.creator.name, args, binds=(Binding(found[1], self.names),) if found else ())]
         if found is None:
@@ -279,7 +320,8 @@ class UpdateProbe:
         marker = next((m for m in find_markers(json.dumps(created)) if m != PLACEHOLDER), "")
         facts = (fact_shown(f"{reader.tool.name} shows the records {self.creator.name} creates", marker=marker,
                             tools=(self.creator.name, reader.tool.name)),
-                 fact_shown(f"{self.tool.name} changes the record whose {self.id_field} the server gave",
+                 fact_shown(f"{self.tool.name} changes the record whose {self.id_field} "
+                            f"{f'{self.creator.name} was given' if self.addressed else 'the server gave'}",
                             marker=marker, tools=(self.creator.name, self.tool.name)),
                  *(fact for _, fact in self.run.refusal_facts()))
         finding = ProbeFinding(rule, self.tool.name, message, confidence,
@@ -350,3 +392,27 @@ def update_probe(run: ProbeHost, tool: Tool, id_field: str, readers: list[Reader
         return
     creator_given = run.write_args(creator, run.config.pair_for(creator.name))
     yield from UpdateProbe(run, tool, id_field, creator, readers, given, creator_given).results()
+
+
+def addressed_update_probe(run: ProbeHost, tool: Tool, readers: list[Reader],
+                           given: dict[str, Any]) -> Iterator[ProbeOutput]:
+    """The update probe of a write that refused every generated value, through the first text it
+    shares with a creator by which an update of a created record is accepted (a few tries each,
+    likeliest creators first); nothing when none is."""
+    writes = run.write_tools()
+    wanted = {t.name: set(run.write_args(t, run.config.pair_for(t.name))) for t in writes}
+    ranked = creators(tool, writes, run.tools, wanted)
+    others = [t for t in writes if t.name != tool.name and t not in ranked and updated_id(t, wanted[t.name]) is None
+              and not needs_record(t, wanted[t.name])]
+    for creator in [*ranked, *others]:
+        creator_given = run.write_args(creator, run.config.pair_for(creator.name))
+        for id_field in addressing_fields(tool, creator, {**creator_given, **given}):
+            probe = UpdateProbe(run, tool, id_field, creator, readers, given, creator_given, addressed=True)
+            error = probe.explore(ADDRESS_TRIES)
+            if probe.updates_ok and probe.found is None:
+                error = probe.explore()
+            run.pool.retire_warm()
+            run.examples += probe.examples
+            if probe.found is not None or probe.updates_ok:
+                yield from probe.verdict(error)
+                return
