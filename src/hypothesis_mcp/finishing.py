@@ -1,6 +1,7 @@
 """The one step that finishes a run's results: incidents, ids, incident links, fix hints, what
 state-persists means for reproductions, and waivers. Results are immutable; this step makes the
-finished copies, in the order the checks made the results, incidents last."""
+finished copies, in the order the checks made the results, incidents last, and the smoke section
+from the finished smoke results."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from hypothesis_mcp.waivers import Waiver, apply_waivers
 @dataclass(frozen=True)
 class Finished:
     results: list[Result]
+    smoke: Smoke
+    """The smoke section, its entries made from the finished results."""
     isolation: str
     """The isolation line of the report."""
     waivers: list[dict[str, Any]]
@@ -52,17 +55,23 @@ def _incidents(results: list[Result]) -> list[tuple[Result, list[int]]]:
     return found
 
 
-def _linked(results: list[Result], incidents: list[tuple[Result, list[int]]], smoke: Smoke) -> list[Result]:
-    """Every failure an incident stands for points at it, in the smoke section too."""
+def _linked(results: list[Result], incidents: list[tuple[Result, list[int]]]) -> list[Result]:
+    """Every failure an incident stands for points at it."""
     linked = list(results)
     for incident, places in incidents:
         for place in places:
             result = linked[place]
             linked[place] = replace(result, details={**result.details, "incident": incident.id})
-            for check in smoke.checks:
-                if (check["check_id"], check["tool_name"], check["verdict"]) == (result.check, result.tool, "fail"):
-                    check["details"]["incident"] = incident.id
     return linked
+
+
+def _smoke_section(smoke: Smoke, checks: list[Result], surfaces: list[Result]) -> Smoke:
+    """The smoke section as the finished results say: incident links and waived verdicts included."""
+    if not smoke.executed:
+        return replace(smoke, surfaces=[smoke_entry(r) for r in surfaces])
+    return replace(smoke, checks=[smoke_entry(r) for r in checks], surfaces=[smoke_entry(r) for r in surfaces],
+                   passed=sum(r.status == "pass" for r in checks), failed=sum(r.status == "fail" for r in checks),
+                   skipped=sum(r.status == "skip" for r in checks))
 
 
 def _with_fix(result: Result) -> Result:
@@ -96,15 +105,17 @@ def _read_by(results: list[Result], refusals: list[LearnedRefusal]) -> list[Resu
 
 def finish(made: list[Result], smoke: Smoke, surfaces: list[Result], waivers: list[Waiver], *, target: Target,
            server_name: str, refusals: list[LearnedRefusal]) -> Finished:
-    """Finish the results every phase made; `smoke` (a section of dicts, not results) gets the
-    incident links, the waived verdicts and the resource and prompt entries."""
+    """Finish the results every phase made; `smoke` is the section the smoke phase made, `surfaces`
+    the resource and prompt results among `made`."""
+    surfaced = {id(r) for r in surfaces}
+    checks = [n for n, r in enumerate(made) if r.kind == "smoke" and id(r) not in surfaced]
+    surface_places = [n for n, r in enumerate(made) if id(r) in surfaced]
     made = _read_by(made, refusals)
     incidents = _incidents(made)
     results = with_ids([*made, *(incident for incident, _ in incidents)])
     incidents = [(results[len(made) + n], places) for n, (_, places) in enumerate(incidents)]
-    results = [_with_fix(r) for r in _linked(results, incidents, smoke)]
+    results = [_with_fix(r) for r in _linked(results, incidents)]
     results, isolation = _isolated(target, results, server_name)
-    results, matched = apply_waivers(results, smoke, waivers)
-    place = {id(r): n for n, r in enumerate(made)}
-    smoke.surfaces = [smoke_entry(results[place[id(r)]]) for r in surfaces]
-    return Finished(results, isolation, matched)
+    results, matched = apply_waivers(results, waivers)
+    section = _smoke_section(smoke, [results[n] for n in checks], [results[n] for n in surface_places])
+    return Finished(results, section, isolation, matched)

@@ -24,7 +24,7 @@ def score(run: RunContext) -> Report:
     config_waivers = options.probe_config.ignore if options.probe_config else []
     finished = finish(results, smoke, run.surfaces, [*options.waivers, *config_waivers], target=run.target,
                       server_name=server.get("name", ""), refusals=run.refusals)
-    results, waivers = finished.results, finished.waivers
+    results, waivers, smoke = finished.results, finished.waivers, finished.smoke
     notes.extend(f"waiver {w['rule']}{':' + w['tool'] if w['tool'] else ''} ({w['source']}) matched no "
                  "failure or warning" for w in waivers if not w["matched"])
     grade_score, grade, subscores, cap = score_run(

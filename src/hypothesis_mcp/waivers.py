@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis_mcp.errors import UsageError
-from hypothesis_mcp.results import Result, RuleId, Smoke
+from hypothesis_mcp.results import Result, RuleId
 from hypothesis_mcp.rules.registry import RULES
 from hypothesis_mcp.suggest import closest
 
@@ -45,10 +45,9 @@ def parse_waiver(text: Any, source: str) -> Waiver:
     return Waiver(RULES[rule.strip()].id, tool.strip() or None, source)
 
 
-def apply_waivers(results: list[Result], smoke: Smoke,
-                  waivers: list[Waiver]) -> tuple[list[Result], list[dict[str, Any]]]:
-    """The results with matching failures and warnings waived (their smoke checks too), and what
-    each waiver matched, for every format."""
+def apply_waivers(results: list[Result], waivers: list[Waiver]) -> tuple[list[Result], list[dict[str, Any]]]:
+    """The results with matching failures and warnings waived, and what each waiver matched, for
+    every format."""
     results = list(results)
     summary = []
     for waiver in waivers:
@@ -58,17 +57,5 @@ def apply_waivers(results: list[Result], smoke: Smoke,
                 results[place] = replace(result, status="waived", waiver={
                     "rule": waiver.rule, "tool": waiver.tool, "source": waiver.source, "status": result.status})
                 matched.append(result.id)
-                if result.kind == "smoke":
-                    _waive_smoke_check(smoke, result)
         summary.append({"rule": waiver.rule, "tool": waiver.tool, "source": waiver.source, "matched": matched})
     return results, summary
-
-
-def _waive_smoke_check(smoke: Smoke, result: Result) -> None:
-    for check in smoke.checks:
-        if (check.get("check_id"), check.get("tool_name")) == (result.check, result.tool) \
-                and check.get("verdict") in WAIVABLE:
-            if check["verdict"] == "fail":
-                smoke.failed -= 1
-            check["verdict"] = "waived"
-            return
