@@ -30,3 +30,23 @@ def test_spares_stop_at_the_expected_servers_and_resume_when_unknown() -> None:
             pool.release(conn)
     finally:
         pool.close()
+
+
+def test_servers_expected_together_all_start_at_once_and_no_more() -> None:
+    """A model machine's examples are a few calls each: every server they will take starts at once."""
+    stats = Stats()
+    pool = ServerPool(parse_target(sample()), timeout=30, stats=stats, spares=1)
+    try:
+        pool.expect(3, together=True)
+        assert stats.server_starts == 3
+        taken = [pool.acquire() for _ in range(3)]
+        assert stats.server_starts == 3, "none started beyond the three expected"
+        assert taken[0].call("create_note", {"title": "kept", "body": "x"}).ok
+        assert all("kept" not in str(c.call("list_notes", {}).content) for c in taken[1:]), "each one fresh"
+        pool.expect(1)
+        pool.acquire()
+        assert stats.server_starts == 4, "an expectation not together starts on demand, one ahead at most"
+        for conn in taken:
+            pool.release(conn)
+    finally:
+        pool.close()

@@ -91,14 +91,18 @@ def test_memory_bank_noop_replays_and_is_real(memory_bank_report: Report) -> Non
 
 
 def test_memory_bank_grade_and_the_rest_of_its_report(memory_bank_report: Report) -> None:
-    # 2 of 5 tools exercised (list_projects; memory_bank_write by its probe): 98.0 x 0.9 - 60 / 5 = 76.2
-    assert memory_bank_report.grade == "C" and memory_bank_report.grade_cap.uncapped_grade == "C"
-    assert memory_bank_report.score == 76.2 and memory_bank_report.subscores["exercised"] == 40.0
+    # 3 of 5 tools exercised (list_projects; memory_bank_write and memory_bank_update by their probes),
+    # capped at C by the silent no-op
+    assert memory_bank_report.grade == "C" and memory_bank_report.grade_cap.uncapped_grade == "B"
+    assert memory_bank_report.score == 86.0 and memory_bank_report.subscores["exercised"] == 60.0
     assert memory_bank_report.grade_cap.reasons == ["probe-silent-noop on memory_bank_write"]
     assert memory_bank_report.subscores["happy"] == memory_bank_report.subscores["edge"] == 100.0
     assert not [r for r in memory_bank_report.results if r.kind == "incident"]
+    # memory_bank_update(projectName, fileName, content) changes a file memory_bank_write wrote and
+    # refuses an unknown one (checked by hand): an update addressed by fileName, judged and kept
     [update] = [r for r in memory_bank_report.results if r.kind == "probe" and r.tool == "memory_bank_update"]
-    assert (update.status, update.confidence) == ("inconclusive", "low")
+    assert (update.status, update.confidence) == ("pass", "high"), update.message
+    assert "of records memory_bank_write created were shown by memory_bank_read" in update.message
 
 
 @pytest.fixture(scope="module")

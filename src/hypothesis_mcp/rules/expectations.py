@@ -546,7 +546,10 @@ def same_answer(first: Outcome, second: Outcome) -> bool:
 
 
 def premise_refused(steps: list[tuple[Call, Outcome]], tool: str) -> bool:
-    """A call of the judged tool refused before the last answer: a probe's failure rests on that
-    call's success (a write, update or delete the server reported as done), so a replay in which
-    the server refuses it shows nothing."""
+    """A call of the judged tool refused before a read judges it: a probe's failure read after a
+    write, update or delete rests on that call's success, so a replay in which the server refuses it
+    shows nothing. A failure judged on the tool's own last answer (a second delete) may rest on a
+    refusal before it, and is left to its expectation."""
+    if not steps or steps[-1][0].tool == tool:
+        return False
     return any(outcome.rejected for call, outcome in steps[:-1] if call.tool == tool)

@@ -27,6 +27,7 @@ class ServerPool:
         self._spare: list[Connection] = []
         self._shared_conn: Connection | None = None
         self._expected: int | None = None
+        self._together = False
         self._closer = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hypothesis-mcp-close")
         self._lock = threading.Lock()
         self.refusals: list[LearnedRefusal] = refusals if refusals is not None else []
@@ -47,10 +48,16 @@ class ServerPool:
             while len(self._spare) < max(1, self.spares):
                 self._spare.append(self._new())
 
-    def expect(self, servers: int | None) -> None:
-        """At most `servers` more `acquire()` calls come until the next `expect` (None: unknown)."""
+    def expect(self, servers: int | None, *, together: bool = False) -> None:
+        """At most `servers` more `acquire()` calls come until the next `expect` (None: unknown).
+        With `together`, all of them start now, side by side: a model machine's examples are a few
+        calls each, too short to hide one server's start behind the example before it."""
         with self._lock:
             self._expected = servers
+            self._together = together and servers is not None
+            if self._together and not self.shared:
+                while len(self._spare) < (servers or 0):
+                    self._spare.append(self._new())
 
     def acquire(self) -> Connection:
         """A connection to a server in its initial state (fresh, unless the target is a URL)."""
@@ -60,7 +67,8 @@ class ServerPool:
             conn = self._spare.pop(0) if self._spare else self._new()
             if self._expected is not None:
                 self._expected = max(0, self._expected - 1)
-            wanted = self.spares if self._expected is None else min(self.spares, self._expected)
+            wanted = (self.spares if self._expected is None
+                      else self._expected if self._together else min(self.spares, self._expected))
             while len(self._spare) < wanted:
                 self._spare.append(self._new())
         return conn.open()

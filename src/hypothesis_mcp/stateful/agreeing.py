@@ -349,7 +349,7 @@ def agreement_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path:
         salt=marker_salt(run, "agree", tool.name),
         shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
     )
-    run.pool.expect(examples)
+    run.pool.expect(examples, together=True)
     error = run_model(run, ctx, build_agree_machine(ctx, calibration), examples, STEPS, "agree", tool.name)
     found = surest(ctx.candidates)
     if found is not None and found.rule == COUNT:

@@ -384,7 +384,7 @@ def fields_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: st
     )
     key = key_path.split(".")[0].replace("[]", "") if key_path else None
     rewrites = calibration.overwrite == REPLACES and key_path is not None
-    run.pool.expect(examples)
+    run.pool.expect(examples, together=True)
     machine = build_fields_machine(ctx, Drawing(tool, given, key), enum_members(tool.input_schema), rewrites)
     error = run_model(run, ctx, machine, examples, STEPS, "fields", tool.name)
     found = surest(ctx.candidates)

@@ -155,7 +155,7 @@ def reads_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: str
         salt=marker_salt(run, "reads", tool.name),
         shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
     )
-    run.pool.expect(examples)  # no spares for a shrink that a passing run never needs
+    run.pool.expect(examples, together=True)  # no spares for a shrink that a passing run never needs
     error = run_model(run, ctx, build_reads_machine(ctx), examples, STEPS, "reads", tool.name)
     found = surest(ctx.candidates)
     if found is not None:

@@ -98,8 +98,10 @@ def id_names(updater: Tool, id_field: str, creator: Tool, tools: list[Tool]) -> 
     return tuple(dict.fromkeys(names))
 
 
-ADDRESS_TRIES = 3
-"""Examples that try a shared text as the address of a creator's records, before the full probe."""
+ADDRESS_TRIES = 1
+"""Examples that try a shared text as the address of a creator's records, before the full probe: the
+first is the simplest marked value, which a store that takes any text accepts. The trials share one
+warm server (markers keep their records apart)."""
 
 
 @dataclass
@@ -397,22 +399,24 @@ def update_probe(run: ProbeHost, tool: Tool, id_field: str, readers: list[Reader
 def addressed_update_probe(run: ProbeHost, tool: Tool, readers: list[Reader],
                            given: dict[str, Any]) -> Iterator[ProbeOutput]:
     """The update probe of a write that refused every generated value, through the first text it
-    shares with a creator by which an update of a created record is accepted (a few tries each,
+    shares with a creator by which an update of a created record is accepted (one try each,
     likeliest creators first); nothing when none is."""
     writes = run.write_tools()
     wanted = {t.name: set(run.write_args(t, run.config.pair_for(t.name))) for t in writes}
     ranked = creators(tool, writes, run.tools, wanted)
     others = [t for t in writes if t.name != tool.name and t not in ranked and updated_id(t, wanted[t.name]) is None
               and not needs_record(t, wanted[t.name])]
-    for creator in [*ranked, *others]:
-        creator_given = run.write_args(creator, run.config.pair_for(creator.name))
-        for id_field in addressing_fields(tool, creator, {**creator_given, **given}):
-            probe = UpdateProbe(run, tool, id_field, creator, readers, given, creator_given, addressed=True)
-            error = probe.explore(ADDRESS_TRIES)
-            if probe.updates_ok and probe.found is None:
-                error = probe.explore()
-            run.pool.retire_warm()
-            run.examples += probe.examples
-            if probe.found is not None or probe.updates_ok:
-                yield from probe.verdict(error)
-                return
+    try:
+        for creator in [*ranked, *others]:
+            creator_given = run.write_args(creator, run.config.pair_for(creator.name))
+            for id_field in addressing_fields(tool, creator, {**creator_given, **given}):
+                probe = UpdateProbe(run, tool, id_field, creator, readers, given, creator_given, addressed=True)
+                error = probe.explore(ADDRESS_TRIES)
+                if probe.updates_ok and probe.found is None:
+                    error = probe.explore()
+                run.examples += probe.examples
+                if probe.found is not None or probe.updates_ok:
+                    yield from probe.verdict(error)
+                    return
+    finally:
+        run.pool.retire_warm()

@@ -274,7 +274,7 @@ def variants_probe(run: ProbeHost, tool: Tool, readers: list[Reader], calibratio
         shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
         refusals=tuple(fact for _, fact in run.refusal_facts()),
     )
-    run.pool.expect(examples)
+    run.pool.expect(examples, together=True)
     folds: dict[str, ProbeFinding] = {}
     error = run_model(run, ctx, build_variants_machine(ctx, calibration.identity_fact, folds), examples, STEPS,
                       "variants", tool.name)
