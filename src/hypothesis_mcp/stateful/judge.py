@@ -69,8 +69,8 @@ class ProbeFailure(AssertionError):
 
 def reproduces(finding: ProbeFinding, conn: Connection) -> bool:
     """Replay the calls on `conn` (a fresh server) and see the last answer break the property. A call
-    of the finding's own tool refused before the last shows nothing: the failure rested on its
-    success (a write, update or delete the server reported as done)."""
+    of the finding's own tool refused before the read that judges it shows nothing (premise_refused):
+    the failure rested on its success."""
     rebinder = Rebinder()
     outcomes = []
     for call in finding.calls:
