@@ -32,7 +32,10 @@ RUNS = {"twin": (), "a": ("copy", "lose-owner", "amend-noop", "relabel-drops-own
 FOUND = [("a", "rename_note", "probe-rename-left-old"), ("a", "shelf.relocate", "probe-rename-lost-fields"),
          ("b", "rename_note", "probe-rename-lost-fields"), ("b", "shelf.relocate", "probe-rename-left-old"),
          ("a", "amend_note", "probe-silent-noop"), ("a", "shelf.relabel", "probe-data-lost"),
-         ("b", "amend_note", "probe-data-lost"), ("b", "shelf.relabel", "probe-silent-noop")]
+         ("b", "amend_note", "probe-data-lost")]
+GUESSED = ("b", "shelf.relabel", "probe-silent-noop")
+"""shelf.relabel's description ("Gives the item on a slot a new label") says no update: that its
+label replaces the item's is taken from the parameter's name, so the no-op it makes is a low warning."""
 MOVERS = ("rename_note", "shelf.relocate", "clone_draft")
 _reports: dict[str, Report] = {}
 
@@ -49,7 +52,7 @@ def run(name: str) -> Report:
 
 def finding(name: str, tool: str, rule: str) -> Result:
     report = run(name)
-    found = [r for r in results(report, kind="probe", tool=tool, rule=rule) if r.status == "fail"]
+    found = [r for r in results(report, kind="probe", tool=tool, rule=rule) if r.status in ("fail", "warn")]
     assert found, [(r.tool, r.rule, r.status, r.message) for r in results(report, kind="probe")]
     return found[0]
 
@@ -67,17 +70,23 @@ def test_the_twin_draws_no_finding_and_every_mover_is_judged() -> None:
         assert f"of records {creator} created were shown" in kept[updater].message, kept.get(updater)
 
 
-@pytest.mark.parametrize(("name", "tool", "rule"), FOUND)
+@pytest.mark.parametrize(("name", "tool", "rule"), [*FOUND, GUESSED])
 def test_each_bug_is_found_high_and_replays_on_its_server_only(name: str, tool: str, rule: str) -> None:
+    """High on shown facts only; the one that rests on a guess is a low warning that says which."""
     result = finding(name, tool, rule)
-    assert result.confidence == "high"
-    assert all(f["evidence"] == "shown" for f in result.details["rests_on"]), result.details["rests_on"]
+    guessed = [f["what"] for f in result.details["rests_on"] if f["evidence"] != "shown"]
+    if (name, tool, rule) == GUESSED:
+        assert (result.status, result.confidence) == ("warn", "low")
+        assert guessed == ["shelf.relabel replaces the record's label with the values it is given"], guessed
+    else:
+        assert (result.status, result.confidence) == ("fail", "high")
+        assert not guessed, result.details["rests_on"]
     assert result.reproduction is not None and result.reproduction.fresh_server
     assert replay(result, parse_target(server(name))).still_fails
     assert not replay(result, parse_target(server("twin"))).still_fails
 
 
-@pytest.mark.parametrize(("name", "tool", "rule"), FOUND)
+@pytest.mark.parametrize(("name", "tool", "rule"), [*FOUND, GUESSED])
 def test_no_call_of_the_reproduction_can_go(name: str, tool: str, rule: str) -> None:
     """The write, the move or update and the judged read; for fields a move lost also the read that
     showed them under the old identity before the move, the fact the finding rests on. Without any

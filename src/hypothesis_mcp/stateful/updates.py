@@ -29,7 +29,7 @@ from hypothesis import given, settings
 
 from hypothesis_mcp.catalog import Tool, snake, words
 from hypothesis_mcp.connection import Connection, Outcome
-from hypothesis_mcp.model.facts import fact_shown
+from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Binding, Call, RuleId
 from hypothesis_mcp.rules.answers import shown
@@ -62,6 +62,13 @@ def needs_record(tool: Tool, given: set[str]) -> bool:
     return any(server_made_id(name) and name not in given for name in profile(tool).required)
 
 
+def makers(updater: Tool, writes: list[Tool], given: dict[str, set[str]]) -> list[Tool]:
+    """The other writes that make records of their own: none is update-only or requires an id of an
+    existing record the user did not give."""
+    return [t for t in writes if t.name != updater.name and not needs_record(t, given.get(t.name, set()))
+            and updated_id(t, given.get(t.name, set())) is None]
+
+
 def creators(updater: Tool, writes: list[Tool], tools: list[Tool], given: dict[str, set[str]],
              kind: AbstractSet[str] = frozenset()) -> list[Tool]:
     """Writes that create the kind of record `updater` changes, likeliest first: the same nouns, then
@@ -70,8 +77,7 @@ def creators(updater: Tool, writes: list[Tool], tools: list[Tool], given: dict[s
     (`mark_done(id)`) changes the records of the server's only creator."""
     prefix = server_prefix(tools)
     mine = record_nouns(updater, prefix)
-    candidates = [t for t in writes if t.name != updater.name and not needs_record(t, given.get(t.name, set()))
-                  and updated_id(t, given.get(t.name, set())) is None and kind <= record_nouns(t, prefix)]
+    candidates = [t for t in makers(updater, writes, given) if kind <= record_nouns(t, prefix)]
     if not mine:
         return candidates if len(candidates) == 1 else []
     same = [t for t in candidates if record_nouns(t, prefix) == mine]
@@ -310,14 +316,27 @@ class UpdateProbe:
             return
         if any(t in text for t in stale):
             self.judged += 1
+            said = self.replacing(updated)
             self.fail("probe-silent-noop",
                       f"an update through {self.tool.name} of a record {self.creator.name} created ({self.id_field}="
                       f"{created.record_id!r}) reported success, but {reader.tool.name} still shows the old "
                       f"{', '.join(sorted(updated))} and none of the new values; state unchanged",
-                      reader, calls, {"contains_any": sorted(new)}, "high")
+                      reader, calls, {"contains_any": sorted(new)}, "high", *(() if said is None else (said,)))
+
+    def replacing(self, updated: set[str]) -> Fact | None:
+        """That the values an update found by experiment took replace the record's fields of those
+        names: said where its description opens with an update verb, else taken from its parameters'
+        names, a guess that makes a no-op it seems to make a low warning. An update found by its name (an
+        update verb and an id the server made) was chosen for saying so: None."""
+        if not self.addressed:
+            return None
+        what = f"{self.tool.name} replaces the record's {', '.join(sorted(updated))} with the values it is given"
+        if self.tool.reading.described == "update":
+            return fact_shown(what, source="its description")
+        return fact_guessed(what, "its parameters are named like the record's fields")
 
     def fail(self, rule: RuleId, message: str, reader: Reader, calls: list[Call], expect: dict[str, Any],
-             confidence: str) -> None:
+             confidence: str, *said: Fact) -> None:
         created = calls[0].arguments
         marker = next((m for m in find_markers(json.dumps(created)) if m != PLACEHOLDER), "")
         facts = (fact_shown(f"{reader.tool.name} shows the records {self.creator.name} creates", marker=marker,
@@ -325,7 +344,7 @@ class UpdateProbe:
                  fact_shown(f"{self.tool.name} changes the record whose {self.id_field} "
                             f"{f'{self.creator.name} was given' if self.addressed else 'the server gave'}",
                             marker=marker, tools=(self.creator.name, self.tool.name)),
-                 *(fact for _, fact in self.run.refusal_facts()))
+                 *said, *(fact for _, fact in self.run.refusal_facts()))
         finding = ProbeFinding(rule, self.tool.name, message, confidence,
                                f"a record created by {self.creator.name}, updated, and read back by {reader.tool.name}",
                                calls=calls, expect=expect, fresh=False, facts=facts)
@@ -404,10 +423,8 @@ def addressed_update_probe(run: ProbeHost, tool: Tool, readers: list[Reader],
     writes = run.write_tools()
     wanted = {t.name: set(run.write_args(t, run.config.pair_for(t.name))) for t in writes}
     ranked = creators(tool, writes, run.tools, wanted)
-    others = [t for t in writes if t.name != tool.name and t not in ranked and updated_id(t, wanted[t.name]) is None
-              and not needs_record(t, wanted[t.name])]
     try:
-        for creator in [*ranked, *others]:
+        for creator in [*ranked, *(t for t in makers(tool, writes, wanted) if t not in ranked)]:
             creator_given = run.write_args(creator, run.config.pair_for(creator.name))
             for id_field in addressing_fields(tool, creator, {**creator_given, **given}):
                 probe = UpdateProbe(run, tool, id_field, creator, readers, given, creator_given, addressed=True)
