@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -14,29 +15,36 @@ import pytest
 import helpers
 import zygote
 
-_zygote: subprocess.Popen[bytes] | None = None
+_zygotes: list[subprocess.Popen[bytes]] = []
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Start the session's zygote (tests/zygote.py) before xdist starts its workers, which inherit
-    its address; a pytest run inside a test finds the address set and shares the zygote.
+    """Start the session's zygotes (tests/zygote.py) before xdist starts its workers, which inherit
+    their address: one for the suite's interpreter and one for each venv under .cache/pypi (public
+    servers and older SDKs). A pytest run inside a test finds the address set and shares them.
     HYPOTHESIS_MCP_TEST_ZYGOTE=off starts every test server as a plain `python SCRIPT`."""
-    global _zygote
     if hasattr(config, "workerinput") or os.environ.get(zygote.ENV):
         return
-    path = os.path.join(tempfile.mkdtemp(prefix="hypothesis-mcp-zygote-"), "socket")
-    _zygote = subprocess.Popen([helpers.PYTHON, str(helpers.ROOT / "tests/zygote.py"), "--serve", path],
-                               stdin=subprocess.DEVNULL)
+    base = os.path.join(tempfile.mkdtemp(prefix="hypothesis-mcp-zygote-"), "socket")
+    venvs = sorted(p.parent.parent for p in (helpers.ROOT / ".cache" / "pypi").glob("*/bin/python"))
+    paths = []
+    for python, prefix in ((helpers.PYTHON, sys.prefix), *((str(v / "bin" / "python"), str(v)) for v in venvs)):
+        paths.append(zygote.address(base, prefix))
+        _zygotes.append(subprocess.Popen([python, str(helpers.ROOT / "tests/zygote.py"), "--serve", paths[-1]],
+                                         stdin=subprocess.DEVNULL))
     deadline = time.monotonic() + 60
-    while not os.path.exists(path) and _zygote.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    os.environ[zygote.ENV] = path
+    for started, path in zip(_zygotes, paths, strict=True):
+        while not os.path.exists(path) and started.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+    os.environ[zygote.ENV] = base
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    if _zygote is not None:
-        _zygote.terminate()
-        _zygote.wait()
+    for started in _zygotes:
+        started.terminate()
+    for started in _zygotes:
+        started.wait()
+    if _zygotes:
         shutil.rmtree(os.path.dirname(os.environ.pop(zygote.ENV)), ignore_errors=True)
 
 

@@ -47,7 +47,14 @@ def pypi_server(package: str, version: str, command: str | None = None) -> list[
     if not script.is_file():
         pytest.skip(f"{package}=={version} is not installed: run HYPOTHESIS_MCP_HEAVY=1 ./scripts/install, then pytest "
                     "(needs Python >= 3.12)")
-    return [str(script)]
+    return in_venv(script)
+
+
+def in_venv(script: Path) -> list[str]:
+    """The command that runs a Python script with the interpreter of the venv it sits in, forked from
+    that venv's zygote in the suite (tests/zygote.py): the server's own release and its own SDK, with
+    the SDK imported once per session instead of once per start."""
+    return [str(script.parent / "python"), str(ROOT / "tests/zygote.py"), str(script)]
 
 
 def venv_script(name: str) -> list[str]:

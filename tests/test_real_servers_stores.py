@@ -17,7 +17,7 @@ from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.profiles import make_profile
 from hypothesis_mcp.results import Report
 from hypothesis_mcp.shipped import load_strategy
-from public_servers import PYPI, not_passed
+from public_servers import PYPI, in_venv, not_passed
 
 pytestmark = pytest.mark.slow
 
@@ -32,7 +32,7 @@ def store(package: str, version: str, script: str, *args: str) -> list[str]:
     path = PYPI / f"{package}@{version}" / "bin" / script
     if not path.is_file():
         pytest.skip(f"{package}=={version} is not installed: run scripts/install-pypi-stores")
-    return [str(path), *args]
+    return [*in_venv(path), *args]
 
 
 def graded(argv: list[str], strategy: str, max_examples: int) -> Report:

@@ -20,7 +20,7 @@ def era_store(version: str) -> list[str]:
     python = PYPI / f"mcp@{version}" / "bin" / "python"
     if not python.is_file():
         pytest.skip(f"mcp=={version} is not installed: run scripts/install-pypi-sdks")
-    return [str(python), str(ROOT / "tests/servers/era_store.py")]
+    return [str(python), str(ROOT / "tests/zygote.py"), str(ROOT / "tests/servers/era_store.py")]
 
 
 def raw(*modes: str) -> list[str]:

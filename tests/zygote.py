@@ -4,7 +4,9 @@ Why: importing the SDK costs a server start about 1.2 s of CPU, a grading run st
 servers and the suite runs hundreds of grading runs, so most of the suite's CPU went to imports.
 
 `python tests/zygote.py SCRIPT ARGS...` or `python tests/zygote.py -m MODULE ARGS...` is a
-server command like `python SCRIPT ARGS...`. This launcher hands its stdin, stdout and stderr to the
+server command like `python SCRIPT ARGS...`. Each interpreter has a zygote of its own (the suite's
+venv, and each venv of a public PyPI server or of an older SDK, which imports its own SDK release):
+`address` names it by the interpreter's `sys.prefix`. This launcher hands its stdin, stdout and stderr to the
 zygote (`python tests/zygote.py --serve SOCKET`, started by conftest.py for the session), which
 forks a monitor, which forks the server: the server runs SCRIPT as `__main__` in the launcher's
 folder, environment and pipes, so the client under test still talks to a real server process over
@@ -17,6 +19,7 @@ launcher dies (SIGKILL of its process group), the monitor kills the server. With
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import signal
@@ -31,6 +34,7 @@ PRELOAD = (
     "pydantic",
     "mcp",
     "mcp.server.mcpserver",
+    "mcp.server.fastmcp",
     "mcp.server.lowlevel",
     "mcp.server.stdio",
     "mcp.server.streamable_http_manager",
@@ -39,12 +43,20 @@ PRELOAD = (
     "jsonschema",
     "hypothesis_mcp",
 )
-"""What the test servers import; a server importing more pays for the rest itself."""
+"""What the test servers import (`mcp.server.fastmcp` is the 1.x SDK's name for `mcpserver`); a
+server importing more pays for the rest itself."""
+
+
+def address(base: str, prefix: str) -> str:
+    """The socket of the zygote for the interpreter whose `sys.prefix` is `prefix`, beside `base` (the
+    address the suite sets in the environment)."""
+    return f"{base}.{hashlib.sha256(os.path.realpath(prefix).encode()).hexdigest()[:12]}"
 
 
 def launch(argv: list[str]) -> NoReturn:
     """Run `python ARGV` through the zygote, or as itself where there is none."""
-    conn = _connect(os.environ.get(ENV, ""))
+    base = os.environ.get(ENV, "")
+    conn = _connect(address(base, sys.prefix) if base else "")
     if conn is None:
         os.execv(sys.executable, [sys.executable, *argv])
     request = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()

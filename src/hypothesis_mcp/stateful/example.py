@@ -59,6 +59,8 @@ class Example:
         self.isolation_checked = not self.fresh or self.ctx.pool.shared
         self.looked_before_writing = self.isolation_checked
         self.retries = RETRIES
+        self.unjudged: Record | None = None
+        """After a step's writes, the record read back last: the kept-records invariant skips it."""
 
     def close(self) -> None:
         if self.conn is not None and self.fresh:
@@ -265,9 +267,13 @@ class Example:
                   details={"field": change.field, "written": change.written, "read": change.read},
                   facts=(self.showed(reader.tool.name, record.marker),))
 
-    def check_kept(self, skip: Record | None = None) -> None:
-        """Re-read the oldest and newest records seen so far (at most six reads per step, so a
-        long example stays linear; eviction shows on the oldest, overwriting on the newest)."""
+    def judge_kept(self) -> None:
+        """After a step that wrote, re-read the oldest and newest records seen so far, apart from
+        the one just read back (at most six reads per step, so a long example stays linear;
+        eviction shows on the oldest, overwriting on the newest). A step that only read owes none."""
+        skip, self.unjudged = self.unjudged, None
+        if skip is None:
+            return
         seen = [r for r in self.model.values() if r is not skip and r.confirmed_by is not None]
         for record in seen[:3] + seen[3:][-3:]:
             reader = record.confirmed_by
@@ -321,13 +327,8 @@ class Example:
         return marker, with_marker(drawn, marker)
 
     def store_all(self, batch: list[dict[str, Any]]) -> list[Record | None]:
-        """Each record written and looked for; the records kept are judged once, after the batch."""
-        stored = [self.store(drawn, judge_kept=False) for drawn in batch]
-        if not self.inert:
-            # The newest was read right after its write; the others are re-read once, here.
-            written = [r for r in stored if r is not None]
-            self.check_kept(skip=written[-1] if written else None)
-        return stored
+        """Each record written and looked for; the records kept are judged once, after the step."""
+        return [self.store(drawn) for drawn in batch]
 
     def look_before_writing(self) -> None:
         """Before this example's first write, one read that lists (a reader without required
@@ -339,7 +340,7 @@ class Example:
         if outcome.ok:
             self.check_isolation(reader, outcome)
 
-    def store(self, drawn: dict[str, Any], judge_kept: bool = True) -> Record | None:
+    def store(self, drawn: dict[str, Any]) -> Record | None:
         if self.inert:
             return None
         if not self.looked_before_writing:
@@ -364,8 +365,7 @@ class Example:
             self.ctx.writes_unmarked += 1
             return None
         self.observe(record)
-        if judge_kept:
-            self.check_kept(skip=record)
+        self.unjudged = record
         self.model[json.dumps(key, sort_keys=True)] = record
         return record
 
@@ -420,7 +420,7 @@ class Example:
                 facts = (self.showed(reader.tool.name, old_marker), self.replaces())
             self.fail("probe-silent-noop", message, reader, {"contains_any": sorted(new_tokens)}, confidence="high",
                       facts=facts)
-        self.check_kept(skip=current)
+        self.unjudged = current
 
     def listing(self, record: Record) -> Reader | None:
         """A reader asked for no record in particular that has shown this write's records (in this

@@ -1,6 +1,7 @@
 """The effect state machine: writes records, overwrites them by key, reads them back.
 
-Hypothesis chooses and interleaves the steps and shrinks a failing sequence. Each example runs
+Hypothesis chooses and interleaves the steps and shrinks a failing sequence. After every step that
+wrote, an invariant re-reads the records shown earlier: none may be lost. Each example runs
 on a fresh server from the pool, so a reproduction always starts from the initial state.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, multiple, precondition, rule
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, invariant, multiple, precondition, rule
 
 from hypothesis_mcp.catalog import Bound, Tool
 from hypothesis_mcp.model.profile import profile
@@ -40,6 +41,10 @@ def build_machine(ctx: ProbeContext) -> type[RuleBasedStateMachine]:
 
         def teardown(self) -> None:
             self.example.close()
+
+        @invariant()
+        def records_kept(self) -> None:
+            self.example.judge_kept()
 
         @precondition(lambda self: not self.example.owes_many)
         @rule(target=records, drawn=write_strategy)
