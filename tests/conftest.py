@@ -21,21 +21,21 @@ _zygotes: list[subprocess.Popen[bytes]] = []
 def pytest_configure(config: pytest.Config) -> None:
     """Start the session's zygotes (tests/zygote.py) before xdist starts its workers, which inherit
     their address: one for the suite's interpreter and one for each venv under .cache/pypi (public
-    servers and older SDKs). A pytest run inside a test finds the address set and shares them.
+    servers and older SDKs). Only the suite's own is waited for: until a venv's zygote listens, its
+    servers start as plain processes, so a run that uses none of them does not wait for their
+    imports. A pytest run inside a test finds the address set and shares them.
     HYPOTHESIS_MCP_TEST_ZYGOTE=off starts every test server as a plain `python SCRIPT`."""
     if hasattr(config, "workerinput") or os.environ.get(zygote.ENV):
         return
     base = os.path.join(tempfile.mkdtemp(prefix="hypothesis-mcp-zygote-"), "socket")
     venvs = sorted(p.parent.parent for p in (helpers.ROOT / ".cache" / "pypi").glob("*/bin/python"))
-    paths = []
     for python, prefix in ((helpers.PYTHON, sys.prefix), *((str(v / "bin" / "python"), str(v)) for v in venvs)):
-        paths.append(zygote.address(base, prefix))
-        _zygotes.append(subprocess.Popen([python, str(helpers.ROOT / "tests/zygote.py"), "--serve", paths[-1]],
-                                         stdin=subprocess.DEVNULL))
+        _zygotes.append(subprocess.Popen([python, str(helpers.ROOT / "tests/zygote.py"), "--serve",
+                                          zygote.address(base, prefix)], stdin=subprocess.DEVNULL))
+    own, path = _zygotes[0], zygote.address(base, sys.prefix)
     deadline = time.monotonic() + 60
-    for started, path in zip(_zygotes, paths, strict=True):
-        while not os.path.exists(path) and started.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
+    while not os.path.exists(path) and own.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
     os.environ[zygote.ENV] = base
 
 

@@ -50,11 +50,11 @@ def pypi_server(package: str, version: str, command: str | None = None) -> list[
     return in_venv(script)
 
 
-def in_venv(script: Path) -> list[str]:
-    """The command that runs a Python script with the interpreter of the venv it sits in, forked from
-    that venv's zygote in the suite (tests/zygote.py): the server's own release and its own SDK, with
-    the SDK imported once per session instead of once per start."""
-    return [str(script.parent / "python"), str(ROOT / "tests/zygote.py"), str(script)]
+def in_venv(script: Path, python: Path | None = None) -> list[str]:
+    """The command that runs a Python script with a venv's interpreter (by default that of the venv
+    the script sits in), forked from that venv's zygote in the suite (tests/zygote.py): the server's
+    own release and its own SDK, with the SDK imported once per session instead of once per start."""
+    return [str(python or script.parent / "python"), str(ROOT / "tests/zygote.py"), str(script)]
 
 
 def venv_script(name: str) -> list[str]:

@@ -10,7 +10,7 @@ import pytest
 from helpers import ROOT, SERVE, shared_run
 from hypothesis_mcp import connect
 from hypothesis_mcp.errors import ServerStartError
-from public_servers import PYPI
+from public_servers import PYPI, in_venv
 
 RESTARTED = "initialize after restart"
 ERAS = {"1.6.0": ("2024-11-05", RESTARTED), "1.12.4": ("2025-06-18", "initialize")}
@@ -20,7 +20,7 @@ def era_store(version: str) -> list[str]:
     python = PYPI / f"mcp@{version}" / "bin" / "python"
     if not python.is_file():
         pytest.skip(f"mcp=={version} is not installed: run scripts/install-pypi-sdks")
-    return [str(python), str(ROOT / "tests/zygote.py"), str(ROOT / "tests/servers/era_store.py")]
+    return in_venv(ROOT / "tests/servers/era_store.py", python)
 
 
 def raw(*modes: str) -> list[str]:

@@ -6,8 +6,8 @@ servers and the suite runs hundreds of grading runs, so most of the suite's CPU 
 `python tests/zygote.py SCRIPT ARGS...` or `python tests/zygote.py -m MODULE ARGS...` is a
 server command like `python SCRIPT ARGS...`. Each interpreter has a zygote of its own (the suite's
 venv, and each venv of a public PyPI server or of an older SDK, which imports its own SDK release):
-`address` names it by the interpreter's `sys.prefix`. This launcher hands its stdin, stdout and stderr to the
-zygote (`python tests/zygote.py --serve SOCKET`, started by conftest.py for the session), which
+`address` names it by the interpreter's `sys.prefix`. This launcher hands its stdin, stdout and
+stderr to the zygote (`python tests/zygote.py --serve SOCKET`, started by conftest.py for the session), which
 forks a monitor, which forks the server: the server runs SCRIPT as `__main__` in the launcher's
 folder, environment and pipes, so the client under test still talks to a real server process over
 real pipes. The launcher forwards SIGTERM and SIGINT, and exits with the server's status; when the
