@@ -27,7 +27,7 @@ from hypothesis_mcp.connection.stdio import (
     MALFORMED_CODE,
     MAX_MESSAGE_BYTES,
     OVERSIZED_CODE,
-    STDOUT_GRACE,
+    STDOUT_GRACE_SHARE,
     StdioTransport,
     StdoutNoise,
 )
@@ -331,7 +331,8 @@ class Connection:
         else:
             noise_only = self._noise_only
             transport = StdioTransport(self.target, max_message_bytes=self.max_message_bytes, noise=self.stats.stdout,
-                                       on_noise_only=noise_only.set if noise_only is not None else None)
+                                       on_noise_only=noise_only.set if noise_only is not None else None,
+                                       grace=self._grace())
             self._transport = transport
         client = Client(
             transport,
@@ -396,8 +397,11 @@ class Connection:
         if self._transport is None or not self._transport.state.noise_only:
             return None
         return (f"the server wrote non-JSON-RPC to stdout: {self._stdout_noise()}, and no JSON-RPC message "
-                f"within {STDOUT_GRACE:g}s after it (an MCP server over stdio writes only JSON-RPC there; logs "
-                "go to stderr)")
+                f"within {self._grace():g}s after it, a third of the start-up timeout (an MCP server over stdio "
+                "writes only JSON-RPC there; logs go to stderr)")
+
+    def _grace(self) -> float:
+        return round(self.startup_timeout * STDOUT_GRACE_SHARE, 1)
 
     # catalog ---------------------------------------------------------------------------------
     @property

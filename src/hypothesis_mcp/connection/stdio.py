@@ -43,10 +43,11 @@ TMPDIR = "{tmpdir}"
 
 _ID_PATTERN = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
-STDOUT_GRACE = 5.0
-"""Seconds a server that wrote a non-JSON-RPC line, and no JSON-RPC message yet, gets to write one
-before its handshake is given up: a banner followed by the answer is judged by the run, a server
-that only ever writes other text fails at once instead of after the handshake timeout."""
+STDOUT_GRACE_SHARE = 1 / 3
+"""The share of the start-up timeout a server that wrote a non-JSON-RPC line, and no JSON-RPC
+message yet, gets to write one before its handshake is given up: a banner followed by the answer is
+judged by the run, a server that only ever writes other text fails well before the timeout, and
+one that prints while it loads for long gets more time with a longer timeout."""
 QUOTED_CHARS = 200
 """How much of a non-JSON-RPC line a finding quotes."""
 
@@ -79,7 +80,7 @@ class ProcessState:
     messages: int = 0
     """JSON-RPC messages this process wrote."""
     noise_only: bool = False
-    """The process wrote a non-JSON-RPC line and then no JSON-RPC message within STDOUT_GRACE."""
+    """The process wrote a non-JSON-RPC line and then no JSON-RPC message within the grace."""
     oversized: int = 0
     stopped_by_us: bool = False
     stdout_closed: bool = False
@@ -108,13 +109,16 @@ class StdioTransport:
     """Async context manager yielding the (read, write) streams the SDK session expects."""
 
     def __init__(self, target: Target, *, max_message_bytes: int = MAX_MESSAGE_BYTES,
-                 noise: StdoutNoise | None = None, on_noise_only: Callable[[], None] | None = None) -> None:
+                 noise: StdoutNoise | None = None, on_noise_only: Callable[[], None] | None = None,
+                 grace: float = 10.0) -> None:
         self.target = target
         self.max_message_bytes = max_message_bytes
         self.state = ProcessState()
         self.noise = noise if noise is not None else StdoutNoise()
         """Non-JSON-RPC lines of every process this one belongs with (a run's, say)."""
         self._on_noise_only = on_noise_only
+        self.grace = grace
+        """Seconds after a first non-JSON-RPC line before `on_noise_only` is called, if no message came."""
         self._tg: anyio.abc.TaskGroup | None = None
         self._stack: contextlib.AsyncExitStack | None = None
         self._process: anyio.abc.Process | None = None
@@ -245,7 +249,7 @@ class StdioTransport:
             self._tg.start_soon(self._noise_grace)
 
     async def _noise_grace(self) -> None:
-        await anyio.sleep(STDOUT_GRACE)
+        await anyio.sleep(self.grace)
         if not self.state.messages:
             self.state.noise_only = True
             if self._on_noise_only is not None:
