@@ -1,13 +1,17 @@
 """Stdout that is no JSON-RPC (tests/servers/stdout_logs.py): a server that logs there draws one
 warning quoting the first line, its twin that logs to stderr draws none, a banner before a working
-handshake is read past, and a server that writes only other text fails at once, saying so."""
+handshake is read past, a server that writes only other text fails at once, saying so, and one
+that exits after such text says both."""
 
 from __future__ import annotations
+
+import sys
 
 import pytest
 
 from helpers import ROOT, SERVE, Cli, CliRun, command_line
 from hypothesis_mcp.connection import Connection
+from hypothesis_mcp.errors import ServerStartError
 
 RULE = "stdout-not-protocol"
 STARTUP_TIMEOUT = 30.0
@@ -69,3 +73,11 @@ def test_a_banner_before_the_handshake_is_read_past_and_kept() -> None:
         answer = server.call("greet", {"name": "Ada"})
         assert answer.kind == "result" and not answer.is_error, answer
         assert server.stats.stdout.first == "stdout-logs 1.0 starting" and server.stats.stdout.lines == 1
+
+
+def test_a_server_that_exits_after_text_on_stdout_says_both() -> None:
+    with pytest.raises(ServerStartError) as raised:
+        Connection([sys.executable, "-c", "print('usage: notes-server [--port N]')"]).open()
+    said = str(raised.value)
+    assert "exited with code 0 before finishing the MCP handshake" in said, said
+    assert "it wrote non-JSON-RPC to stdout: 'usage: notes-server [--port N]'" in said, said

@@ -213,10 +213,11 @@ class Connection:
             if self._runner is not None:
                 self._runner.cancel()
             self._close_runner()
-            reason = (f"the server exited with code {code} before finishing the MCP handshake" if code is not None
-                      else self._stdout_reason() or
-                      f"the server did not finish the MCP handshake within {self.startup_timeout:g}s")
-            if code is not None and (noise := self._stdout_noise()):
+            stdout_reason = self._stdout_reason() if code is None else None
+            reason = stdout_reason or (
+                f"the server exited with code {code} before finishing the MCP handshake" if code is not None
+                else f"the server did not finish the MCP handshake within {self.startup_timeout:g}s")
+            if stdout_reason is None and (noise := self._stdout_noise()):
                 reason += f"; it wrote non-JSON-RPC to stdout: {noise}"
             raise ServerStartError(f"{self.target.describe()}: {reason}", stderr=stderr, exit_code=code,
                                    remote=self.target.is_url)
