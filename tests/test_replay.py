@@ -134,11 +134,17 @@ def silent_skip_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_cli_replay_exits_1_while_the_bug_is_there(silent_skip_report: Path) -> None:
+    """In a log 40 columns wide, each call's JSON stays on its one line."""
     finding = _sample_finding("silent-skip")
-    run = cli(["replay", str(silent_skip_report), "--result", finding.id], silent_skip_report.parent)
+    run = cli(["replay", str(silent_skip_report), "--result", finding.id], silent_skip_report.parent,
+              env={"COLUMNS": "40"})
     assert run.code == 1, run
     assert "still fails" in run.stdout, run
-    assert "create_note" in run.stdout
+    calls = [line.removeprefix("  call ") for line in run.stdout.splitlines() if line.startswith("  call ")]
+    assert calls and any(len(line) > 40 for line in calls), run
+    for line in calls:
+        tool, arguments = line.split("(", 1)
+        assert tool in ("create_note", "list_notes") and isinstance(json.loads(arguments.removesuffix(")")), dict)
 
 
 def test_cli_replay_exits_0_on_the_correct_server(silent_skip_report: Path) -> None:

@@ -6,6 +6,7 @@ import dataclasses
 import io
 import json
 import re
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from rich.console import Console
 
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.report.badge import render_badge_json, render_badge_svg
-from hypothesis_mcp.report.console import render_console
+from hypothesis_mcp.report.console import UNWRAPPED, render_console, report_console
 from hypothesis_mcp.report.issues import top_issues
 from hypothesis_mcp.report.json_report import load_report, render_json
 from hypothesis_mcp.report.junit import render_junit
@@ -115,12 +116,12 @@ def flat(text: str) -> str:
 
 
 def test_console_header() -> None:
-    text = console_text(sample_report(), verdict="Gate failed — --ci: 1 blocking failure: server-crashed on sloppy")
+    text = console_text(sample_report())
     lines = text.splitlines()
     assert lines[0].startswith("MCP Scorecard: notes-server 1.1.0   Grade C   Score 93.3%")
     assert "happy 100%  |  edge 67%  |  lint 91%  |  effect 50%" in lines[0]
     assert lines[1] == "Grade A by score, capped because: probe-silent-noop on create_note"
-    assert lines[2] == "Gate failed — --ci: 1 blocking failure: server-crashed on sloppy", "the verdict comes first"
+    assert lines[2].startswith("Failures, most severe first"), "the gate line is the command line's, printed last"
     verbose = console_text(sample_report(), verbose=True)
     assert "MCP 2026-07-28 (modern era, stateless)" in verbose
     assert "Isolation: fresh server process per stateful example" in verbose
@@ -144,6 +145,39 @@ def test_console_on_a_terminal_wraps_prose_but_never_a_call_or_a_command() -> No
     assert any(line.strip().startswith('server.call("create_note", {"title": "hm1a2b-title"') for line in lines)
     prose = [line for line in lines if "replay" not in line and "server" not in line]
     assert max(len(line.rstrip()) for line in prose) <= 60
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_console_fits_a_terminal_and_wraps_nothing_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal 80 columns wide the report is 80 wide (not wider, which the terminal would
+    wrap again into a staircase); piped, or in a CI log with FORCE_COLOR, it has no width to wrap
+    at: a long line stays one line and a table is as wide as its cells."""
+    monkeypatch.setenv("COLUMNS", "80")
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    console = report_console()
+    assert console.is_terminal and console.width == 80
+    render_console(sample_report(), console, verbose=True)
+    lines = terminal.getvalue().splitlines()
+    pasted = ("from hypothesis_mcp import connect", "with connect(", "server.call(", "hypothesis-mcp replay")
+    prose = [line for line in lines if not any(code in line for code in pasted)]
+    assert prose and max(len(re.sub(r"\x1b\[[0-9;]*m", "", line)) for line in prose) <= 80
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    for stderr in (False, True):
+        piped = io.StringIO()
+        monkeypatch.setattr(sys, "stderr" if stderr else "stdout", piped)
+        console = report_console(stderr=stderr)
+        assert console.width == UNWRAPPED
+        long_message = sample_report(results=[dataclasses.replace(r, message=r.message + " x" * 200)
+                                              for r in sample_report().results])
+        render_console(long_message, console, verbose=True)
+        text = re.sub(r"\x1b\[[0-9;]*m", "", piped.getvalue())
+        assert any(len(line) > 400 and line.startswith("│ round-trip │ create_note") for line in text.splitlines())
+        assert all(len(line) < 1000 for line in text.splitlines()), "a table is as wide as its cells"
 
 
 def test_console_verbose_tables() -> None:
@@ -189,7 +223,7 @@ def test_console_smoke_call_all_and_not_run() -> None:
 
 def test_console_failures_by_severity_with_reproductions() -> None:
     report = sample_report()
-    text = console_text(report, verdict="Gate failed — --ci: 2 blocking failures: ...")
+    text = console_text(report)
     failures = text[text.index("Failures, most severe first"):text.index("Checks (")]
     heads = [line for line in failures.splitlines() if re.match(r"\d+\. ", line)]
     assert heads[0].startswith("1. BLOCKING server-crashed on sloppy")

@@ -183,10 +183,13 @@ def check_rpc_faults(run: Run) -> None:
 
 def test_noise_stderr_flood_and_jsonrpc_misbehaviour(batch: Batch) -> None:
     """One run against a server that does all of it at once: non-protocol lines on stdout before
-    every answer, ~5 MB on stderr at start and ~1 MB before every answer (the run completes, and
-    stderr stays in a bounded tail), and the catalog and JSON-RPC faults of `check_rpc_faults`."""
+    every answer (one stdout-not-protocol warning quoting the line), ~5 MB on stderr at start and ~1
+    MB before every answer (the run completes, and stderr stays in a bounded tail), and the catalog
+    and JSON-RPC faults of `check_rpc_faults`."""
     run = batch.run("noise-rpc")
     check_rpc_faults(run)
+    noise = run.one(kind="incident", rule="stdout-not-protocol")
+    assert noise["status"] == "warn" and noise["details"]["line"] == "starting worker... this line is not JSON-RPC"
     assert len(run.stderr) + len(run.stdout) < 200_000
     assert run.report is not None and len(json.dumps(run.report)) < 500_000
 

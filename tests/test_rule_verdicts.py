@@ -77,6 +77,7 @@ NOT_COVERED = {
     "happy-tool-not-exercised": "an inconclusive result without a reproduction (no generated valid call "
     "succeeded); covered in test_crashes.py",
     "state-persists": "a warning about isolation with no reproduction: nothing to replay",
+    "stdout-not-protocol": "a warning about the transport with no reproduction; test_stdout_hygiene.py",
     "resource-invalid-entry": "a listing's metadata: no request to replay",
     "resource-duplicate-uri": "a listing's metadata: no request to replay",
     "resource-missing-description": "a listing's metadata: no request to replay",

@@ -127,13 +127,14 @@ def tools(
         with collector_paused(freeze=True):
             from hypothesis_mcp.connection import Connection
             from hypothesis_mcp.report.catalog import catalog_json, print_catalog
+            from hypothesis_mcp.report.console import report_console
         the_target = choose_target(target, client_config, server, env=env, header=header, token=token)
         with Connection(the_target, timeout=timeout, startup_timeout=timeout) as conn:
             catalog = conn.list_tools()
             if as_json:
                 write_json(catalog_json(catalog, conn.server), "-")
             else:
-                print_catalog(Console(highlight=False, width=max(120, Console().width)), catalog, conn.server)
+                print_catalog(report_console(), catalog, conn.server)
 
     guarded(body)
 
@@ -278,7 +279,7 @@ def test(
             from hypothesis_mcp.progress import progress_display
             from hypothesis_mcp.report.annotations import render_github
             from hypothesis_mcp.report.badge import render_badge_json, render_badge_svg
-            from hypothesis_mcp.report.console import render_console
+            from hypothesis_mcp.report.console import render_console, report_console
             from hypothesis_mcp.report.json_report import render_json
             from hypothesis_mcp.report.junit import render_junit
             from hypothesis_mcp.report.markdown import render_markdown
@@ -336,10 +337,9 @@ def test(
         code = exit_code(report, gate, ci=ci)
         verdict = gate_line(code, report, fail_under)
         # With a document on stdout, the people's report goes to stderr.
-        console = Console(highlight=False, width=max(100, Console().width), stderr=bool(to_stdout))
+        console = report_console(stderr=bool(to_stdout))
         if not quiet:
-            render_console(report, console, report_path=json_out if json_out != "-" else None, verdict=verdict,
-                           verbose=verbose)
+            render_console(report, console, report_path=json_out if json_out != "-" else None, verbose=verbose)
         if json_out:
             write_text(render_json(report), json_out)
         if junit:
@@ -364,7 +364,8 @@ def test(
                 write_json(render_badge_json(report), str(badge))
             else:
                 badge.write_text(render_badge_svg(report), encoding="utf-8")
-        console.print(verdict, markup=False, soft_wrap=True)
+        console.print(verdict, markup=False, soft_wrap=True,
+                      style="bold green" if verdict.startswith("Gates passed") else "bold red")
         return code
 
     raise typer.Exit(guarded(body))
@@ -425,7 +426,7 @@ def replay(
             the_target = choose_target([target or data.get("target", "")], None, server, env=env, header=[],
                                        token=None)
         require_env(the_target, data.get("server_env") or [], report_file)
-        console = Console(highlight=False)
+        console = Console(highlight=False, soft_wrap=True)  # JSON is never split: a terminal or a log viewer wraps
         failing = 0
         for result in chosen:
             console.print(f"{result.id} {result.rule} on {result.subject}: {result.message}", markup=False)
@@ -460,6 +461,7 @@ def merge(
     def body() -> int:
         from hypothesis_mcp.cli_fleet import show_fleet, write_summary
         from hypothesis_mcp.fleet import merge as merge_reports
+        from hypothesis_mcp.report.console import report_console
 
         if json_out == "-" and markdown == "-":
             raise UsageError("only one output can go to stdout (-), not --json and --markdown")
@@ -467,8 +469,7 @@ def merge(
         if json_out:
             write_json(document, json_out)
         write_summary(document, markdown, ci=ci, write_text=write_text)
-        show_fleet(document, Console(highlight=False, width=max(100, Console().width),
-                                     stderr="-" in (json_out, markdown)), quiet=quiet)
+        show_fleet(document, report_console(stderr="-" in (json_out, markdown)), quiet=quiet)
         return int(document["exit"])
 
     raise typer.Exit(guarded(body))

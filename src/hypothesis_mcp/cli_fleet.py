@@ -25,6 +25,7 @@ from hypothesis_mcp.fleet import (
 )
 from hypothesis_mcp.gates import EXIT_OK, Gate
 from hypothesis_mcp.progress import progress_display
+from hypothesis_mcp.report.console import report_console
 from hypothesis_mcp.report.fleet import (
     render_fleet_console,
     render_fleet_junit,
@@ -89,7 +90,7 @@ def run_fleet(config_file: Path | None, shard: str | None, target: list[str], se
     document = fleet_report(grades)
     write_outputs(grades, document, outputs, config, ci=ci, write_text=write_text)
     to_stdout = "-" in (outputs.json, outputs.junit, outputs.markdown)
-    show_fleet(document, Console(highlight=False, width=max(100, Console().width), stderr=to_stdout), quiet=quiet)
+    show_fleet(document, report_console(stderr=to_stdout), quiet=quiet)
     return int(document["exit"])
 
 

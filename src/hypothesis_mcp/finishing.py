@@ -1,19 +1,20 @@
-"""The one step that finishes a run's results: incidents, ids, incident links, fix hints, what
-state-persists means for reproductions, and waivers. Results are immutable; this step makes the
-finished copies, in the order the checks made the results, incidents last, and the smoke section
-from the finished smoke results."""
+"""The one step that finishes a run's results: incidents, stdout that is no JSON-RPC, ids, incident
+links, fix hints, what state-persists means for reproductions, and waivers. Results are immutable;
+this step makes the finished copies, in the order the checks made the results, incidents last, and
+the smoke section from the finished smoke results."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis_mcp.checks.smoke import smoke_entry
-from hypothesis_mcp.connection import LearnedRefusal, Target
+from hypothesis_mcp.connection import LearnedRefusal, StdoutNoise, Target
 from hypothesis_mcp.results import IncidentRule, Result, Smoke, with_ids
 from hypothesis_mcp.rules.expectations import INCIDENT_RULES
-from hypothesis_mcp.rules.registry import fix_for
+from hypothesis_mcp.rules.registry import RULES, STDOUT_NOT_PROTOCOL, fix_for
 from hypothesis_mcp.shipped import suggest_for
 from hypothesis_mcp.waivers import Waiver, apply_waivers
 
@@ -53,6 +54,22 @@ def _incidents(results: list[Result]) -> list[tuple[Result, list[int]]]:
                              basis=f"seen during the {', '.join(checks)} check{'s' if len(checks) > 1 else ''}",
                              reproduction=first.reproduction, details={**first.details, "checks": checks}), places))
     return found
+
+
+def _stdout_finding(seen: Sequence[StdoutNoise]) -> list[Result]:
+    """One warning per server for lines on its stdout that are no JSON-RPC message, quoting the
+    first the first connection saw (the run's own, before the lanes'): the run reads past them, a
+    client that takes stdout as the protocol stream may not."""
+    first = next((noise.first for noise in seen if noise.first is not None), None)
+    if first is None:
+        return []
+    count = sum(noise.lines for noise in seen)
+    lines = f"{count} such line{'s' if count > 1 else ''} in this run"
+    return [Result(kind="incident", check=STDOUT_NOT_PROTOCOL, tool=None, status=RULES[STDOUT_NOT_PROTOCOL].severity,
+                   rule=STDOUT_NOT_PROTOCOL, confidence="high",
+                   message=f"the server wrote non-JSON-RPC to stdout: '{first}' ({lines}); MCP clients "
+                           "read stdout as the protocol stream, and many fail on such a line",
+                   basis="read on the server process's stdout", details={"line": first, "lines": count})]
 
 
 def _linked(results: list[Result], incidents: list[tuple[Result, list[int]]]) -> list[Result]:
@@ -104,15 +121,17 @@ def _read_by(results: list[Result], refusals: list[LearnedRefusal]) -> list[Resu
 
 
 def finish(made: list[Result], smoke: Smoke, surfaces: list[Result], waivers: list[Waiver], *, target: Target,
-           server_name: str, refusals: list[LearnedRefusal]) -> Finished:
+           server_name: str, refusals: list[LearnedRefusal], stdout: Sequence[StdoutNoise] = ()) -> Finished:
     """Finish the results every phase made; `smoke` is the section the smoke phase made, `surfaces`
-    the resource and prompt results among `made`."""
+    the resource and prompt results among `made`, `stdout` what the server processes wrote there
+    that is no JSON-RPC."""
     surfaced = {id(r) for r in surfaces}
     checks = [n for n, r in enumerate(made) if r.kind == "smoke" and id(r) not in surfaced]
     surface_places = [n for n, r in enumerate(made) if id(r) in surfaced]
     made = _read_by(made, refusals)
     incidents = _incidents(made)
-    results = with_ids([*made, *(incident for incident, _ in incidents)])
+    results = with_ids([*made, *(incident for incident, _ in incidents),
+                        *_stdout_finding(stdout)])
     incidents = [(results[len(made) + n], places) for n, (_, places) in enumerate(incidents)]
     results = [_with_fix(r) for r in _linked(results, incidents)]
     results, isolation = _isolated(target, results, server_name)

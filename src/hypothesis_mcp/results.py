@@ -26,7 +26,7 @@ RuleId = Literal[
     "happy-rejected-valid-input", "happy-output-schema", "edge-accepted-invalid-input", "edge-internal-error",
     "happy-tool-not-exercised", "error-as-success", "scenario-failed",
     # Incidents
-    IncidentRule, "state-persists",
+    IncidentRule, "stdout-not-protocol", "state-persists",
     # Lint
     "lint-missing-input-schema", "lint-input-schema-invalid", "lint-input-schema-root", "lint-output-schema-invalid",
     "lint-output-schema-root", "lint-unresolved-ref", "lint-unknown-dialect", "lint-invalid-name",
@@ -48,7 +48,7 @@ Check = Literal[
     "smoke_resource_metadata", "smoke_resource_read", "smoke_resource_template", "smoke_unknown_resource",
     "smoke_prompt_metadata", "smoke_prompt_get", "smoke_prompt_missing_argument", "smoke_unknown_prompt",
     "round-trip", "isolation", "bound", "agreement", "idempotent", "pages", "reads", "agree", "fields",
-    "variants", "deletes", "renames", IncidentRule,
+    "variants", "deletes", "renames", IncidentRule, "stdout-not-protocol",
 ]
 """Every check's name. A pass or a skip names its check where a failure names its rule."""
 

@@ -23,7 +23,8 @@ def score(run: RunContext) -> Report:
     server = run.conn.server.to_dict() if run.conn.server else {}
     config_waivers = options.probe_config.ignore if options.probe_config else []
     finished = finish(results, smoke, run.surfaces, [*options.waivers, *config_waivers], target=run.target,
-                      server_name=server.get("name", ""), refusals=run.refusals)
+                      server_name=server.get("name", ""), refusals=run.refusals,
+                      stdout=[s.stdout for s in run.stats])
     results, waivers, smoke = finished.results, finished.waivers, finished.smoke
     notes.extend(f"waiver {w['rule']}{':' + w['tool'] if w['tool'] else ''} ({w['source']}) matched no "
                  "failure or warning" for w in waivers if not w["matched"])

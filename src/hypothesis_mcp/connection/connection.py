@@ -7,7 +7,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import anyio
@@ -23,7 +23,14 @@ from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection.failure import LearnedRefusal
 from hypothesis_mcp.connection.http import CheckedStreams, HttpLimits, LimitedTransport
 from hypothesis_mcp.connection.outcome import CLOSED_CODE, TIMEOUT_CODE, Outcome
-from hypothesis_mcp.connection.stdio import MALFORMED_CODE, MAX_MESSAGE_BYTES, OVERSIZED_CODE, StdioTransport
+from hypothesis_mcp.connection.stdio import (
+    MALFORMED_CODE,
+    MAX_MESSAGE_BYTES,
+    OVERSIZED_CODE,
+    STDOUT_GRACE_SHARE,
+    StdioTransport,
+    StdoutNoise,
+)
 from hypothesis_mcp.connection.target import Target, parse_target
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError
 from hypothesis_mcp.results import PROMPTS_GET, RESOURCES_READ, Call
@@ -77,6 +84,8 @@ class Stats:
     server_starts: int = 0
     call_seconds: float = 0.0
     slow_seconds: int = 0
+    stdout: StdoutNoise = field(default_factory=StdoutNoise)
+    """What the server processes wrote on stdout that is no JSON-RPC message."""
 
     def cost(self) -> int:
         """Work done so far in call units, the budget unit of shrinking: a server start counts as
@@ -139,6 +148,7 @@ class Connection:
         self._transport: StdioTransport | None = None
         self._stop: asyncio.Event | None = None
         self._handshaken: asyncio.Event | None = None
+        self._noise_only: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: asyncio.Task[None] | None = None
         self._starter: threading.Thread | None = None
@@ -169,6 +179,7 @@ class Connection:
         self._loop = loop
         self._stop = asyncio.Event()
         self._handshaken = asyncio.Event()
+        self._noise_only = asyncio.Event()
         self._runner = loop.create_task(self._run())
         self._starter = threading.Thread(target=self._handshake, name="hypothesis-mcp-start", daemon=True)
         self._starter.start()
@@ -180,7 +191,8 @@ class Connection:
 
     async def _until_ready(self) -> None:
         assert self._runner is not None and self._handshaken is not None and self._stop is not None
-        waiters = {asyncio.ensure_future(self._handshaken.wait()), asyncio.ensure_future(self._stop.wait())}
+        assert self._noise_only is not None
+        waiters = {asyncio.ensure_future(event.wait()) for event in (self._handshaken, self._stop, self._noise_only)}
         await asyncio.wait({self._runner, *waiters}, timeout=self.startup_timeout,
                            return_when=asyncio.FIRST_COMPLETED)
         for waiter in waiters:
@@ -201,8 +213,12 @@ class Connection:
             if self._runner is not None:
                 self._runner.cancel()
             self._close_runner()
-            reason = (f"the server exited with code {code} before finishing the MCP handshake" if code is not None
-                      else f"the server did not finish the MCP handshake within {self.startup_timeout:g}s")
+            stdout_reason = self._stdout_reason() if code is None else None
+            reason = stdout_reason or (
+                f"the server exited with code {code} before finishing the MCP handshake" if code is not None
+                else f"the server did not finish the MCP handshake within {self.startup_timeout:g}s")
+            if stdout_reason is None and (noise := self._stdout_noise()):
+                reason += f"; it wrote non-JSON-RPC to stdout: {noise}"
             raise ServerStartError(f"{self.target.describe()}: {reason}", stderr=stderr, exit_code=code,
                                    remote=self.target.is_url)
         if self._error is not None:
@@ -314,7 +330,10 @@ class Connection:
             )
             self._transport = None
         else:
-            transport = StdioTransport(self.target, max_message_bytes=self.max_message_bytes)
+            noise_only = self._noise_only
+            transport = StdioTransport(self.target, max_message_bytes=self.max_message_bytes, noise=self.stats.stdout,
+                                       on_noise_only=noise_only.set if noise_only is not None else None,
+                                       grace=self._grace())
             self._transport = transport
         client = Client(
             transport,
@@ -361,11 +380,29 @@ class Connection:
             reason = f"could not connect: {_describe(error)}"
         if self.target.is_url and self._http_limits.last_error:
             reason += f" ({self._http_limits.last_error})"
+        if noise := self._stdout_noise():
+            reason += f"; it wrote non-JSON-RPC to stdout: {noise}"
         return ServerStartError(f"{self.target.describe()}: {reason}", stderr=stderr, exit_code=code,
                                 remote=self.target.is_url)
 
     def stderr(self) -> str:
         return self._transport.state.stderr_text() if self._transport else ""
+
+    def _stdout_noise(self) -> str | None:
+        """This process's first non-JSON-RPC line on stdout, quoted, if it wrote one."""
+        first = self._transport.state.noise.first if self._transport else None
+        return f"'{first}'" if first is not None else None
+
+    def _stdout_reason(self) -> str | None:
+        """Why a handshake was given up early: only non-JSON-RPC text came on stdout."""
+        if self._transport is None or not self._transport.state.noise_only:
+            return None
+        return (f"the server wrote non-JSON-RPC to stdout: {self._stdout_noise()}, and no JSON-RPC message "
+                f"within {self._grace():g}s after it, a third of the start-up timeout (an MCP server over stdio "
+                "writes only JSON-RPC there; logs go to stderr)")
+
+    def _grace(self) -> float:
+        return round(self.startup_timeout * STDOUT_GRACE_SHARE, 1)
 
     # catalog ---------------------------------------------------------------------------------
     @property

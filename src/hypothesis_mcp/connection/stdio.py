@@ -16,6 +16,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +43,29 @@ TMPDIR = "{tmpdir}"
 
 _ID_PATTERN = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
+STDOUT_GRACE_SHARE = 1 / 3
+"""The share of the start-up timeout a server that wrote a non-JSON-RPC line, and no JSON-RPC
+message yet, gets to write one before its handshake is given up: a banner followed by the answer is
+judged by the run, a server that only ever writes other text fails well before the timeout, and
+one that prints while it loads for long gets more time with a longer timeout."""
+QUOTED_CHARS = 200
+"""How much of a non-JSON-RPC line a finding quotes."""
+
+
+@dataclass
+class StdoutNoise:
+    """Lines on stdout that are no JSON-RPC message: real clients read stdout as the protocol
+    stream, and many stop at such a line, so the first is kept to be quoted."""
+
+    first: str | None = None
+    lines: int = 0
+
+    def add(self, line: bytes) -> None:
+        self.lines += 1
+        if self.first is None:
+            text = line.decode("utf-8", "replace").strip()
+            self.first = text if len(text) <= QUOTED_CHARS else text[:QUOTED_CHARS] + "\u2026"
+
 
 @dataclass
 class ProcessState:
@@ -51,7 +75,12 @@ class ProcessState:
     returncode: int | None = None
     stderr_tail: collections.deque[bytes] = field(default_factory=lambda: collections.deque())
     stderr_bytes: int = 0
-    noise_lines: int = 0
+    noise: StdoutNoise = field(default_factory=StdoutNoise)
+    """This process's non-JSON-RPC lines on stdout."""
+    messages: int = 0
+    """JSON-RPC messages this process wrote."""
+    noise_only: bool = False
+    """The process wrote a non-JSON-RPC line and then no JSON-RPC message within the grace."""
     oversized: int = 0
     stopped_by_us: bool = False
     stdout_closed: bool = False
@@ -79,10 +108,18 @@ class ProcessState:
 class StdioTransport:
     """Async context manager yielding the (read, write) streams the SDK session expects."""
 
-    def __init__(self, target: Target, *, max_message_bytes: int = MAX_MESSAGE_BYTES) -> None:
+    def __init__(self, target: Target, *, max_message_bytes: int = MAX_MESSAGE_BYTES,
+                 noise: StdoutNoise | None = None, on_noise_only: Callable[[], None] | None = None,
+                 grace: float = 10.0) -> None:
         self.target = target
         self.max_message_bytes = max_message_bytes
         self.state = ProcessState()
+        self.noise = noise if noise is not None else StdoutNoise()
+        """Non-JSON-RPC lines of every process this one belongs with (a run's, say)."""
+        self._on_noise_only = on_noise_only
+        self.grace = grace
+        """Seconds after a first non-JSON-RPC line before `on_noise_only` is called, if no message came."""
+        self._tg: anyio.abc.TaskGroup | None = None
         self._stack: contextlib.AsyncExitStack | None = None
         self._process: anyio.abc.Process | None = None
 
@@ -118,6 +155,7 @@ class StdioTransport:
         read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](16)
         write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](16)
         tg = await stack.enter_async_context(anyio.create_task_group())
+        self._tg = tg
         stack.push_async_callback(self._stop, tg)
         tg.start_soon(self._read_stdout, process, read_writer)
         tg.start_soon(self._read_stderr, process)
@@ -178,6 +216,7 @@ class StdioTransport:
         except ValueError as exc:
             await self._send_malformed(sink, line, exc)
             return
+        self.state.messages += 1
         if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
             if message.id not in self.state.pending:
                 self.state.stray_ids.append(message.id)
@@ -191,15 +230,30 @@ class StdioTransport:
         try:
             data = json.loads(line)
         except ValueError:
-            self.state.noise_lines += 1
+            self._noise(line)
             return
         request_id = data.get("id") if isinstance(data, dict) else None
         if request_id not in self.state.pending:
-            self.state.noise_lines += 1
+            self._noise(line)
             return
+        self.state.messages += 1
         self.state.pending.discard(request_id)
         reason = str(exc).splitlines()[0] if str(exc) else "invalid message"
         await self._send_error(sink, request_id, MALFORMED_CODE, f"malformed JSON-RPC response: {reason}")
+
+    def _noise(self, line: bytes) -> None:
+        """Keep a line that is no JSON-RPC message; the first before any message starts the grace."""
+        self.state.noise.add(line)
+        self.noise.add(line)
+        if self.state.noise.lines == 1 and not self.state.messages and self._tg is not None:
+            self._tg.start_soon(self._noise_grace)
+
+    async def _noise_grace(self) -> None:
+        await anyio.sleep(self.grace)
+        if not self.state.messages:
+            self.state.noise_only = True
+            if self._on_noise_only is not None:
+                self._on_noise_only()
 
     async def _send_error(
         self, sink: anyio.abc.ObjectSendStream[Any], request_id: int | str | None, code: int, text: str
@@ -214,7 +268,6 @@ class StdioTransport:
         self.state.oversized += 1
         match = _ID_PATTERN.search(head)
         if match is None:
-            self.state.noise_lines += 1
             return
         request_id = json.loads(match.group(1))
         self.state.pending.discard(request_id)

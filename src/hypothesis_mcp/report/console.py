@@ -1,16 +1,19 @@
-"""The report for a terminal, most useful first: the grade and the gate verdict, then each failure
-with its reproduction, then one line of counts per check family. `verbose` adds the per-kind
-tables and every smoke, resource and prompt check.
+"""The report for a terminal, most useful first: the grade, then each failure with its
+reproduction, then one line of counts per check family; the command line prints the gate line
+after it, once. `verbose` adds the per-kind tables and every smoke, resource and prompt check.
 
 All server-provided text goes through `_text`, never through rich markup: brackets in a message
 (`[tool]`, `[truncated]`) print as they are, and control characters (an escape sequence in a tool's
-answer) cannot reach the terminal. Off a terminal (a CI log, a file) no line ends in spaces.
+answer) cannot reach the terminal. On a terminal, prose wraps at its width; off a terminal (a CI
+log, a file) nothing is wrapped, the viewer wraps, and no line ends in spaces.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter, defaultdict
+from typing import IO
 
 from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
@@ -44,18 +47,35 @@ MAX_SHOWN_CALLS = 8
 MAX_SHOWN_CHARS = 1500
 """A longer reproduction is shown as its replay command instead of every call."""
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+UNWRAPPED = 100_000
+"""The width of a console that is no terminal: wide enough that a table is as wide as its cells."""
 
 
-def render_console(report: Report, console: Console, *, report_path: str | None = None, verdict: str | None = None,
-                   verbose: bool = False) -> None:
-    """Print the report; sections with nothing to show are left out. `verdict` is the gate line the
-    exit code follows (the command line prints it last too); `report_path` is where the JSON report
-    is written, for the replay commands. Off a terminal nothing is wrapped: a log viewer wraps."""
+def report_console(*, stderr: bool = False) -> Console:
+    """The console a report is printed on: a terminal's own width (a wider one would wrap every long
+    line twice), or off a terminal (a pipe, a file, a CI log, with FORCE_COLOR or not) no width to
+    wrap at."""
+    stream = sys.stderr if stderr else sys.stdout
+    if _is_tty(stream):
+        return Console(highlight=False, stderr=stderr)
+    return Console(highlight=False, stderr=stderr, width=UNWRAPPED)
+
+
+def _is_tty(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no such method, or a closed stream
+        return False
+
+
+def render_console(report: Report, console: Console, *, report_path: str | None = None, verbose: bool = False) -> None:
+    """Print the report; sections with nothing to show are left out. `report_path` is where the JSON
+    report is written, for the replay commands. Off a terminal nothing is wrapped: a log viewer wraps."""
     if console.is_terminal:
-        _Printer(console, wrap=True).report(report, report_path=report_path, verdict=verdict, verbose=verbose)
+        _Printer(console, wrap=True).report(report, report_path=report_path, verbose=verbose)
         return
     with console.capture() as captured:
-        _Printer(console, wrap=False).report(report, report_path=report_path, verdict=verdict, verbose=verbose)
+        _Printer(console, wrap=False).report(report, report_path=report_path, verbose=verbose)
     console.out("\n".join(line.rstrip() for line in captured.get().splitlines()), highlight=False)
 
 
@@ -69,8 +89,8 @@ class _Printer:
         shown = Text.assemble(" " * indent, text) if indent else text
         self.console.print(shown, soft_wrap=paste or not self.wrap)
 
-    def report(self, report: Report, *, report_path: str | None, verdict: str | None, verbose: bool) -> None:
-        for line in _headline(report, verdict):
+    def report(self, report: Report, *, report_path: str | None, verbose: bool) -> None:
+        for line in _headline(report):
             self.line(line)
         if verbose:
             self._details(report)
@@ -144,7 +164,7 @@ class _Printer:
         self.line(_text(f"{command}{where}"), 5, paste=True)
 
 
-def _headline(report: Report, verdict: str | None) -> list[Text]:
+def _headline(report: Report) -> list[Text]:
     server = report.server
     title = " ".join(p for p in (server.get("name") or "unnamed server", server.get("version", "")) if p)
     names = [*SUBSCORES, *(k for k in report.subscores if k not in SUBSCORES)]
@@ -155,8 +175,6 @@ def _headline(report: Report, verdict: str | None) -> list[Text]:
                            f"   Score {percent(report.score)}", (f"   ({subscores})", "dim"))]
     if capped := cap_line(report.grade_cap):
         lines.append(_text(capped, style="yellow"))
-    if verdict:
-        lines.append(_text(verdict, style="bold green" if verdict.startswith("Gates passed") else "bold red"))
     if warning := partial_line(report):
         lines.append(_text(warning, style="bold yellow"))
     return lines

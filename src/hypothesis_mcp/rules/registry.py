@@ -31,6 +31,8 @@ OUTPUT_RULES: frozenset[RuleId] = frozenset({"smoke_structured_content", "happy-
 NOT_EXERCISED: RuleId = "happy-tool-not-exercised"
 ERROR_AS_SUCCESS: Final = "error-as-success"
 """Both a rule id and the name of the check that reports it, so typed as its own literal."""
+STDOUT_NOT_PROTOCOL: Final = "stdout-not-protocol"
+"""A server-wide warning: a rule id and its check's name."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,10 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Write only JSON-RPC messages to the transport (logs go to stderr), answer each request id "
         "exactly once, and follow the negotiated protocol version."
     ), expects=NoIncident()),
+    Rule(STDOUT_NOT_PROTOCOL, "incident", (
+        "Write only JSON-RPC messages to stdout: send logs, banners and prints to stderr (print(..., "
+        "file=sys.stderr), console.error, a logging handler on stderr); clients read stdout as the protocol."
+    ), severity="warn"),
     Rule("state-persists", "probe", (
         "Give every server process a throw-away data location: point its data file or database at a new "
         "temporary folder (--env NAME={tmpdir}/data, or a strategy's env), so a new process starts empty."
