@@ -396,7 +396,8 @@ def test_ctrl_c_over_http_stops_promptly_and_writes_a_partial_report(tmp_path: P
 def test_sigterm_to_the_tester_terminates_its_servers(tmp_path: Path) -> None:
     pending, word = start_cli_on_hanging_server(tmp_path)
     try:
-        stop(pending, signal.SIGTERM, within=10)
+        run, _ = stop(pending, signal.SIGTERM, within=10)
         assert_no_processes(word, within=5)
     finally:
         kill_left(word)
+    assert run.code == 143, (run.code, run.stderr[-2000:])  # 128 + SIGTERM; Ctrl-C stays 130
