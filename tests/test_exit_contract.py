@@ -16,6 +16,9 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT, Cli, CliRun, cli, command_line, sample
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.inputs import value_problems
+from hypothesis_mcp.strategies import Overrides
 
 RAW = str(ROOT / "tests/servers/raw_server.py")
 FAST = ["--profile", "grading", "--max-examples", "5"]
@@ -122,3 +125,26 @@ def test_an_unknown_project_key_names_the_closest_one(tmp_path: Path) -> None:
     run = cli(["test", "unused"], tmp_path)
     assert run.code == 2, run
     assert "[tool.hypothesis-mcp]: unknown key(s) fail-undr; fail-undr: did you mean fail-under?" in run.stderr, run
+
+
+def test_each_value_outside_the_schema_names_where_it_was_given_and_what_is_allowed(tmp_path: Path) -> None:
+    """Judged by the run's one validator, `$ref` and nested values included; what only the whole call
+    can break (a required parameter left to generation) is not the given values' fault."""
+    tool = Tool("find", {
+        "type": "object", "required": ["query"], "$defs": {"Mode": {"enum": ["fast", "exact"]}},
+        "properties": {"query": {"type": "string"}, "mode": {"$ref": "#/$defs/Mode"},
+                       "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                       "tags": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]+$"}},
+                       "code": {"type": "string", "maxLength": 3}}})
+    args_file = tmp_path / "args.yaml"
+    args_file.write_text("find:\n  code: abcd\n")
+    given = Overrides.parse(["mode=slow", "find:limit=0", "tags=[\"ok\", \"Not\"]", "query=fine"], args_file)
+    assert sorted(value_problems([tool], given)) == sorted([
+        f"--args-file {args_file}: find.code: find's code must have at most 3 characters (maxLength)",
+        "--arg find:limit=0: find's limit must be >= 1 (minimum)",
+        '--arg mode=slow: find\'s mode must be one of "fast", "exact" (enum)',
+        "--arg tags=[\"ok\", \"Not\"]: find's tags/1 must match the pattern ^[a-z]+$ (pattern)",
+    ])
+    assert value_problems([tool], Overrides.parse(["limit=100", "mode=exact"])) == [], "required query: not theirs"
+    broken = Tool("broken", {"type": "object", "properties": {"p": {"type": "string", "pattern": "("}}})
+    assert value_problems([broken], Overrides.parse(["p=x"])) == [], "a schema the oracle cannot apply judges nothing"

@@ -8,11 +8,14 @@ the file's tool entry, `--arg NAME=...`, `--arg TOOL:NAME=...`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import jsonschema
+import referencing.exceptions
 from jsonschema.exceptions import best_match
 
 from hypothesis_mcp.catalog import Tool
@@ -156,10 +159,16 @@ def breaches(tool: Tool, values: Mapping[str, Any]) -> list[Breach]:
     """The given values the tool's inputSchema forbids, judged by the run's one validator; what
     only the whole call can break (a required parameter left to generation) is not theirs."""
     errors: dict[str, list[Any]] = {}
-    for error in value_validator(tool.input_schema or {"type": "object"}).iter_errors(dict(values)):
-        path = list(error.absolute_path)
-        if path and path[0] in values:
-            errors.setdefault(str(path[0]), []).append(error)
+    if not values:
+        return []
+    try:
+        for error in value_validator(tool.input_schema or {"type": "object"}).iter_errors(dict(values)):
+            path = list(error.absolute_path)
+            if path and path[0] in values:
+                errors.setdefault(str(path[0]), []).append(error)
+    except (re.error, HypothesisMCPError, jsonschema.exceptions.SchemaError, jsonschema.exceptions.UnknownType,
+            referencing.exceptions.Unresolvable):
+        return []  # a schema the oracle cannot apply judges no value; lint reports it
     found = []
     for name, group in errors.items():
         error = best_match(group)
