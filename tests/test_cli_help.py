@@ -75,10 +75,14 @@ def test_test_help_groups_options_with_named_placeholders(tmp_path: Path) -> Non
 
 def test_test_help_shows_examples_and_every_exit_code(tmp_path: Path) -> None:
     text = cli(["test", "--help"], tmp_path).stdout
-    assert "Examples" in text and 'hypothesis-mcp test "python server.py"' in text
+    examples = text[text.index("Examples"):text.index("Exit codes")]
+    first = next(line.strip() for line in examples.splitlines()[1:] if line.strip().startswith("hypothesis-mcp"))
+    assert first == 'hypothesis-mcp test "python server.py" --ci', "the examples open with the CI form"
+    assert "--exit-zero" in examples, "the report-only form is shown too"
     codes = text[text.index("Exit codes"):]
     for code in ("0", "1", "2", "3", "4", "5", "130"):
         assert f"\n   {code} " in codes, code
+    assert "143 by SIGTERM" in codes and "with or without --ci" in codes, codes
 
 
 @pytest.mark.parametrize("args", [["--help"], ["test", "--help"], ["tools", "--help"], ["learn", "--help"],

@@ -484,7 +484,24 @@ def test_gates_a_partial_run_never_passes_ci() -> None:
     partial = dataclasses.replace(clean, partial_reasons=["interrupted"])
     assert exit_code(partial, None, ci=True) == EXIT_BLOCKING
     assert exit_code(partial, None, ci=False) == EXIT_OK
-    assert gate_line(EXIT_BLOCKING, partial, None) == "Gate failed — --ci: incomplete run (interrupted)"
+    assert gate_line(partial, None, None, ci=True) == "Gate failed — --ci: incomplete run (interrupted)"
+
+
+def test_gates_a_blocking_failure_exits_1_with_or_without_ci_and_exit_zero_keeps_0() -> None:
+    from hypothesis_mcp.gates import EXIT_BLOCKING, EXIT_OK, blocking, exit_code, gate_line
+
+    report = dataclasses.replace(sample_report(), smoke=Smoke(executed=False))
+    assert len(blocking(report)) == 2, "the sample report holds a sure probe failure and a crash"
+    assert exit_code(report, None, ci=False) == exit_code(report, None, ci=True) == EXIT_BLOCKING
+    assert exit_code(report, None, ci=False, exit_zero=True) == EXIT_OK
+    assert exit_code(report, None, ci=True, exit_zero=True) == EXIT_OK
+    named = "2 blocking failures: probe-silent-noop on create_note, server-crashed on sloppy"
+    assert gate_line(report, None, None, ci=False) == f"Gate failed — {named}"
+    assert gate_line(report, None, None, ci=True) == f"Gate failed — --ci: {named}"
+    assert gate_line(report, None, None, ci=False, exit_zero=True) == \
+        f"Gate failed, not enforced (--exit-zero) — {named}", "what failed is still named"
+    interrupted = dataclasses.replace(report, interrupted=True)
+    assert exit_code(interrupted, None, ci=False, exit_zero=True) == 130, "an interrupted run is never a pass"
 
 
 def test_waived_results_in_every_format() -> None:

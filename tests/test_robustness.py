@@ -138,8 +138,9 @@ def check_hang(run: Run) -> None:
 
 
 def check_went_on(run: Run) -> None:
-    """Tools listed after the crashing and hanging ones were tested, and passed."""
-    assert run.code == 0, run.stderr[-3000:]
+    """Tools listed after the crashing and hanging ones were tested, and passed; the crash and the
+    hang are blocking failures, so the run exits 1 (without --ci too)."""
+    assert run.code == 1, run.stderr[-3000:]
     report_is_complete(run.report)
     assert run.one(kind="scenario", check="happy", tool="echo")["status"] == "pass"
     assert run.one(kind="scenario", check="edge", tool="echo")["status"] == "pass"
@@ -167,8 +168,8 @@ def test_crash_and_hang_over_http(batch: Batch) -> None:
 def check_rpc_faults(run: Run) -> None:
     """A catalog in three pages whose second cursor is the empty string is read whole; a response
     with a wrong id, an error whose code is a string and a result whose content is not a list are
-    each a `protocol-violation` incident on its tool, and the other tools still pass."""
-    assert run.code == 0, run.stderr[-3000:]
+    each a `protocol-violation` incident on its tool (blocking: exit 1), and the other tools still pass."""
+    assert run.code == 1, run.stderr[-3000:]
     assert "Traceback" not in run.stderr, run.stderr[-3000:]
     report_is_complete(run.report)
     for tool, expected in [("wrong_id", "unknown id 1"), ("bad_error", "malformed JSON-RPC response"),
@@ -224,7 +225,7 @@ def test_max_time_bounds_a_run_whose_tool_hangs(tmp_path: Path) -> None:
     """Every hanging call costs --timeout; --max-time must bound the whole run, shrinking included."""
     word, target = stdio("hangy")
     run = run_cli(["test", *FAST, "--timeout", "1", "--max-time", "1", *target], tmp_path)
-    assert run.code == 0, run.stderr[-3000:]
+    assert run.code == 1, run.stderr[-3000:]  # the hang is a blocking failure
     report_is_complete(run.report)
     # The hang alone costs ~4 timeouts while shrinking: the run must stop within --max-time plus
     # one call's --timeout, plus a second to finish the report.
@@ -399,7 +400,8 @@ def test_ctrl_c_over_http_stops_promptly_and_writes_a_partial_report(tmp_path: P
 def test_sigterm_to_the_tester_terminates_its_servers(tmp_path: Path) -> None:
     pending, word = start_cli_on_hanging_server(tmp_path)
     try:
-        stop(pending, signal.SIGTERM, within=10)
+        run, _ = stop(pending, signal.SIGTERM, within=10)
         assert_no_processes(word, within=5)
     finally:
         kill_left(word)
+    assert run.code == 143, (run.code, run.stderr[-2000:])  # 128 + SIGTERM; Ctrl-C stays 130

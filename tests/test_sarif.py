@@ -80,7 +80,7 @@ def test_a_config_target_points_at_the_servers_line(tmp_path: Path) -> None:
     out = tmp_path / "out.sarif"
     done = cli(["test", "--config", str(config), "--server", "notes", "--max-examples", "3", "--sarif", str(out)],
                tmp_path)
-    assert done.code == 0, done
+    assert done.code == 1, done  # the html export's broken output blocks; the SARIF is written all the same
     log = json.loads(out.read_text(encoding="utf-8"))
     validate(log)
     line = next(i for i, text in enumerate(config.read_text().splitlines(), 1) if '"notes"' in text)

@@ -365,6 +365,15 @@ def test_few_tools_exercised_lower_the_score_and_none_grades_d_at_best() -> None
     assert score == 50.0 and grade in ("D", "F")
 
 
+def test_a_run_interrupted_before_any_tool_was_judged_says_so() -> None:
+    """Not "no tool answered a valid call with success": no tool was called at all."""
+    lint_only = [Result(kind="lint", check="lint", tool="t", status="fail", rule="lint-invalid-name", message="m")]
+    _, grade, _, cap = score_run(lint_only, num_tools=2, lint=100.0, interrupted=True)
+    assert cap.reasons == ["the run was interrupted before any tool was judged"] and grade == "D", cap
+    _, grade, _, cap = score_run(lint_only, num_tools=2, lint=100.0)
+    assert cap.reasons[0].startswith("no tool answered a valid call with success") and grade == "D", cap
+
+
 def test_probes_that_pass_do_not_change_the_score() -> None:
     passing = Result(kind="probe", check="round-trip", tool="a", status="pass", rule="round-trip", message="m")
     with_probe = score_run([_happy("a"), _happy("b", "fail"), passing], num_tools=2, lint=90.0)

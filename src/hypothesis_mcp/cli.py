@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 import hypothesis_mcp.cli_help as panel
 from hypothesis_mcp.cli_help import (
@@ -33,8 +34,9 @@ from hypothesis_mcp.cli_targets import (
     require_env,
 )
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError, UsageError
-from hypothesis_mcp.gates import EXIT_BLOCKING, EXIT_INTERRUPTED, EXIT_OK, EXIT_START, EXIT_USAGE
+from hypothesis_mcp.gates import EXIT_BLOCKING, EXIT_INTERRUPTED, EXIT_OK, EXIT_START, EXIT_TERMINATED, EXIT_USAGE
 from hypothesis_mcp.loading import collector_paused
+from hypothesis_mcp.outpaths import check_outputs
 
 if TYPE_CHECKING:
     from hypothesis_mcp.connection import Outcome
@@ -76,7 +78,7 @@ def guarded(action: Callable[[], T]) -> T:
     try:
         return action()
     except ServerStartError as exc:
-        err.print(f"[bold red]error:[/bold red] {exc}", soft_wrap=True)
+        err.print(f"[bold red]error:[/bold red] {escape(str(exc))}", soft_wrap=True)
         if exc.remote:
             err.print("check the URL, that the server is running and reachable, and any --header or --token.")
         elif exc.stderr.strip():
@@ -86,14 +88,19 @@ def guarded(action: Callable[[], T]) -> T:
             err.print("the server wrote nothing to stderr.")
         raise typer.Exit(EXIT_START) from None
     except UsageError as exc:
-        err.print(f"[bold red]error:[/bold red] {exc}", soft_wrap=True)
+        err.print(f"[bold red]error:[/bold red] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(EXIT_USAGE) from None
     except HypothesisMCPError as exc:  # a catalog that cannot be read whole too
-        err.print(f"[bold red]error:[/bold red] {exc}", soft_wrap=True)
+        err.print(f"[bold red]error:[/bold red] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(EXIT_START) from None
     except KeyboardInterrupt:
         err.print("interrupted")
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        raise typer.Exit(by_signal(EXIT_INTERRUPTED)) from None
+
+
+def by_signal(code: int) -> int:
+    """An interrupted run's code says which signal stopped it: 130 for Ctrl-C, 143 for SIGTERM."""
+    return EXIT_TERMINATED if code == EXIT_INTERRUPTED and _terminated else code
 
 
 def write_text(text: str, destination: str) -> None:
@@ -163,6 +170,7 @@ def learn(
     def body() -> None:
         with collector_paused(freeze=True):
             from hypothesis_mcp import learn as learning
+        check_outputs([("--json", json_out), ("--write-config", write_config)])
         the_target = choose_target(target, client_config, server, env=env, header=header, token=token)
         learned = learning.learn(the_target, allow_writes=allow_writes, timeout=timeout)
         out = err if json_out == "-" else Console(highlight=False)
@@ -203,6 +211,9 @@ def test(
                                            help="An argument value (JSON when it parses).")] = [],  # noqa: B006
     args_file: Annotated[Path | None, typer.Option("--args-file", metavar="FILE", rich_help_panel=panel.CHECKS,
                                                    help="YAML/JSON {'*': {...}, TOOL: {...}}.")] = None,
+    allow_invalid_args: Annotated[bool, _flag("--allow-invalid-args", "Send --arg/--args-file values the "
+                                              "inputSchema forbids (else exit 2); a refusal of them is no "
+                                              "finding.", panel.CHECKS)] = False,
     include_tool: Annotated[list[str], typer.Option("--include-tool", metavar="GLOB", rich_help_panel=panel.CHECKS,
                                                     help="Test only the tools whose name matches (repeatable; "
                                                     "*, ? and [...] as in a shell).")] = [],  # noqa: B006
@@ -256,8 +267,10 @@ def test(
                                  "written).", panel.OUTPUTS, "-q")] = False,
     verbose: Annotated[bool, _flag("--verbose", "Also print every check: the per-kind tables, each smoke, resource "
                                    "and prompt check, and a progress line per tool.", panel.OUTPUTS, "-v")] = False,
-    ci: Annotated[bool, _flag("--ci", "Grading profile; a blocking failure or a partial run exits 1.",
+    ci: Annotated[bool, _flag("--ci", "Grading profile and every gate: a partial run exits 1 too.",
                               panel.GATES)] = False,
+    exit_zero: Annotated[bool, _flag("--exit-zero", "Report only: exit 0 whatever the checks found (the gate "
+                                     "line still names what failed).", panel.GATES)] = False,
     fail_under: Annotated[str | None, typer.Option("--fail-under", metavar="GRADE|PERCENT",
                                                    rich_help_panel=panel.GATES,
                                                    help="Exit 3 below this grade letter or percentage.")] = None,
@@ -305,6 +318,8 @@ def test(
             to_stdout.append("--annotations")
         if len(to_stdout) > 1:
             raise UsageError(f"only one output can go to stdout (-), not {' and '.join(to_stdout)}")
+        check_outputs([("--json", json_out), ("--junit", junit), ("--markdown", markdown), ("--sarif", sarif),
+                       ("--badge", badge)], [("--emit-tests", emit_tests_dir)])
         waivers = [parse_waiver(text, "--ignore") for text in ignore]
         overrides = Overrides.parse(list(arg), str(args_file) if args_file else None)
         if probe_config and strategy:
@@ -318,7 +333,7 @@ def test(
         options = RunOptions(
             profile=chosen, smoke=smoke, call_all=call_all, probes=probes or probe_config is not None,
             allow_writes=allow_writes, allow_deletes=allow_deletes, probe_config=config, overrides=overrides,
-            read_only=read_only,
+            allow_invalid_args=allow_invalid_args, read_only=read_only,
             probe_grade_cap=not no_probe_grade_cap, timeout=timeout, startup_timeout=timeout,
             max_time=max_time, workers=parse_workers(workers), waivers=waivers, include_tools=list(include_tool),
             exclude_tools=list(exclude_tool),
@@ -327,15 +342,16 @@ def test(
             err.print(f"profile {chosen.name}, seed {chosen.seed} (repeat with --seed {chosen.seed})")
         if all_servers:
             from hypothesis_mcp.cli_fleet import Outputs, run_fleet
-            return run_fleet(client_config, shard, target, server, options, gate, ci=ci, quiet=quiet, err=err,
-                             outputs=Outputs(json_out, junit, markdown, sarif), write_text=write_text)
+            return run_fleet(client_config, shard, target, server, options, gate, ci=ci, exit_zero=exit_zero,
+                             quiet=quiet, err=err, outputs=Outputs(json_out, junit, markdown, sarif),
+                             write_text=write_text)
         the_target = choose_target(target, client_config, server, env=env, header=header, token=token)
         if shipped and shipped.env and not the_target.is_url:
             the_target = dataclasses.replace(the_target, env={**shipped.env, **the_target.env})
         with progress_display(err, quiet=quiet, verbose=verbose) as progress:
             report = run(the_target, options, progress)
-        code = exit_code(report, gate, ci=ci)
-        verdict = gate_line(code, report, fail_under)
+        code = exit_code(report, gate, ci=ci, exit_zero=exit_zero)
+        verdict = gate_line(report, gate, fail_under, ci=ci, exit_zero=exit_zero)
         # With a document on stdout, the people's report goes to stderr.
         console = report_console(stderr=bool(to_stdout))
         if not quiet:
@@ -368,7 +384,7 @@ def test(
                       style="bold green" if verdict.startswith("Gates passed") else "bold red")
         return code
 
-    raise typer.Exit(guarded(body))
+    raise typer.Exit(by_signal(guarded(body)))
 
 
 @app.command(cls=PlainCommand, epilog=DEFAULTS)
@@ -399,6 +415,7 @@ def replay(
             from hypothesis_mcp.report.json_report import load_report
             from hypothesis_mcp.results import Result
             from hypothesis_mcp.suggest import closest
+        check_outputs([], [("--emit-tests", emit_tests_dir)])
         data = load_report(report_file)
         results = [Result.from_dict(r) for r in data.get("results", [])]
         if result_id is not None:
@@ -465,6 +482,7 @@ def merge(
 
         if json_out == "-" and markdown == "-":
             raise UsageError("only one output can go to stdout (-), not --json and --markdown")
+        check_outputs([("--json", json_out), ("--markdown", markdown)])
         document = merge_reports(list(reports))
         if json_out:
             write_json(document, json_out)
@@ -512,8 +530,13 @@ def root(
     guarded(lambda: apply_project_defaults(ctx))
 
 
+_terminated: list[int] = []
+"""SIGTERM was received (the exit code is then 143, not Ctrl-C's 130)."""
+
+
 def _terminate(signum: int, frame: object) -> None:
     """SIGTERM takes the Ctrl-C path: servers stopped, a partial report written."""
+    _terminated.append(signum)
     raise KeyboardInterrupt
 
 

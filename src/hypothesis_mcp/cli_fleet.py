@@ -70,23 +70,23 @@ def chosen_members(config: Path | None, shard: str | None, target: list[str],
     return config, [m for m in members if shard_of(m.name, count) == index]
 
 
-def grade_all(members: list[Member], options: RunOptions, gate: Gate | None, *, ci: bool, err: Console,
-              quiet: bool) -> list[ServerGrade]:
+def grade_all(members: list[Member], options: RunOptions, gate: Gate | None, *, ci: bool, exit_zero: bool,
+              err: Console, quiet: bool) -> list[ServerGrade]:
     grades = []
     for place, member in enumerate(members, 1):
         if not quiet:
             err.print(f"[{place}/{len(members)}] {member.name}", markup=False, highlight=False)
         with progress_display(err, quiet=quiet) as progress:
-            grades.append(grade_member(member, options, gate, ci=ci, events=progress))
+            grades.append(grade_member(member, options, gate, ci=ci, exit_zero=exit_zero, events=progress))
     return grades
 
 
 def run_fleet(config_file: Path | None, shard: str | None, target: list[str], server: str | None,
-              options: RunOptions, gate: Gate | None, *, ci: bool, quiet: bool, err: Console, outputs: Outputs,
-              write_text: Callable[[str, str], None]) -> int:
+              options: RunOptions, gate: Gate | None, *, ci: bool, exit_zero: bool, quiet: bool, err: Console,
+              outputs: Outputs, write_text: Callable[[str, str], None]) -> int:
     """Grade the servers, write the combined report and return the worst exit code."""
     config, members = chosen_members(config_file, shard, target, server)
-    grades = grade_all(members, options, gate, ci=ci, err=err, quiet=quiet)
+    grades = grade_all(members, options, gate, ci=ci, exit_zero=exit_zero, err=err, quiet=quiet)
     document = fleet_report(grades)
     write_outputs(grades, document, outputs, config, ci=ci, write_text=write_text)
     to_stdout = "-" in (outputs.json, outputs.junit, outputs.markdown)

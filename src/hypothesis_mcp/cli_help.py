@@ -25,10 +25,12 @@ DEFAULTS = ("A default shown here that differs from the built-in one comes from 
 
 TEST_EPILOG = f"""[b]Examples[/b]
 
-  # lint and scenarios, calling read-only tools only
-  hypothesis-mcp test "python server.py"
-  # smoke checks, probes that write (a disposable server!), gated for CI
+  # in CI: the grading profile, and every gate decides the exit code
+  hypothesis-mcp test "python server.py" --ci
+  # smoke checks and probes that write (a disposable server!), gated for CI
   hypothesis-mcp test "python server.py" --smoke --probes --allow-writes --ci
+  # a report only: exit 0 whatever it finds
+  hypothesis-mcp test "python server.py" --exit-zero
   # a server over streamable HTTP, the report also as JSON
   hypothesis-mcp test https://host/mcp --token "$T" --json report.json
   # run a report's failures again after a fix
@@ -36,14 +38,14 @@ TEST_EPILOG = f"""[b]Examples[/b]
 
 [b]Exit codes[/b]
 
-  0    every gate passed
-  1    --ci: a blocking failure (a sure probe failure, a crash, a tool failing
-       valid input) or a partial run
+  0    every gate passed (or --exit-zero)
+  1    a blocking failure (a sure probe failure, a crash, a hang, a tool failing
+       valid input), with or without --ci; with --ci a partial run too
   2    usage or configuration error
   3    the score is below --fail-under (wins when several gates fail)
   4    --smoke: a smoke check failed
   5    the server could not be started or reached
-  130  interrupted (a partial report is still written)
+  130  interrupted by Ctrl-C, 143 by SIGTERM (a partial report is still written)
 
 {DEFAULTS}"""
 

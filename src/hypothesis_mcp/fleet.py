@@ -93,7 +93,7 @@ def shard_of(name: str, count: int) -> int:
     return 1 + int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big") % count
 
 
-def grade_member(member: Member, options: RunOptions, gate: Gate | None, *, ci: bool,
+def grade_member(member: Member, options: RunOptions, gate: Gate | None, *, ci: bool, exit_zero: bool = False,
                  events: Events | None = None) -> ServerGrade:
     """One server's run, its exit code as a run of it alone would have it."""
     if member.target is None:
@@ -109,7 +109,7 @@ def grade_member(member: Member, options: RunOptions, gate: Gate | None, *, ci: 
         return ServerGrade(member.name, shown, EXIT_START, error=f"{exc}{tail}")
     except HypothesisMCPError as exc:
         return ServerGrade(member.name, shown, EXIT_START, error=str(exc))
-    return ServerGrade(member.name, shown, exit_code(report, gate, ci=ci), report)
+    return ServerGrade(member.name, shown, exit_code(report, gate, ci=ci, exit_zero=exit_zero), report)
 
 
 def combined(servers: list[dict[str, Any]]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from fnmatch import fnmatchcase
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.stateful.config import ProbeConfig
-from hypothesis_mcp.strategies.overrides import ALL_TOOLS, Overrides
+from hypothesis_mcp.strategies.overrides import ALL_TOOLS, Overrides, breaches
 from hypothesis_mcp.suggest import closest
 from hypothesis_mcp.waivers import Waiver
 
@@ -33,6 +33,17 @@ def override_problems(tools: list[Tool], overrides: Overrides) -> list[str]:
         elif name not in tool.properties:
             problems.append(f"{source}: tool {scope!r} has no parameter {name!r} in its inputSchema"
                             f"{closest(name, tool.properties, noun='parameters')}")
+    return problems
+
+
+def value_problems(tools: list[Tool], overrides: Overrides) -> list[str]:
+    """Given values a tool's inputSchema forbids, each with where it was given, the keyword it
+    breaks and what that keyword allows: sent, the server would be blamed for the user's value."""
+    problems = []
+    for tool in tools:
+        origins = overrides.origins(tool)
+        problems += [f"{origins[b.name]}: {tool.name}'s {b.where} {b.allowed} ({b.keyword})"
+                     for b in breaches(tool, overrides.for_tool(tool))]
     return problems
 
 

@@ -22,6 +22,8 @@ class RunOptions:
     """Let the deletes probe call deleting tools, on records the run itself wrote (needs allow_writes)."""
     probe_config: ProbeConfig | None = None
     overrides: Overrides | None = None
+    allow_invalid_args: bool = False
+    """Send `--arg` values the inputSchema forbids (else a usage error); a refusal of one is no finding."""
     read_only: bool = False
     probe_grade_cap: bool = True
     timeout: float = 30.0

@@ -18,7 +18,14 @@ from hypothesis_mcp.checks.searches import Searches
 from hypothesis_mcp.checks.smoke import SmokeRun
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.events import CatalogRead, PhaseFinished, PhaseStarted, Planned
-from hypothesis_mcp.inputs import config_problems, override_problems, selected, selection_problems, waiver_problems
+from hypothesis_mcp.inputs import (
+    config_problems,
+    override_problems,
+    selected,
+    selection_problems,
+    value_problems,
+    waiver_problems,
+)
 from hypothesis_mcp.options import RunOptions
 from hypothesis_mcp.runcontext import Plan, RunContext
 from hypothesis_mcp.search.schedule import plan_units, search_jobs
@@ -53,7 +60,9 @@ def run_phase(run: RunContext, phase: Phase) -> None:
 
 def _check_inputs(tools: list[Tool], options: RunOptions, notes: list[str]) -> None:
     """Every tool and parameter the user named must be in the catalog (exit 2 with the closest
-    names); a strategy shipped for several versions of a server only gets notes."""
+    names), and every value given must be one its tool's inputSchema allows (exit 2 naming the
+    keyword, unless --allow-invalid-args); a strategy shipped for several versions of a server only
+    gets notes."""
     problems = override_problems(tools, options.overrides or Overrides())
     problems += waiver_problems(tools, options.waivers)
     problems += selection_problems(tools, options.include_tools, options.exclude_tools)
@@ -66,6 +75,13 @@ def _check_inputs(tools: list[Tool], options: RunOptions, notes: list[str]) -> N
             problems += found
     if problems:
         raise UsageError("the names given do not match the server's catalog:\n  " + "\n  ".join(problems))
+    outside = value_problems(selected(tools, options.include_tools, options.exclude_tools),
+                             options.overrides or Overrides())
+    if outside and not options.allow_invalid_args:
+        raise UsageError("the values given break the tools' inputSchema (--allow-invalid-args sends them anyway):"
+                         "\n  " + "\n  ".join(outside))
+    notes.extend(f"{problem}: sent anyway (--allow-invalid-args); a refusal of it is not held against the server"
+                 for problem in outside)
 
 
 def catalog(run: RunContext) -> None:

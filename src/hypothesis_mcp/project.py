@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis_mcp.errors import UsageError
+from hypothesis_mcp.suggest import nearest
 
 OWN_FILE = "hypothesis-mcp.toml"
 PYPROJECT = "pyproject.toml"
@@ -77,6 +78,7 @@ def default_map(defaults: Defaults, commands: Mapping[str, Any]) -> dict[str, di
     """Each command's share of the defaults, keyed by its parameter names; a key that no command
     takes is an error, not ignored."""
     taken: set[str] = set()
+    known: set[str] = set(ALIASES)
     mapped: dict[str, dict[str, Any]] = {}
     for name, command in commands.items():
         names: dict[str, str] = {}
@@ -88,12 +90,16 @@ def default_map(defaults: Defaults, commands: Mapping[str, Any]) -> dict[str, di
         mine = {names[k]: v for k, v in defaults.values.items() if k in names
                 and (k in allowed if allowed is not None else (name == "test" or k not in OUTPUTS))}
         taken |= {k for k in defaults.values if k in names and names[k] in mine}
+        known |= {k for k in names if allowed is None or k in allowed}
         if mine:
             mapped[name] = mine
     unknown = sorted(set(defaults.values) - taken)
     if unknown:
-        raise UsageError(f"{defaults.source}: unknown key(s) {', '.join(unknown)}; keys are the long option names "
-                         "of hypothesis-mcp test (max-examples, fail-under, json, ...), target and args")
+        hints = "; ".join(f"{key}: did you mean {' or '.join(near)}?" for key in unknown
+                          if (near := nearest(key, known, n=1)))
+        raise UsageError(f"{defaults.source}: unknown key(s) {', '.join(unknown)}{'; ' + hints if hints else ''}; "
+                         "keys are the long option names of hypothesis-mcp test (max-examples, fail-under, json, ...), "
+                         "target and args")
     return mapped
 
 

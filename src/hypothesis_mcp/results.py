@@ -148,6 +148,8 @@ class Reproduction:
         )
 EXERCISED = "valid_calls_succeeded"
 ANSWERED = "calls_answered"
+GIVEN_OUTSIDE = "given_outside_schema"
+"""A happy result not judged: the user's values for the tool break its inputSchema (--allow-invalid-args)."""
 """How many generated calls of a scenario the tool answered (the share error-as-success weighs by)."""
 """A happy result's count of generated valid calls the tool served with success: 0 is not exercised."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from hypothesis_mcp.gates import capping
-from hypothesis_mcp.results import ANSWERED, EXERCISED, Check, GradeCap, Result, RuleId
+from hypothesis_mcp.results import ANSWERED, EXERCISED, GIVEN_OUTSIDE, Check, GradeCap, Result, RuleId
 from hypothesis_mcp.rules.registry import ERROR_AS_SUCCESS
 
 WEIGHTS = {"happy": 0.6, "edge": 0.2, "lint": 0.2}
@@ -90,7 +90,7 @@ def exercised_tools(results: Iterable[Result]) -> int:
 
 
 def score_run(
-    results: list[Result], *, num_tools: int, lint: float | None, cap_enabled: bool = True,
+    results: list[Result], *, num_tools: int, lint: float | None, cap_enabled: bool = True, interrupted: bool = False,
 ) -> tuple[float, str, dict[str, float | None], GradeCap]:
     subscores: dict[str, float | None] = {
         "happy": scenario_subscore(results, "happy"),
@@ -121,8 +121,14 @@ def score_run(
         cap.note = f"Grade {uncapped} by score, capped because: {'; '.join(cap.reasons)}"
     elif not cap_enabled and probe_failures:
         cap.note = "the probe grade cap is off (--no-probe-grade-cap)"
-    if num_tools and not exercised_tools(results) and _rank(grade) < _rank(UNEXERCISED_CAP):
-        cap.reasons.append("no tool answered a valid call with success: every answer was a refusal or an error")
+    happy = [r for r in results if r.kind == "scenario" and r.check == "happy"]
+    called = [r for r in happy if r.status != "skip" or r.details.get(GIVEN_OUTSIDE)]
+    # When every called tool got only the user's schema-breaking values, no valid call was refused.
+    vouched = not called or not all(r.details.get(GIVEN_OUTSIDE) for r in called)
+    if num_tools and vouched and not exercised_tools(results) and _rank(grade) < _rank(UNEXERCISED_CAP):
+        judged = any(r.status in ("pass", "fail", "inconclusive") for r in happy)
+        cap.reasons.append("the run was interrupted before any tool was judged" if interrupted and not judged else
+                           "no tool answered a valid call with success: every answer was a refusal or an error")
         grade = UNEXERCISED_CAP
         cap.capped, cap.cap = True, UNEXERCISED_CAP
         cap.note = f"Grade {uncapped} by score, capped because: {'; '.join(cap.reasons)}"

@@ -30,6 +30,7 @@ def score(run: RunContext) -> Report:
                  "failure or warning" for w in waivers if not w["matched"])
     grade_score, grade, subscores, cap = score_run(
         results, num_tools=len(run.tools), lint=lint_score(run.tools, results), cap_enabled=options.probe_grade_cap,
+        interrupted=run.interrupted,
     )
     examples = planned.searches.examples + planned.probes.examples
     profile = options.profile

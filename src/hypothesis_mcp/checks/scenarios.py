@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.searches import Search, Searches, rejection_kind
-from hypothesis_mcp.results import ANSWERED, EXERCISED, Call, Check, Reproduction, Result, RuleId
+from hypothesis_mcp.results import ANSWERED, EXERCISED, GIVEN_OUTSIDE, Call, Check, Reproduction, Result, RuleId
 from hypothesis_mcp.rules.registry import NOT_EXERCISED, fix_for
 
 HAPPY_OUTPUT: RuleId = "happy-output-schema"
@@ -60,6 +60,11 @@ def _result(check: Check, tool: Tool, search: Search, basis: str) -> Result:
     if search.skipped is not None:
         return Result(kind="scenario", check=check, tool=tool.name, status="skip", rule=check,
                       message=search.skipped, basis=basis)
+    if check == "happy" and not search.successes and search.outside_schema:
+        return Result(kind="scenario", check=check, tool=tool.name, status="skip", rule=check, basis=basis,
+                      message=f"not judged: the values given break its inputSchema ({search.outside_schema}; "
+                      f"--allow-invalid-args), so its {len(search.refused)} refusal(s) are not held against it",
+                      details={**exercised, GIVEN_OUTSIDE: search.outside_schema})
     if check == "happy" and not search.successes:
         kept = f", last with {search.refused[-1].summary()}" if search.refused else ""
         return Result(

@@ -31,6 +31,7 @@ from hypothesis_mcp.strategies import (
 from hypothesis_mcp.strategies.boundary import boundary_arguments
 from hypothesis_mcp.strategies.breakers import Breaker, invalid_breakers, valid_breakers, violation
 from hypothesis_mcp.strategies.dialect import schema_problem, value_validator
+from hypothesis_mcp.strategies.overrides import breaches
 
 NO_INCIDENT = NoIncident()
 SERVED = Served()
@@ -56,6 +57,9 @@ class Search:
     refused: list[Outcome] = field(default_factory=list)
     skipped: str | None = None
     examples: int = 0
+    outside_schema: str | None = None
+    """The user's values for the tool break its inputSchema (--allow-invalid-args): its refusals
+    are no finding."""
     output_unchecked: str | None = None
     """Why the outputSchema was not judged, when the tool declares one that cannot be used."""
     error_shaped: list[tuple[Any, Outcome]] = field(default_factory=list)
@@ -117,6 +121,8 @@ class Searches:
         if problem is not None:
             search.output_unchecked = f"outputSchema not checked: it is not a valid JSON Schema ({problem})"
         fixed = self.overrides.for_tool(tool) if self.overrides else {}
+        if outside := (breaches(tool, fixed) if fixed else []):
+            search.outside_schema = "; ".join(f"its {b.where} {b.allowed} ({b.keyword})" for b in outside)
         try:
             strategy = arguments(tool, fixed or None)
             edges = boundary_arguments(tool, fixed)
@@ -134,7 +140,7 @@ class Searches:
             search.answered.append(outcome.slim())
             if outcome.error_shaped:
                 search.error_shaped.append((args, search.answered[-1]))
-            if not outputs_only and (why := SERVED.breach(outcome)) is not None:
+            if not outputs_only and not outside and (why := SERVED.breach(outcome)) is not None:
                 return Finding(REJECTED_VALID, why, {"returned": outcome.summary()})
             if not outcome.ok:
                 search.refused.append(search.answered[-1])

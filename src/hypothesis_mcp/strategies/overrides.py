@@ -8,14 +8,20 @@ the file's tool entry, `--arg NAME=...`, `--arg TOOL:NAME=...`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import jsonschema
+import referencing.exceptions
+from jsonschema.exceptions import best_match
+
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.errors import HypothesisMCPError, UsageError
 from hypothesis_mcp.files import read_document
+from hypothesis_mcp.strategies.dialect import value_validator
 from hypothesis_mcp.strategies.normalise import Unsatisfiable
 from hypothesis_mcp.strategies.schemas import compiler_for, tool_schema
 
@@ -117,14 +123,84 @@ class Overrides:
 
     def for_tool(self, tool: Tool) -> dict[str, Any]:
         """The values for the parameters this tool declares, numbers turned to text for string ones."""
+        return {name: _coerce(tool, name, value, text) for name, (value, text, _) in self._winning(tool).items()}
+
+    def origins(self, tool: Tool) -> dict[str, str]:
+        """Where each of this tool's values was given, as the user wrote it (`--arg limit=999`,
+        `--args-file args.yaml: search.limit`)."""
+        return {name: where for name, (_, _, where) in self._winning(tool).items()}
+
+    def _winning(self, tool: Tool) -> dict[str, tuple[Any, str | None, str]]:
         declared = tool.properties
-        found: dict[str, Entry] = {}
-        for layer in self.layers:
+        found: dict[str, tuple[Any, str | None, str]] = {}
+        for index, layer in enumerate(self.layers):
+            source = self.sources[index] if index < len(self.sources) else "arguments"
             for scope in (ALL_TOOLS, tool.name):
-                for name, entry in layer.get(scope, {}).items():
+                for name, (value, text) in layer.get(scope, {}).items():
                     if name in declared:
-                        found[name] = entry
-        return {name: _coerce(tool, name, value, text) for name, (value, text) in found.items()}
+                        prefix = "" if scope == ALL_TOOLS else f"{scope}:"
+                        where = f"--arg {prefix}{name}={text}" if text is not None else f"{source}: {scope}.{name}"
+                        found[name] = (value, text, where)
+        return found
+
+
+@dataclass(frozen=True)
+class Breach:
+    """A given value the tool's inputSchema forbids: where (the parameter, or a path inside it),
+    the keyword it breaks and what that keyword allows."""
+
+    name: str
+    where: str
+    keyword: str
+    allowed: str
+
+
+def breaches(tool: Tool, values: Mapping[str, Any]) -> list[Breach]:
+    """The given values the tool's inputSchema forbids, judged by the run's one validator; what
+    only the whole call can break (a required parameter left to generation) is not theirs."""
+    errors: dict[str, list[Any]] = {}
+    if not values:
+        return []
+    try:
+        for error in value_validator(tool.input_schema or {"type": "object"}).iter_errors(dict(values)):
+            path = list(error.absolute_path)
+            if path and path[0] in values:
+                errors.setdefault(str(path[0]), []).append(error)
+    except (re.error, HypothesisMCPError, jsonschema.exceptions.SchemaError, jsonschema.exceptions.UnknownType,
+            referencing.exceptions.Unresolvable):
+        return []  # a schema the oracle cannot apply judges no value; lint reports it
+    found = []
+    for name, group in errors.items():
+        error = best_match(group)
+        assert error is not None
+        where = "/".join(str(p) for p in error.absolute_path)
+        found.append(Breach(name, where, str(error.validator), _allowed(str(error.validator), error.validator_value,
+                                                                      error.message)))
+    return found
+
+
+_BOUNDS = {"maximum": "<=", "exclusiveMaximum": "<", "minimum": ">=", "exclusiveMinimum": ">"}
+_SIZES = {"maxLength": ("at most", "characters"), "minLength": ("at least", "characters"),
+          "maxItems": ("at most", "items"), "minItems": ("at least", "items"),
+          "maxProperties": ("at most", "properties"), "minProperties": ("at least", "properties")}
+
+
+def _allowed(keyword: str, value: Any, message: str) -> str:
+    """What the keyword allows, in words ('must be <= 100'); the validator's own message else."""
+    if keyword in _BOUNDS and isinstance(value, int | float) and not isinstance(value, bool):
+        return f"must be {_BOUNDS[keyword]} {value}"
+    if keyword in _SIZES and isinstance(value, int):
+        most, unit = _SIZES[keyword]
+        return f"must have {most} {value} {unit}"
+    if keyword == "enum" and isinstance(value, list):
+        return f"must be one of {', '.join(json.dumps(v) for v in value)}"
+    if keyword == "const":
+        return f"must be {json.dumps(value)}"
+    if keyword == "type":
+        return f"must be of type {value if isinstance(value, str) else ' or '.join(map(str, value))}"
+    if keyword == "pattern":
+        return f"must match the pattern {value}"
+    return message
 
 
 def _coerce(tool: Tool, name: str, value: Any, text: str | None) -> Any:
