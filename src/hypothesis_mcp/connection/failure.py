@@ -147,16 +147,38 @@ def _short(value: Any) -> str:
     return json.dumps(shown[:_WIDTH], ensure_ascii=False)
 
 
+TEXT = ""
+"""The member a learned text template stands under: the answer's whole text, not a JSON member."""
+WILDCARD = "\x00"
+"""Where a text template had the id it was asked for: any value may stand there."""
+
+
+def indicator(member: str, value: Any) -> bool:
+    """A member and value that say a call failed by the fixed words above (`ok: false`, `error: "..."`,
+    `status: "failed"`): read so only in the answer to a call that cannot succeed, whatever else it carries."""
+    key = member.lower()
+    if key in FALSE_FLAGS:
+        return value is False
+    if key in ERROR_MEMBERS:
+        return value is True or (isinstance(value, str) and bool(value.strip()))
+    return key.endswith("status") and isinstance(value, str) and value.strip().lower() in FAILED_STATUSES
+
+
 @dataclass(frozen=True)
 class LearnedRefusal:
     """A top-level member and value that a server's refusals carried and its successes did not,
-    learned by calibration (`{"outcome": "rejected", ...}`): an answer with it is a refusal."""
+    learned by calibration (`{"outcome": "rejected", ...}`): an answer with it is a refusal. With
+    `member` TEXT, `value` is the text of the server's not-found answer, WILDCARD where it named
+    the id it was asked for: an answer whose whole text reads so is a refusal."""
 
     member: str
     value: str | int | bool
 
     def claim(self, content: list[dict[str, Any]], structured: Any, has_structured: bool) -> str | None:
         """Why the answer is one of this server's refusals, or None."""
+        if self.member == TEXT:
+            texts = [str(c.get("text", "")) for c in content if c.get("type") == "text"]
+            return self.reason if texts and isinstance(self.value, str) and _fits(texts[0], self.value) else None
         answer = structured if has_structured else _parsed_text(content)
         if isinstance(answer, dict) and self.member in answer and _same(answer[self.member], self.value):
             return self.reason
@@ -165,7 +187,16 @@ class LearnedRefusal:
     @property
     def reason(self) -> str:
         """What an answer of this shape says (an Outcome's `failure`), by which a check tells it apart."""
+        if self.member == TEXT:
+            shown = str(self.value).replace(WILDCARD, "\u2026")
+            return f"its text reads {_short(shown)}, as in the refusals calibration saw"
         return f"its {self.member!r} member is {_short(self.value)}, as in the refusals calibration saw"
+
+
+def _fits(text: str, template: str) -> bool:
+    """The text is the template, any value (the id asked, however odd) in each WILDCARD."""
+    parts = [re.escape(part) for part in template.strip().split(WILDCARD)]
+    return re.fullmatch(".*?".join(parts), text.strip(), re.DOTALL) is not None
 
 
 def _same(found: Any, value: str | int | bool) -> bool:
