@@ -93,6 +93,10 @@ def test_a_not_found_sentence_is_learned_only_when_it_names_the_id() -> None:
     assert text_template([(v, answer(v)) for v in ("hm1", "hm2")]) is None  # an echo
     assert text_template([(v, answer(f'{{"id": "{v}"}}')) for v in ("hm1", "hm2")]) is None  # JSON
     assert text_template([("hm1", answer("Book hm1 not here")), ("hm2", answer("Nothing for hm2"))]) is None
+    # The sample server's get_note: "No note titled '…'." beside {"found": false, "note": null}, an empty answer.
+    lookups = [(v, Outcome.from_result({"content": [{"type": "text", "text": f"No note titled '{v}'."}],
+                                        "structuredContent": {"found": False, "note": None}}, 0.0)) for v in ("a", "b")]
+    assert text_template(lookups) is None
 
 
 def test_a_flag_is_learned_from_one_reader_only_when_shown_both_ways_or_a_known_word() -> None:

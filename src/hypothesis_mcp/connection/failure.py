@@ -169,7 +169,7 @@ class LearnedRefusal:
     """A top-level member and value that a server's refusals carried and its successes did not,
     learned by calibration (`{"outcome": "rejected", ...}`): an answer with it is a refusal. With
     `member` TEXT, `value` is the text of the server's not-found answer, WILDCARD where it named
-    the id it was asked for: an answer whose whole text reads so is a refusal."""
+    the id it was asked for: an answer without structuredContent whose whole text reads so is a refusal."""
 
     member: str
     value: str | int | bool
@@ -177,6 +177,8 @@ class LearnedRefusal:
     def claim(self, content: list[dict[str, Any]], structured: Any, has_structured: bool) -> str | None:
         """Why the answer is one of this server's refusals, or None."""
         if self.member == TEXT:
+            if has_structured:
+                return None  # the structure says what the answer is; the sentence beside it is its rendering
             texts = [str(c.get("text", "")) for c in content if c.get("type") == "text"]
             return self.reason if texts and isinstance(self.value, str) and _fits(texts[0], self.value) else None
         answer = structured if has_structured else _parsed_text(content)

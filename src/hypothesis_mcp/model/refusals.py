@@ -50,8 +50,9 @@ def learned_shape(failed: list[tuple[str, Outcome]], succeeded: list[Outcome]) -
 def text_template(asked: list[tuple[str, Outcome]]) -> LearnedRefusal | None:
     """The sentence a reader answered two ids that cannot exist with, the same but for the id it
     names: its not-found answer. Not learned from JSON, an empty text, a long text, one that only
-    echoes the id, or one that does not name it (`No results.` may be any empty answer's text)."""
-    if len(asked) < 2 or not all(o.ok for _, o in asked):
+    echoes the id, or one that does not name it (`No results.` may be any empty answer's text); nor
+    beside structuredContent, which says what the answer is (`{"found": false}` with its sentence)."""
+    if len(asked) < 2 or not all(o.ok and not o.has_structured for _, o in asked):
         return None
     made = {o.text.strip().replace(value, WILDCARD) for value, o in asked}
     if len(made) != 1:
