@@ -82,10 +82,10 @@ def read_missing(conn: Connection, tools: list[Tool], overrides: Overrides | Non
     if not asked or stop() or conn.unavailable is not None:
         return found
     lists = [t for t in tools if t.is_read and not profile(t).required][:MAX_LISTS]
-    listed = [(Call(t.name, overrides.for_tool(t) if overrides else {}), t) for t in lists]
-    succeeded = [(call, outcome) for call, _ in listed if (outcome := conn.call(call.tool, call.arguments)).ok]
+    listed = [Call(t.name, overrides.for_tool(t) if overrides else {}) for t in lists]
+    succeeded = [(call, outcome) for call in listed if (outcome := conn.call(call.tool, call.arguments)).ok]
     for shape, calls in _shapes(asked, [o for _, o in succeeded]):
-        if shape in conn.refusals or any(shape == s for s, _ in found.shapes):
+        if shape in conn.refusals:
             continue
         conn.refusals.append(shape)
         seen = "the reads answered so" if shape.member else "the reads answered this sentence, but for the id"

@@ -6,7 +6,8 @@ every judgement (scenarios, smoke, probes, replay) sees such an answer as a refu
 keep a correct server that shows user data out: an object that carries anything besides the error
 and its explanation is data about something else (a validator's `errors`, a job whose `status` is
 `failed`), and a text or error message found in the call's own arguments is an echo, as is a text whose
-opening word the arguments name (a message of the type `error` that the caller asked for).
+opening word the arguments name (a message of the type `error` that the caller asked for), or one
+that opens with a value a write probe wrote (its marker first): the run's own record shown back.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ _TEXT_FAILURE = (
     re.compile(r"^\s*\[?(?:ERROR|FAILED|FATAL)\b(?!\]?\s*[:=]?\s*\d)"),
 )
 _WIDTH = 120
+_RUN_VALUE = re.compile(r"^\s*hm[0-9a-f]{8}-")
+"""How a value a write probe wrote opens (its marker, strategies/markers.py): the run's own words."""
 _PUNCTUATION = "[]:!-.,"
 
 
@@ -86,6 +89,8 @@ def _object_claim(value: dict[str, Any], echoed: set[str]) -> str | None:
         return None
     if any(k not in FRAMING_KEYS and v is not None for k, v in members.items()):
         return None
+    if any(isinstance(v, str) and _RUN_VALUE.match(v) for v in members.values()):
+        return None  # a record the run wrote shown back (`{"status": "error", "message": "hm…-message"}`)
     for key in sorted(ERROR_MEMBERS):
         found = members.get(key)
         if _truthy(found) and not (isinstance(found, str) and _echo(found, echoed)):
@@ -107,7 +112,8 @@ def _text_claim(text: str, echoed: set[str]) -> str | None:
     for value in sorted((v for v in echoed if "\n" in v.strip()), key=len, reverse=True):
         text = text.replace(value, value.strip().splitlines()[0])
     found = [line.strip() for line in text.splitlines() if line.strip()]
-    if not found or _echo(found[0], echoed) or not any(p.match(found[0]) for p in _TEXT_FAILURE):
+    if not found or _echo(found[0], echoed) or _RUN_VALUE.match(found[0]) \
+            or not any(p.match(found[0]) for p in _TEXT_FAILURE):
         return None
     if found[0].split()[0].strip(_PUNCTUATION).lower() in {value.strip().lower() for value in echoed}:
         return None  # the caller asked for it: an example message of the kind named "error"
