@@ -60,6 +60,10 @@ def test_an_answer_that_shows_the_arguments_back_is_no_error() -> None:
     assert text("Error: Operation failed", {"messageType": "error", "includeImage": True}).ok
     assert not text("Error: Operation failed", {"messageType": "success"}).ok
     assert text('{"status": "failed"}', {"job": "nightly", "status": "failed"}).ok
+    # A record a probe wrote, read back later: its marked values are the run's words, not the server's.
+    assert text('{"status": "error", "message": "hm1234abcd-message error log"}').ok
+    assert text("hm1234abcd-title error: a user's words").ok
+    assert not text("Error: no note 'hm1234abcd-title'").ok
 
 
 def test_an_iserror_result_is_no_error_as_success() -> None:

@@ -78,6 +78,8 @@ NOT_COVERED = {
     "succeeded); covered in test_crashes.py",
     "state-persists": "a warning about isolation with no reproduction: nothing to replay",
     "stdout-not-protocol": "a warning about the transport with no reproduction; test_stdout_hygiene.py",
+    "read-missing-as-success": "replayed on tests/servers/missing_records.py (profiles) and its twin in "
+    "test_missing_records.py",
     "resource-invalid-entry": "a listing's metadata: no request to replay",
     "resource-duplicate-uri": "a listing's metadata: no request to replay",
     "resource-missing-description": "a listing's metadata: no request to replay",

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.error_shapes import error_as_success
 from hypothesis_mcp.checks.lint import lint as lint_tools
+from hypothesis_mcp.checks.missing_reads import read_missing
 from hypothesis_mcp.checks.prompts import PromptChecks
 from hypothesis_mcp.checks.resources import ResourceChecks
 from hypothesis_mcp.checks.scenarios import plan as plan_scenarios
@@ -135,6 +136,10 @@ def searches(run: RunContext) -> None:
         lane.pool.prepare()
     if probing:
         planned.probes.learn_refusals()
+    if not run.budget():
+        found = read_missing(run.conn, planned.scenarios.called, run.overrides, run.options.profile.seed, run.budget)
+        planned.reads.shapes.extend(found.shapes)
+        planned.reads.results.extend(found.results)
     run.lanes.run(jobs)
     run.searching = False
 
@@ -156,7 +161,9 @@ def surfaces(run: RunContext) -> None:
 def scenarios(run: RunContext) -> None:
     planned = run.planned()
     run.results.extend(run_scenarios(planned.searches, planned.scenarios))
-    run.results.extend(error_as_success(planned.searches, run.tools, planned.probes.refusal_facts()))
+    run.results.extend(planned.reads.results)
+    run.results.extend(error_as_success(planned.searches, run.tools,
+                                        [*planned.probes.refusal_facts(), *planned.reads.shapes]))
     run.item_finished(f"{len(planned.scenarios.called)} tool(s)")
 
 

@@ -24,7 +24,7 @@ RuleId = Literal[
     "smoke_structured_content", "smoke_invalid_arguments", "smoke_unknown_tool",
     # Scenarios
     "happy-rejected-valid-input", "happy-output-schema", "edge-accepted-invalid-input", "edge-internal-error",
-    "happy-tool-not-exercised", "error-as-success", "scenario-failed",
+    "happy-tool-not-exercised", "error-as-success", "read-missing-as-success", "scenario-failed",
     # Incidents
     IncidentRule, "stdout-not-protocol", "state-persists",
     # Lint
@@ -43,7 +43,7 @@ RuleId = Literal[
 """Every rule id of rules/registry.py's RULES (tests/test_scorecard.py keeps the two equal), so
 the type checker refuses a misspelt or unregistered id; the JSON report carries the same strings."""
 Check = Literal[
-    "lint", "happy", "edge", "error-as-success",
+    "lint", "happy", "edge", "error-as-success", "read-missing-as-success",
     "smoke_structured_content", "smoke_invalid_arguments", "smoke_unknown_tool",
     "smoke_resource_metadata", "smoke_resource_read", "smoke_resource_template", "smoke_unknown_resource",
     "smoke_prompt_metadata", "smoke_prompt_get", "smoke_prompt_missing_argument", "smoke_unknown_prompt",

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 
 from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.checks.missing_reads import MissingReads
 from hypothesis_mcp.checks.scenarios import ScenarioPlan
 from hypothesis_mcp.checks.searches import Searches
 from hypothesis_mcp.checks.smoke import SmokeRun
@@ -61,6 +62,8 @@ class Plan:
     smoke: SmokeRun
     probes: ProbeRun
     units: list[Unit]
+    reads: MissingReads = field(default_factory=MissingReads)
+    """What reads of ids nobody wrote showed, before the searches (checks.missing_reads)."""
 
 
 @dataclass

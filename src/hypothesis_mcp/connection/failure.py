@@ -6,7 +6,8 @@ every judgement (scenarios, smoke, probes, replay) sees such an answer as a refu
 keep a correct server that shows user data out: an object that carries anything besides the error
 and its explanation is data about something else (a validator's `errors`, a job whose `status` is
 `failed`), and a text or error message found in the call's own arguments is an echo, as is a text whose
-opening word the arguments name (a message of the type `error` that the caller asked for).
+opening word the arguments name (a message of the type `error` that the caller asked for), or one
+that opens with a value a write probe wrote (its marker first): the run's own record shown back.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ _TEXT_FAILURE = (
     re.compile(r"^\s*\[?(?:ERROR|FAILED|FATAL)\b(?!\]?\s*[:=]?\s*\d)"),
 )
 _WIDTH = 120
+_RUN_VALUE = re.compile(r"^\s*hm[0-9a-f]{8}-")
+"""How a value a write probe wrote opens (its marker, strategies/markers.py): the run's own words."""
 _PUNCTUATION = "[]:!-.,"
 
 
@@ -86,6 +89,8 @@ def _object_claim(value: dict[str, Any], echoed: set[str]) -> str | None:
         return None
     if any(k not in FRAMING_KEYS and v is not None for k, v in members.items()):
         return None
+    if any(isinstance(v, str) and _RUN_VALUE.match(v) for v in members.values()):
+        return None  # a record the run wrote shown back (`{"status": "error", "message": "hm…-message"}`)
     for key in sorted(ERROR_MEMBERS):
         found = members.get(key)
         if _truthy(found) and not (isinstance(found, str) and _echo(found, echoed)):
@@ -107,7 +112,8 @@ def _text_claim(text: str, echoed: set[str]) -> str | None:
     for value in sorted((v for v in echoed if "\n" in v.strip()), key=len, reverse=True):
         text = text.replace(value, value.strip().splitlines()[0])
     found = [line.strip() for line in text.splitlines() if line.strip()]
-    if not found or _echo(found[0], echoed) or not any(p.match(found[0]) for p in _TEXT_FAILURE):
+    if not found or _echo(found[0], echoed) or _RUN_VALUE.match(found[0]) \
+            or not any(p.match(found[0]) for p in _TEXT_FAILURE):
         return None
     if found[0].split()[0].strip(_PUNCTUATION).lower() in {value.strip().lower() for value in echoed}:
         return None  # the caller asked for it: an example message of the kind named "error"
@@ -147,16 +153,40 @@ def _short(value: Any) -> str:
     return json.dumps(shown[:_WIDTH], ensure_ascii=False)
 
 
+TEXT = ""
+"""The member a learned text template stands under: the answer's whole text, not a JSON member."""
+WILDCARD = "\x00"
+"""Where a text template had the id it was asked for: any value may stand there."""
+
+
+def indicator(member: str, value: Any) -> bool:
+    """A member and value that say a call failed by the fixed words above (`ok: false`, `error: "..."`,
+    `status: "failed"`): read so only in the answer to a call that cannot succeed, whatever else it carries."""
+    key = member.lower()
+    if key in FALSE_FLAGS:
+        return value is False
+    if key in ERROR_MEMBERS:
+        return value is True or (isinstance(value, str) and bool(value.strip()))
+    return key.endswith("status") and isinstance(value, str) and value.strip().lower() in FAILED_STATUSES
+
+
 @dataclass(frozen=True)
 class LearnedRefusal:
     """A top-level member and value that a server's refusals carried and its successes did not,
-    learned by calibration (`{"outcome": "rejected", ...}`): an answer with it is a refusal."""
+    learned by calibration (`{"outcome": "rejected", ...}`): an answer with it is a refusal. With
+    `member` TEXT, `value` is the text of the server's not-found answer, WILDCARD where it named
+    the id it was asked for: an answer without structuredContent whose whole text reads so is a refusal."""
 
     member: str
     value: str | int | bool
 
     def claim(self, content: list[dict[str, Any]], structured: Any, has_structured: bool) -> str | None:
         """Why the answer is one of this server's refusals, or None."""
+        if self.member == TEXT:
+            if has_structured:
+                return None  # the structure says what the answer is; the sentence beside it is its rendering
+            texts = [str(c.get("text", "")) for c in content if c.get("type") == "text"]
+            return self.reason if texts and isinstance(self.value, str) and _fits(texts[0], self.value) else None
         answer = structured if has_structured else _parsed_text(content)
         if isinstance(answer, dict) and self.member in answer and _same(answer[self.member], self.value):
             return self.reason
@@ -165,7 +195,16 @@ class LearnedRefusal:
     @property
     def reason(self) -> str:
         """What an answer of this shape says (an Outcome's `failure`), by which a check tells it apart."""
+        if self.member == TEXT:
+            shown = str(self.value).replace(WILDCARD, "\u2026")
+            return f"its text reads {_short(shown)}, as in the refusals calibration saw"
         return f"its {self.member!r} member is {_short(self.value)}, as in the refusals calibration saw"
+
+
+def _fits(text: str, template: str) -> bool:
+    """The text is the template, any value (the id asked, however odd) in each WILDCARD."""
+    parts = [re.escape(part) for part in template.strip().split(WILDCARD)]
+    return re.fullmatch(".*?".join(parts), text.strip(), re.DOTALL) is not None
 
 
 def _same(found: Any, value: str | int | bool) -> bool:

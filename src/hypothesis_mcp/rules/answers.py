@@ -138,3 +138,26 @@ def _numbers(value: dict[str, Any], prefix: str, depth: int = 0) -> Iterator[tup
             yield path, float(item)
         elif isinstance(item, dict) and depth < 4:
             yield from _numbers(item, f"{path}.", depth + 1)
+
+
+def claimed_record(value: Any, asked: Iterable[str]) -> dict[str, Any] | None:
+    """The record an answer shows for an id it was asked for: an object (or the one object a list or
+    a lone member wraps) that carries the asked id as a member's value beside at least two other
+    members that are not null. An empty answer (null, [], {}, `{"item": null}`) or an object that
+    does not claim the id is no record: how a server says "nothing there"."""
+    ids = {str(a) for a in asked}
+    while isinstance(value, dict) and len(value) == 1 and isinstance(next(iter(value.values())), dict | list):
+        value = next(iter(value.values()))
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if not isinstance(value, dict):
+        return None
+    echoed = [k for k, v in value.items() if isinstance(v, str | int) and not isinstance(v, bool) and str(v) in ids]
+    others = [k for k, v in value.items() if v is not None and k not in echoed]
+    return value if echoed and len(others) >= 2 else None
+
+
+def blank(value: Any) -> bool:
+    """A default: an empty text, zero, false, an empty list or object, null."""
+    return value is None or value is False or value == 0 or value in ("", [], {}) or \
+        (isinstance(value, str) and not value.strip())

@@ -15,7 +15,16 @@ from jsonschema import exceptions as jsonschema_exceptions
 
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.results import Call, IncidentRule, RuleId
-from hypothesis_mcp.rules.answers import count_items, held_with, items_of, lines, numbers_in, records_holding, shown
+from hypothesis_mcp.rules.answers import (
+    claimed_record,
+    count_items,
+    held_with,
+    items_of,
+    lines,
+    numbers_in,
+    records_holding,
+    shown,
+)
 from hypothesis_mcp.rules.bindings import find_id
 from hypothesis_mcp.strategies.dialect import value_validator
 
@@ -553,3 +562,14 @@ def premise_refused(steps: list[tuple[Call, Outcome]], tool: str) -> bool:
     if not steps or steps[-1][0].tool == tool:
         return False
     return any(outcome.rejected for call, outcome in steps[:-1] if call.tool == tool)
+
+
+@dataclass(frozen=True)
+class NoRecordFor(Expectation):
+    """A read of an id nobody wrote is refused or answers nothing: no success that shows a record
+    carrying that id (a blank or default record made up on the spot)."""
+
+    asked: tuple[str, ...]
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return not answer.ok or claimed_record(answer.value(), self.asked) is None

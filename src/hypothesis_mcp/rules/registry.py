@@ -15,6 +15,7 @@ from hypothesis_mcp.rules.expectations import (
     Expectation,
     FailsAsError,
     NoIncident,
+    NoRecordFor,
     Refused,
     RefusedCleanly,
     Served,
@@ -33,6 +34,8 @@ ERROR_AS_SUCCESS: Final = "error-as-success"
 """Both a rule id and the name of the check that reports it, so typed as its own literal."""
 STDOUT_NOT_PROTOCOL: Final = "stdout-not-protocol"
 """A server-wide warning: a rule id and its check's name."""
+READ_MISSING: Final = "read-missing-as-success"
+"""A keyed read of an id nobody wrote answered with a record: a rule id and its check's name."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +179,10 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Report a failed call as a tool error: set isError: true on the result (raise in the handler, or "
         "return CallToolResult(isError=True)), and keep success results for calls that succeeded."
     ), severity="warn", expects=FailsAsError()),
+    Rule(READ_MISSING, "scenario", (
+        "Answer a read of a record that does not exist as a failure (isError: true, \"not found\"), or with "
+        "nothing (null, an empty list); never with a blank or default record under the asked id."
+    ), severity="warn"),
     Rule("scenario-failed", "scenario", GENERIC_FIX),
     # Incidents
     Rule("server-crashed", "incident", (
@@ -326,6 +333,9 @@ def expectation_for(result: Result, output_schema: dict[str, Any] | None) -> Exp
         return PromptAnswer(result.rule)
     if result.kind == "probe":
         return from_dict(result.details.get("expect") or {})
+    if result.rule == READ_MISSING and last is not None:
+        return NoRecordFor(tuple(str(v) for v in last.arguments.values()
+                                 if isinstance(v, str | int) and not isinstance(v, bool)))
     if result.rule in OUTPUT_RULES:
         return ConformsTo(output_schema) if output_schema is not None else Succeeds()
     rule = RULES.get(result.rule)
