@@ -83,6 +83,19 @@ answers an unknown tool with an isError result, and refuses an unknown resource 
 code 0 (one warning about the code)."""
 
 
+@pytest.mark.parametrize("dual", [False, True], ids=["modern", "dual"])
+def test_a_modern_server_slow_to_start_is_greeted_with_discover(dual: bool) -> None:
+    """A server that reads nothing for 2 s is not judged: the ping after the discovery request is
+    answered only after it, so the discovery answer comes first, on the first start."""
+    argv = [*SERVE, str(ROOT / "tests/servers/era_server.py"), "--slow-start", "2", *(["--dual"] if dual else [])]
+    with connect(argv) as conn:
+        assert conn.server is not None
+        assert (conn.server.era, conn.server.handshake, conn.server.handshake_note) == \
+            ("dual" if dual else "modern", "discover", "")
+        assert conn.stats.server_starts == 1
+        assert conn.call("ping").ok
+
+
 def test_a_server_that_dies_during_the_handshake_says_so_with_its_exit_code_and_stderr() -> None:
     with pytest.raises(ServerStartError) as raised:
         connect(raw("die-at-start"), startup_timeout=10)
