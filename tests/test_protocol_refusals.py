@@ -86,8 +86,8 @@ def test_an_sdk_server_refusing_with_code_zero_draws_one_warning_and_passes_smok
     """The server's every refusal is code 0, as FastMCP 1.x answers: one warning, no acceptance,
     and `--smoke` passes (a warning is no smoke failure)."""
     [warning] = problems(glossary_zero)
-    assert (warning.rule, warning.status) == (NONSTANDARD, "warn"), warning
-    assert len(warning.details["where"]) == 3
+    assert (warning.rule, warning.status, warning.subject) == (NONSTANDARD, "warn", "server"), warning
+    assert [w["subject"] for w in warning.details["where"]] == ["server", "prompt explain", "server"]
     assert not glossary_zero.smoke.any_failed
     assert warning.reproduction is not None
     assert replay(warning, parse_target(glossary("--code-zero"))).still_fails

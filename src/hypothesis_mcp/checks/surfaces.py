@@ -155,17 +155,19 @@ def nonstandard_result(check: Check, subject: str | None, message: str, *, basis
 
 def one_per_server(results: list[Result]) -> list[Result]:
     """The refusals with a nonstandard code are one cause, the server's (or its SDK's) way of
-    refusing: one warning, the first, which lists every request that showed it."""
+    refusing: one warning about the server, the first, which lists every request that showed it."""
     folded = [r for r in results if r.rule == NONSTANDARD_CODE and r.status == "warn"]
-    if len(folded) < 2:
+    if not folded:
         return results
     first = folded[0]
-    where = [{"check": r.check, "message": r.message, **({"subject": r.subject} if r.subject else {})}
-             for r in folded]
-    merged = replace(first, message=f"{len(folded)} refusals use a code clients do not look for: "
-                     + "; ".join(dict.fromkeys(r.message for r in folded)),
-                     details={**first.details, "where": where})
-    return [merged if r is first else r for r in results if r is first or r not in folded]
+    where = [{"check": r.check, "subject": r.subject, "message": r.message} for r in folded]
+    message = first.message if len(folded) == 1 else (
+        f"{len(folded)} refusals use a code clients do not look for: "
+        + "; ".join(dict.fromkeys(r.message for r in folded)))
+    kept = {k: v for k, v in first.details.items() if k != "subject"}  # about the server, not one prompt
+    merged = replace(first, message=message, details={**kept, "where": where})
+    others = {id(r) for r in folded[1:]}
+    return [merged if r is first else r for r in results if id(r) not in others]
 
 
 MIN_MATCH_CHARS = 3
