@@ -1,6 +1,9 @@
-"""A JSON-RPC error refuses an unknown tool, resource or prompt (or a missing prompt argument) only
-when its code is a valid error code: tests/servers/raw_server.py answers them with code 0 under
-`zero-code`, and with the protocol's codes in its correct twin."""
+"""A JSON-RPC error refuses an unknown tool only when its code is a valid error code; an unknown
+resource or prompt (or a missing prompt argument) refused with code 0 is still refused, and the
+code is one warning per server (`refusal-nonstandard-code`), never "accepted":
+tests/servers/raw_server.py answers them with code 0 under `zero-code`, and with the protocol's
+codes in its correct twin; tests/servers/refusal_codes.py (the SDK's own server) does the same
+under `--code-zero`."""
 
 from __future__ import annotations
 
@@ -20,10 +23,16 @@ CHECKS = {
     "smoke_unknown_prompt": "prompt-unknown-accepted",
     "smoke_prompt_missing_argument": "prompt-missing-argument-accepted",
 }
+REFUSALS = {"smoke_unknown_resource", "smoke_unknown_prompt", "smoke_prompt_missing_argument"}
+NONSTANDARD = "refusal-nonstandard-code"
 
 
 def raw(*modes: str) -> list[str]:
     return [*SERVE, str(ROOT / "tests/servers/raw_server.py"), "surfaces", *modes]
+
+
+def glossary(*flags: str) -> list[str]:
+    return [*SERVE, str(ROOT / "tests/servers/refusal_codes.py"), *flags]
 
 
 @pytest.fixture(scope="module")
@@ -40,16 +49,55 @@ def verdicts(report: Report) -> dict[str, tuple[str, str | None]]:
     return {r.check: (r.status, r.rule) for r in report.results if r.check in CHECKS}
 
 
-def test_code_zero_is_no_refusal(zero_code: Report) -> None:
-    found = verdicts(zero_code)
-    assert found == {check: ("fail", rule) for check, rule in CHECKS.items()}
-    for result in zero_code.results:
-        if result.check in CHECKS:
-            assert "error code 0, which is not a valid error code" in result.message
+@pytest.fixture(scope="module")
+def glossary_zero() -> Report:
+    return engine(glossary("--code-zero"), smoke=True)
+
+
+@pytest.fixture(scope="module")
+def glossary_twin() -> Report:
+    return engine(glossary(), smoke=True)
+
+
+def problems(report: Report) -> list[Result]:
+    return [r for r in report.results if r.status in ("fail", "warn")]
+
+
+def test_code_zero_on_an_unknown_tool_is_no_refusal(zero_code: Report) -> None:
+    [tool] = [r for r in zero_code.results if r.check == "smoke_unknown_tool"]
+    assert (tool.status, tool.rule) == ("fail", "smoke_unknown_tool")
+    assert "error code 0, which is not a valid error code" in tool.message
+
+
+def test_code_zero_refusals_of_resources_and_prompts_are_one_warning(zero_code: Report) -> None:
+    [warning] = [r for r in problems(zero_code) if r.check in REFUSALS]
+    assert (warning.status, warning.rule, warning.confidence) == ("warn", NONSTANDARD, "high")
+    assert {w["check"] for w in warning.details["where"]} == REFUSALS
+    assert "refused with code 0; clients expect -32002" in warning.message
+    assert "refused with code 0; clients expect -32602" in warning.message
+    assert not zero_code.smoke.surfaces or all(c.get("verdict") != "fail" for c in zero_code.smoke.surfaces)
 
 
 def test_the_twin_refusing_with_the_protocol_codes_passes(twin: Report) -> None:
     assert {check: status for check, (status, _) in verdicts(twin).items()} == dict.fromkeys(CHECKS, "pass")
+
+
+def test_an_sdk_server_refusing_with_code_zero_draws_one_warning_and_passes_smoke(glossary_zero: Report) -> None:
+    """The server's every refusal is code 0, as FastMCP 1.x answers: one warning, no acceptance,
+    and `--smoke` passes (a warning is no smoke failure)."""
+    [warning] = problems(glossary_zero)
+    assert (warning.rule, warning.status, warning.subject) == (NONSTANDARD, "warn", "server"), warning
+    assert [w["subject"] for w in warning.details["where"]] == ["server", "prompt explain", "server"]
+    assert not glossary_zero.smoke.any_failed
+    assert warning.reproduction is not None
+    assert replay(warning, parse_target(glossary("--code-zero"))).still_fails
+    assert not replay(warning, parse_target(glossary())).still_fails
+
+
+def test_the_sdk_servers_twin_with_the_protocol_codes_draws_nothing(glossary_twin: Report) -> None:
+    assert problems(glossary_twin) == []
+    passed = {r.check for r in glossary_twin.results if r.status == "pass"}
+    assert passed >= REFUSALS
 
 
 @pytest.mark.parametrize(("code", "valid"), [

@@ -95,6 +95,7 @@ NOT_COVERED = {
     "prompt-messages-invalid": "prompts/get replays in test_resources_prompts.py (surface_bugs.py and its twin)",
     "prompt-missing-argument-accepted": "prompts/get replays in test_resources_prompts.py (the sample server's bug)",
     "prompt-unknown-accepted": "prompts/get replays in test_resources_prompts.py (surface_bugs.py and its twin)",
+    "refusal-nonstandard-code": "resources/read replays in test_protocol_refusals.py (refusal_codes.py and its twin)",
     "probe-pages-skip": "page walks replay in test_probe_pages.py (ledger_pages.py, bookmark_cursor.py and twins)",
     "probe-pages-repeat": "page walks replay in test_probe_pages.py (ledger_pages.py, bookmark_cursor.py and twins)",
     "probe-read-changed-state": "reads replay in test_probe_reads.py (read_effects.py stores and their twins)",

@@ -176,6 +176,16 @@ def _read_exactly(conn: socket.socket, size: int) -> bytes:
     return data
 
 
+def _join_threads() -> None:
+    """Wait for the server's own non-daemon threads before exiting, as the interpreter does: a
+    server whose background thread outlives its session stays up here too."""
+    import threading
+
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join()
+
+
 def _become(request: dict[str, Any], fds: list[int]) -> NoReturn:
     """Turn the forked child into `python ARGV` as the launcher would have started it."""
     import io
@@ -221,10 +231,16 @@ def _become(request: dict[str, Any], fds: list[int]) -> NoReturn:
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)
         code = 1
+    _flush()
+    _join_threads()
+    _flush()
+    os._exit(code or 0)
+
+
+def _flush() -> None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()
-    os._exit(code or 0)
 
 
 if __name__ == "__main__":

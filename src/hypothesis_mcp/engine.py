@@ -39,7 +39,7 @@ def run(target: Target, options: RunOptions, events: Events | None = None) -> Re
     conn = Connection(target, timeout=options.timeout, startup_timeout=options.startup_timeout, stats=stats,
                       refusals=refusals)
     conn.open()
-    target = conn.target  # a server that died on the discovery probe: every later start greets with initialize
+    target = conn.target  # greeted with initialize: every later start greets that way at once
     lanes = Lanes(target, workers=options.workers, timeout=options.timeout, startup_timeout=options.startup_timeout,
                   spares=1 if options.probes and options.allow_writes else 0, refusals=refusals)
     context = RunContext(options=options, target=target, conn=conn, lanes=lanes, clock=clock,

@@ -17,6 +17,7 @@ from hypothesis_mcp.checks.scenarios import plan as plan_scenarios
 from hypothesis_mcp.checks.scenarios import run_scenarios
 from hypothesis_mcp.checks.searches import Searches
 from hypothesis_mcp.checks.smoke import SmokeRun
+from hypothesis_mcp.checks.surfaces import one_per_server
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.events import CatalogRead, PhaseFinished, PhaseStarted, Planned
 from hypothesis_mcp.inputs import (
@@ -153,8 +154,8 @@ def smoke(run: RunContext) -> None:
 def surfaces(run: RunContext) -> None:
     """The resource and prompt checks: read-only by the protocol, so part of every smoke run."""
     profile, stop = run.options.profile, run.budget
-    run.surfaces = [*ResourceChecks(run.conn, profile, stop, on_result=run.result_made).run(),
-                    *PromptChecks(run.conn, profile, stop, on_result=run.result_made).run()]
+    run.surfaces = one_per_server([*ResourceChecks(run.conn, profile, stop, on_result=run.result_made).run(),
+                                   *PromptChecks(run.conn, profile, stop, on_result=run.result_made).run()])
     run.results.extend(run.surfaces)
 
 

@@ -39,6 +39,7 @@ RuleId = Literal[
     "resource-contents-invalid", "resource-uri-mismatch", "resource-mime-mismatch", "resource-unknown-accepted",
     "prompt-invalid-entry", "prompt-duplicate-name", "prompt-missing-description", "prompt-undocumented-argument",
     "prompt-messages-invalid", "prompt-missing-argument-accepted", "prompt-unknown-accepted",
+    "refusal-nonstandard-code",
 ]
 """Every rule id of rules/registry.py's RULES (tests/test_scorecard.py keeps the two equal), so
 the type checker refuses a misspelt or unregistered id; the JSON report carries the same strings."""

@@ -2,14 +2,16 @@
 
 By default it is the SDK's own answer (modern versions only): era "modern". With `--dual` the
 discover answer also lists the handshake-era versions the server answers `initialize` for: era
-"dual".
+"dual". With `--slow-start SECONDS` it waits that long before it reads anything, as a server that
+loads its data first does.
 
-    python tests/servers/era_server.py [--dual] [--http PORT]
+    python tests/servers/era_server.py [--dual] [--slow-start SECONDS] [--http PORT]
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 from typing import Any
 
 from mcp import types
@@ -48,7 +50,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dual", action="store_true", help="list the handshake-era versions in server/discover")
     parser.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT/mcp")
+    parser.add_argument("--slow-start", type=float, default=0.0, metavar="SECONDS", help="wait before serving")
     args = parser.parse_args(argv)
+    time.sleep(args.slow_start)
     serve(build_server(args.dual), args.http)
 
 

@@ -33,6 +33,7 @@ and a crash ends the whole server):
                   argument with a JSON-RPC error whose code is 0
   exit-on-unknown exits with code 2 (and a line on stderr) on a request whose method it does not
                   know, as servers built on the Python SDK up to 1.6 do on `server/discover`
+  drop-unknown    never answers a request whose method it does not know, and says nothing about it
   linger          keeps running after stdin closes (until a signal ends it), like a server that
                   ignores end of input
 
@@ -276,6 +277,8 @@ def dispatch(request: Any) -> None:
         sys.stderr.write(f"raw_server: unknown method {method!r}\n")
         sys.stderr.flush()
         os._exit(2)
+    elif "drop-unknown" in MODES:
+        return
     else:
         error(request_id, -32601, f"Method not found: {method}")
 

@@ -14,6 +14,7 @@ from hypothesis_mcp.checks.surfaces import (
     SurfaceChecks,
     list_entries,
     maker_of_values,
+    nonstandard_result,
     one_per_cause,
     smoke_result,
     text_problem,
@@ -23,7 +24,14 @@ from hypothesis_mcp.checks.uritemplate import UNRESERVED
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.results import PROMPTS_GET, Call, Check, Result, RuleId
 from hypothesis_mcp.rules.expectations import Finding
-from hypothesis_mcp.rules.surfaces import MISSING_ACCEPTED, bad_code, incident, messages_problem, refused
+from hypothesis_mcp.rules.surfaces import (
+    INVALID_PARAMS,
+    MISSING_ACCEPTED,
+    incident,
+    messages_problem,
+    nonstandard,
+    refused,
+)
 from hypothesis_mcp.rules.surfaces import PROMPT_UNKNOWN_ACCEPTED as UNKNOWN_ACCEPTED
 from hypothesis_mcp.search.driver import hunt
 from hypothesis_mcp.search.saved import digest
@@ -176,6 +184,10 @@ class PromptChecks(SurfaceChecks):
         details = {"left_out": required[0], "arguments": arguments, "returned": outcome.summary()}
         call = Call(name, arguments, PROMPTS_GET)
         made = maker_of_values(self.conn.transcript, list(arguments.values()))
+        if (why := nonstandard(outcome, INVALID_PARAMS, internal=False)) is not None:
+            return nonstandard_result(MISSING, f"prompt {name}", f"a missing argument: {why}", basis=BASIS[MISSING],
+                                      call=call, details={**details, "code": outcome.code, "expected": INVALID_PARAMS},
+                                      made_by=made)
         if refused(outcome):
             return smoke_result(MISSING, f"prompt {name}", "pass", f"leaving out {required[0]} was rejected with "
                                 f"JSON-RPC error {outcome.code}", basis=BASIS[MISSING], details=details)
@@ -183,7 +195,7 @@ class PromptChecks(SurfaceChecks):
             return smoke_result(MISSING, f"prompt {name}", "fail", found.message, rule=found.rule,
                                 basis=BASIS[MISSING], call=call, details=details, made_by=made)
         return smoke_result(
-            MISSING, f"prompt {name}", "fail", bad_code(outcome) or f"answered without its required argument "
+            MISSING, f"prompt {name}", "fail", f"answered without its required argument "
             f"{required[0]} instead of a JSON-RPC error", rule=MISSING_ACCEPTED, confidence="medium",
             basis=BASIS[MISSING], call=call, details=details, made_by=made)
 
@@ -193,4 +205,5 @@ class PromptChecks(SurfaceChecks):
         details = {"prompt_name_called": name, "returned": outcome.summary()}
         call = Call(name, {}, PROMPTS_GET)
         self.judge_unknown(outcome, call, details, check=UNKNOWN, basis=BASIS[UNKNOWN], accepted_rule=UNKNOWN_ACCEPTED,
-                           accepted="answered a request for a nonexistent prompt instead of a JSON-RPC error")
+                           accepted="answered a request for a nonexistent prompt instead of a JSON-RPC error",
+                           what="an unknown prompt", expected=INVALID_PARAMS, internal=False)

@@ -30,6 +30,7 @@ from hypothesis_mcp.rules.expectations import Finding
 from hypothesis_mcp.rules.surfaces import (
     MIME_MISMATCH,
     READ_FAILED,
+    RESOURCE_NOT_FOUND,
     contents_problem,
     incident,
 )
@@ -207,4 +208,5 @@ class ResourceChecks(SurfaceChecks):
         details = {"uri": uri, "returned": outcome.summary()}
         call = Call(uri, {}, RESOURCES_READ)
         self.judge_unknown(outcome, call, details, check=UNKNOWN, basis=BASIS[UNKNOWN], accepted_rule=UNKNOWN_ACCEPTED,
-                           accepted=f"answered a read of an unknown URI ({uri}) instead of a JSON-RPC error")
+                           accepted=f"answered a read of an unknown URI ({uri}) instead of a JSON-RPC error",
+                           what="an unknown resource", expected=RESOURCE_NOT_FOUND, internal=True)

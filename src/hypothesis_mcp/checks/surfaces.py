@@ -20,7 +20,7 @@ from hypothesis_mcp.connection.failure import strings_in
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import TOOLS_CALL, Call, Check, Confidence, Reproduction, Result, RuleId, Status
 from hypothesis_mcp.rules.registry import fix_for
-from hypothesis_mcp.rules.surfaces import bad_code, incident, refused
+from hypothesis_mcp.rules.surfaces import NONSTANDARD_CODE, incident, nonstandard, refused
 
 METHOD_NOT_FOUND = -32601
 MIN_DESCRIPTION_CHARS = 20
@@ -90,18 +90,22 @@ class SurfaceChecks:
         return found
 
     def judge_unknown(self, outcome: Outcome, call: Call, details: dict[str, Any], *, check: Check, basis: str,
-                      accepted_rule: RuleId, accepted: str) -> None:
-        """A request for something the server does not list must be refused with a JSON-RPC error;
-        a crash or hang is its incident, any answer is `accepted`."""
-        if refused(outcome):
+                      accepted_rule: RuleId, accepted: str, what: str, expected: int, internal: bool) -> None:
+        """A request for something the server does not list must be refused with a JSON-RPC error
+        (`expected` is the code clients look for); a refusal with an invalid code (or -32603 where
+        `internal`) is a warning, a crash or hang is its incident, any answer is `accepted`."""
+        if (why := nonstandard(outcome, expected, internal=internal)) is not None:
+            self.add(nonstandard_result(check, None, f"{what}: {why}", basis=basis, call=call,
+                                        details={**details, "code": outcome.code, "expected": expected}))
+        elif refused(outcome):
             self.add(smoke_result(check, None, "pass", f"rejected with JSON-RPC error {outcome.code}", basis=basis,
                                   details=details))
         elif (found := incident(outcome)) is not None:
             self.add(smoke_result(check, None, "fail", found.message, rule=found.rule, basis=basis, call=call,
                                   details=details))
         else:
-            self.add(smoke_result(check, None, "fail", bad_code(outcome) or accepted, rule=accepted_rule, basis=basis,
-                                  call=call, details=details))
+            self.add(smoke_result(check, None, "fail", accepted, rule=accepted_rule, basis=basis, call=call,
+                                  details=details))
 
     def unreachable(self, check: Check, basis: str) -> bool:
         """Say once, as a skip, that the server no longer answers; True when it does not."""
@@ -139,6 +143,31 @@ def smoke_result(check: Check, subject: str | None, status: Status, message: str
         confidence=confidence, basis=basis, fix=fix_for(rule or check) if failing else "",
         reproduction=reproduction, details={**({"subject": subject} if subject else {}), **(details or {})},
     )
+
+
+def nonstandard_result(check: Check, subject: str | None, message: str, *, basis: str, call: Call,
+                       details: dict[str, Any], made_by: Call | None = None) -> Result:
+    """A refusal with a code clients do not look for: a warning, folded into one per server by
+    `one_per_server`."""
+    return smoke_result(check, subject, "warn", message, rule=NONSTANDARD_CODE, basis=basis, call=call,
+                        details=details, made_by=made_by)
+
+
+def one_per_server(results: list[Result]) -> list[Result]:
+    """The refusals with a nonstandard code are one cause, the server's (or its SDK's) way of
+    refusing: one warning about the server, the first, which lists every request that showed it."""
+    folded = [r for r in results if r.rule == NONSTANDARD_CODE and r.status == "warn"]
+    if not folded:
+        return results
+    first = folded[0]
+    where = [{"check": r.check, "subject": r.subject, "message": r.message} for r in folded]
+    message = first.message if len(folded) == 1 else (
+        f"{len(folded)} refusals use a code clients do not look for: "
+        + "; ".join(dict.fromkeys(r.message for r in folded)))
+    kept = {k: v for k, v in first.details.items() if k != "subject"}  # about the server, not one prompt
+    merged = replace(first, message=message, details={**kept, "where": where})
+    others = {id(r) for r in folded[1:]}
+    return [merged if r is first else r for r in results if id(r) not in others]
 
 
 MIN_MATCH_CHARS = 3

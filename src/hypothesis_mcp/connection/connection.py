@@ -21,6 +21,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection.failure import LearnedRefusal
+from hypothesis_mcp.connection.greeting import unanswerable
 from hypothesis_mcp.connection.http import CheckedStreams, HttpLimits, LimitedTransport
 from hypothesis_mcp.connection.outcome import CLOSED_CODE, TIMEOUT_CODE, Outcome
 from hypothesis_mcp.connection.stdio import (
@@ -60,11 +61,14 @@ class ServerInfo:
     era: str  # legacy | modern | dual
     handshake: str = "discover"
     """`discover` (server/discover answered), `initialize` (refused, the SDK fell back in the same
-    session), or `initialize after restart` (the server died on the discovery request)."""
+    session), or `initialize after restart` (the server died on the discovery request, or was judged
+    never to answer it: `handshake_note` says which)."""
+    handshake_note: str = ""
 
     def to_dict(self) -> dict[str, str]:
+        note = {"handshake_note": self.handshake_note} if self.handshake_note else {}
         return {"name": self.name, "version": self.version,
-                "protocol_version": self.protocol_version, "era": self.era, "handshake": self.handshake}
+                "protocol_version": self.protocol_version, "era": self.era, "handshake": self.handshake, **note}
 
 
 @dataclass
@@ -157,8 +161,9 @@ class Connection:
         self._hung = False
         self.unavailable: str | None = None
         self.probe_exit: str | None = None
+        """Why this connection greets with `initialize` only: the server died on the discovery
+        request, or was judged never to answer it."""
         self._offered: frozenset[str] = frozenset()
-        """Why this connection greets with `initialize` only: the server died on the discovery probe."""
 
     # lifecycle -------------------------------------------------------------------------------
     def __enter__(self) -> Connection:
@@ -293,7 +298,7 @@ class Connection:
                 try:
                     client = await self._greet(stack)
                 except Exception:
-                    if not await self._died_on_probe():
+                    if not await self._failed_on_probe():
                         raise
                     await stack.aclose()
                     self.target = replace(self.target, handshake="legacy")
@@ -301,6 +306,8 @@ class Connection:
                     client = await self._greet(stack)
                 self._client = client
                 self.server = _server_info(client, self.probe_exit)
+                if self.server.era == "legacy":  # every later start greets the way that worked
+                    self.target = replace(self.target, handshake="legacy")
                 capabilities = client.server_capabilities
                 self._offered = frozenset(name for name in ("tools", "resources", "prompts")
                                           if getattr(capabilities, name, None) is not None)
@@ -342,16 +349,33 @@ class Connection:
             read_timeout_seconds=self.startup_timeout,
             client_info=types.Implementation(name="hypothesis-mcp", version=__version__),
         )
-        await stack.enter_async_context(client)
+        watcher = asyncio.ensure_future(self._watch_probe(transport)) \
+            if isinstance(transport, StdioTransport) and self.target.handshake == "auto" else None
+        try:
+            await stack.enter_async_context(client)
+        finally:
+            if watcher is not None:
+                watcher.cancel()
         return client
 
-    async def _died_on_probe(self) -> bool:
-        """Whether a server process greeted with `server/discover` first ended during the
-        handshake, as servers built on the Python SDK up to 1.6 do on a request method they do
-        not know: then it is started again and greeted with `initialize` (`probe_exit` keeps why)."""
+    async def _watch_probe(self, transport: StdioTransport) -> None:
+        """Kill a process judged never to answer the discovery request (connection/greeting.py):
+        the greeting fails at once and `_failed_on_probe` starts a fresh one with `initialize`."""
+        reason = await unanswerable(transport)
+        if reason is not None:
+            self.probe_exit = reason
+            transport.kill()
+
+    async def _failed_on_probe(self) -> bool:
+        """Whether a server process greeted with `server/discover` first was judged never to answer
+        it, or ended during the handshake, as servers built on the Python SDK up to 1.9.3 do on a
+        request method they do not know: then it is started again and greeted with `initialize`
+        (`probe_exit` keeps why)."""
         transport = self._transport
         if self.target.handshake != "auto" or transport is None:
             return False
+        if self.probe_exit is not None:
+            return True
         deadline = time.monotonic() + 2.0
         while transport.alive and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
@@ -705,6 +729,7 @@ def _server_info(client: Client, probe_exit: str | None) -> ServerInfo:
         protocol_version=client.protocol_version,
         era=era,
         handshake=handshake,
+        handshake_note=probe_exit or "",
     )
 
 

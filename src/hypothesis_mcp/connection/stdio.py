@@ -16,6 +16,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,11 @@ models), so this also bounds what one call can cost in memory."""
 
 TMPDIR = "{tmpdir}"
 """Placeholder in a command or environment value for a per-process temporary folder."""
+
+ALIVE_ID = "hypothesis-mcp-alive"
+"""Id of the ping a slow greeting sends to learn whether the server answers anything at all
+(connection/greeting.py); its answer is kept from the session."""
+DISCOVER = "server/discover"
 
 _ID_PATTERN = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
 
@@ -87,6 +93,13 @@ class ProcessState:
     stray_ids: list[object] = field(default_factory=list)
     pending: set[object] = field(default_factory=set)
     max_stderr: int = 64 * 1024
+    probe_id: object = None
+    """Id of the `server/discover` request, once it went out."""
+    probe_sent: float | None = None
+    probe_answered: bool = False
+    stderr_at_probe: int = 0
+    alive_at: float | None = None
+    """When the server answered our ping (`ALIVE_ID`): from then on it is able to answer."""
 
     def add_stderr(self, chunk: bytes) -> None:
         self.stderr_bytes += len(chunk)
@@ -99,6 +112,13 @@ class ProcessState:
     def exit_code_on_its_own(self) -> int | None:
         """The exit code, unless the process only exited because we stopped it."""
         return None if self.stopped_by_us else self.returncode
+
+    def stderr_since_probe(self) -> str:
+        """What the server wrote to stderr after the discovery request went out (within the tail)."""
+        since = self.stderr_bytes - self.stderr_at_probe
+        if self.probe_sent is None or since <= 0:
+            return ""
+        return b"".join(self.stderr_tail)[-since:].decode("utf-8", "replace")
 
     def stderr_text(self, limit: int = 4000) -> str:
         data = b"".join(self.stderr_tail)[-limit:]
@@ -122,6 +142,7 @@ class StdioTransport:
         self._tg: anyio.abc.TaskGroup | None = None
         self._stack: contextlib.AsyncExitStack | None = None
         self._process: anyio.abc.Process | None = None
+        self._stdin_lock = anyio.Lock()
 
     async def __aenter__(self) -> tuple[anyio.abc.ObjectReceiveStream[Any], anyio.abc.ObjectSendStream[Any]]:
         self._stack = contextlib.AsyncExitStack()
@@ -218,6 +239,11 @@ class StdioTransport:
             return
         self.state.messages += 1
         if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            if message.id == ALIVE_ID:
+                self.state.alive_at = time.monotonic()
+                return
+            if message.id == self.state.probe_id:
+                self.state.probe_answered = True
             if message.id not in self.state.pending:
                 self.state.stray_ids.append(message.id)
                 return
@@ -287,10 +313,26 @@ class StdioTransport:
                 async for message in source:
                     if isinstance(message.message, types.JSONRPCRequest):
                         self.state.pending.add(message.message.id)
+                        if message.message.method == DISCOVER and self.state.probe_sent is None:
+                            self.state.probe_id = message.message.id
+                            self.state.probe_sent = time.monotonic()
+                            self.state.stderr_at_probe = self.state.stderr_bytes
                     data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
-                    await process.stdin.send(data.encode() + b"\n")
+                    async with self._stdin_lock:
+                        await process.stdin.send(data.encode() + b"\n")
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             return
+
+    async def ping(self) -> None:
+        """Ask whether the server answers at all: a ping is the one request every handshake-era
+        server must answer before `initialize`; its answer sets `state.alive_at`."""
+        process = self._process
+        if process is None or process.stdin is None:
+            return
+        line = json.dumps({"jsonrpc": "2.0", "id": ALIVE_ID, "method": "ping"}).encode() + b"\n"
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            async with self._stdin_lock:
+                await process.stdin.send(line)
 
     async def _watch_exit(self, process: anyio.abc.Process) -> None:
         self.state.returncode = await process.wait()

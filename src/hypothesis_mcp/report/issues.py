@@ -71,7 +71,7 @@ def era_label(era: str | None, handshake: str | None = None) -> str:
     format and the `tools` command."""
     label = ERA_LABELS.get(era or "", f"{era} era" if era else "unknown era")
     if handshake == "initialize after restart":
-        label += " after a restart: the server exited on the server/discover request"
+        label += " after a restart: the server did not answer the server/discover request"
     return label
 
 

@@ -315,6 +315,10 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
     Rule("prompt-unknown-accepted", "smoke", (
         "Answer prompts/get for a name the server does not have with JSON-RPC error -32602."
     )),
+    Rule("refusal-nonstandard-code", "smoke", (
+        "Refuse with the code clients look for: -32002 for an unknown resource, -32602 for an unknown prompt or a "
+        "missing argument (raise the SDK's protocol error with that code, not a plain exception)."
+    ), severity="warn"),
 )}
 FIXES: dict[str, str] = {rule.id: rule.fix for rule in RULES.values()}
 

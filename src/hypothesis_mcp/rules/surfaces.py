@@ -23,12 +23,26 @@ RESOURCE_UNKNOWN_ACCEPTED: RuleId = "resource-unknown-accepted"
 BAD_MESSAGES: RuleId = "prompt-messages-invalid"
 MISSING_ACCEPTED: RuleId = "prompt-missing-argument-accepted"
 PROMPT_UNKNOWN_ACCEPTED: RuleId = "prompt-unknown-accepted"
+NONSTANDARD_CODE: RuleId = "refusal-nonstandard-code"
+RESOURCE_NOT_FOUND = -32002
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
 
 
 def refused(outcome: Outcome) -> bool:
     """A JSON-RPC error answer with a valid code: the way the protocol refuses a read or a prompt
     request."""
     return outcome.protocol_refusal
+
+
+def nonstandard(outcome: Outcome, expected: int, *, internal: bool = True) -> str | None:
+    """Why a JSON-RPC error refuses with a code clients do not look for, if it does: code 0 (as one
+    popular SDK answers every exception) or any invalid code, and, where `internal`, -32603, which
+    says the server broke rather than that the name is unknown. The answer is still a refusal:
+    nothing was served."""
+    if outcome.kind != "error" or (outcome.protocol_refusal and not (internal and outcome.code == INTERNAL_ERROR)):
+        return None
+    return f"refused with code {outcome.code}; clients expect {expected}"
 
 
 def bad_code(outcome: Outcome) -> str | None:
@@ -108,6 +122,8 @@ class ReadAnswer(SurfaceAnswer):
     mime_type: Any = None
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if self.rule == NONSTANDARD_CODE:
+            return nonstandard(answer, RESOURCE_NOT_FOUND) is None
         if self.rule == RESOURCE_UNKNOWN_ACCEPTED:
             return refused(answer)
         if incident(answer) is not None:
@@ -118,9 +134,9 @@ class ReadAnswer(SurfaceAnswer):
         return finding is None or finding.rule != self.rule
 
     def why(self, answer: Outcome) -> str:
-        if self.rule != RESOURCE_UNKNOWN_ACCEPTED and (found := incident(answer)) is not None:
+        if self.rule not in (RESOURCE_UNKNOWN_ACCEPTED, NONSTANDARD_CODE) and (found := incident(answer)) is not None:
             return found.message
-        if self.rule == RESOURCE_UNKNOWN_ACCEPTED or not answer.ok:
+        if self.rule in (RESOURCE_UNKNOWN_ACCEPTED, NONSTANDARD_CODE) or not answer.ok:
             return answer.summary()
         finding = contents_problem(answer, self.uri, self.mime_type)
         return finding.message if finding else "the contents now match"
@@ -133,6 +149,8 @@ class PromptAnswer(SurfaceAnswer):
     rule: RuleId | Check
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if self.rule == NONSTANDARD_CODE:
+            return nonstandard(answer, INVALID_PARAMS, internal=False) is None
         if self.rule in (MISSING_ACCEPTED, PROMPT_UNKNOWN_ACCEPTED):
             return refused(answer)
         if incident(answer) is not None:
@@ -140,7 +158,7 @@ class PromptAnswer(SurfaceAnswer):
         return not answer.ok or messages_problem(answer) is None
 
     def why(self, answer: Outcome) -> str:
-        if self.rule in (MISSING_ACCEPTED, PROMPT_UNKNOWN_ACCEPTED):
+        if self.rule in (MISSING_ACCEPTED, PROMPT_UNKNOWN_ACCEPTED, NONSTANDARD_CODE):
             return answer.summary()
         if (found := incident(answer)) is not None:
             return found.message
