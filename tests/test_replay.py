@@ -30,7 +30,7 @@ from helpers import (
     smoke_bugs,
 )
 from hypothesis_mcp.connection import Outcome, parse_target
-from hypothesis_mcp.emit import test_name as emitted_name
+from hypothesis_mcp.emit import file_name
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Call, Report, Reproduction, Result
 
@@ -217,7 +217,7 @@ def test_an_emitted_test_needs_the_environment_the_run_set(tmp_path: Path) -> No
     assert run.code == 0, run
     data = json.loads((tmp_path / "report.json").read_text())
     [found] = [r for r in data["results"] if r["rule"] == "error-as-success" and r["tool"] == "get_ticket"]
-    path = tmp_path / "emitted" / f"test_{emitted_name(Result.from_dict(found))}.py"
+    path = tmp_path / "emitted" / file_name(Result.from_dict(found), data["target"], tmp_path / "emitted")
     assert "TICKET_AUDIT_LOG" in path.read_text() and "audit.log" not in path.read_text()
     command = [PYTHON, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", str(path)]
     bare = {k: v for k, v in os.environ.items() if k != "TICKET_AUDIT_LOG"}

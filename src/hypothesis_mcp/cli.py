@@ -339,7 +339,7 @@ def test(
         console = Console(highlight=False, width=max(100, Console().width), stderr=bool(to_stdout))
         if not quiet:
             render_console(report, console, report_path=json_out if json_out != "-" else None, verdict=verdict,
-                           verbose=verbose)
+                           verbose=verbose, server_env=None if the_target.is_url else the_target.env)
         if json_out:
             write_text(render_json(report), json_out)
         if junit:

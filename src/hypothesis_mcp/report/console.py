@@ -10,7 +10,9 @@ answer) cannot reach the terminal. Off a terminal (a CI log, a file) no line end
 from __future__ import annotations
 
 import re
+import shlex
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 
 from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
@@ -29,7 +31,7 @@ from hypothesis_mcp.report.issues import (
     waived_line,
 )
 from hypothesis_mcp.results import Report, Result, Smoke
-from hypothesis_mcp.snippet import python_lines
+from hypothesis_mcp.snippet import program
 
 SUBSCORES = ("happy", "edge", "lint", "effect")
 GRADE_STYLES = {"A": "bold green", "B": "bold green", "C": "bold yellow", "D": "bold red", "F": "bold red"}
@@ -47,22 +49,26 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def render_console(report: Report, console: Console, *, report_path: str | None = None, verdict: str | None = None,
-                   verbose: bool = False) -> None:
+                   verbose: bool = False, server_env: Mapping[str, str] | None = None) -> None:
     """Print the report; sections with nothing to show are left out. `verdict` is the gate line the
     exit code follows (the command line prints it last too); `report_path` is where the JSON report
-    is written, for the replay commands. Off a terminal nothing is wrapped: a log viewer wraps."""
+    is written, for the replay commands; `server_env` is the environment the run gave the server (the
+    report keeps only its names), so reproductions and replay commands run as printed. Off a
+    terminal nothing is wrapped: a log viewer wraps."""
+    printer = _Printer(console, wrap=console.is_terminal, env=dict(server_env or {}))
     if console.is_terminal:
-        _Printer(console, wrap=True).report(report, report_path=report_path, verdict=verdict, verbose=verbose)
+        printer.report(report, report_path=report_path, verdict=verdict, verbose=verbose)
         return
     with console.capture() as captured:
-        _Printer(console, wrap=False).report(report, report_path=report_path, verdict=verdict, verbose=verbose)
+        printer.report(report, report_path=report_path, verdict=verdict, verbose=verbose)
     console.out("\n".join(line.rstrip() for line in captured.get().splitlines()), highlight=False)
 
 
 class _Printer:
-    def __init__(self, console: Console, *, wrap: bool) -> None:
+    def __init__(self, console: Console, *, wrap: bool, env: dict[str, str]) -> None:
         self.console = console
         self.wrap = wrap
+        self.env = env
 
     def line(self, text: Text, indent: int = 0, *, paste: bool = False) -> None:
         """One line of the report; `paste` lines (calls, commands) are never wrapped."""
@@ -131,8 +137,9 @@ class _Printer:
         assert result.reproduction is not None
         calls = result.reproduction.calls
         origin = reproduction_origin(result.reproduction.fresh_server)
-        command = f"hypothesis-mcp replay {report_path or 'REPORT.json'} --result '{result.id}'"
-        lines = python_lines(calls, target, note=f"the shrunk reproduction {origin}")
+        command = " ".join([f"hypothesis-mcp replay {report_path or 'REPORT.json'} --result '{result.id}'",
+                            *(f"--env {shlex.quote(f'{name}={value}')}" for name, value in self.env.items())])
+        lines = program(result, target, note=f"the shrunk reproduction {origin}", env=self.env)
         if len(calls) <= MAX_SHOWN_CALLS and sum(map(len, lines)) <= MAX_SHOWN_CHARS:
             for line in lines:
                 self.line(_text(line), 3, paste=True)
