@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -29,10 +30,12 @@ from helpers import (
     smoke_bug_run,
     smoke_bugs,
 )
+from hypothesis_mcp import connect, holds
 from hypothesis_mcp.connection import Outcome, parse_target
 from hypothesis_mcp.emit import file_name
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Call, Report, Reproduction, Result
+from hypothesis_mcp.snippet import program
 
 
 def _probes(bug: str) -> Report:
@@ -75,6 +78,22 @@ def test_happy_failure_replays_on_the_correct_server_too() -> None:
     assert "result" in done.verdict
     markdown = Result(**{**HTML_EXPORT.__dict__, "reproduction": Reproduction([Call("export_notes", {})])})
     assert not replay(markdown, parse_target(sample())).still_fails
+
+
+def test_holds_judges_the_calls_made_on_a_connection_as_replay_does() -> None:
+    """What a printed program asserts: the last answer on the connection, by the rule of the id."""
+    rule = "scenario/happy/happy-output-schema/export_notes"
+    with connect(sample()) as server:
+        with pytest.raises(ValueError, match="no call was made"):
+            holds(server, rule)
+        server.call("export_notes", {"format": "html"})
+        assert not holds(server, rule)
+        server.call("export_notes", {})
+        assert holds(server, rule)
+        with pytest.raises(ValueError, match="no result id"):
+            holds(server, "export_notes")
+        with pytest.raises(ValueError, match="expect"):
+            holds(server, "probe/round-trip/probe-silent-noop/create_note")
 
 
 def _smoke_failure(check: str, tool: str, arguments: dict[str, object]) -> Result:
@@ -206,6 +225,37 @@ def test_cli_replay_needs_the_environment_the_run_set(tmp_path: Path) -> None:
     here = cli(["replay", "report.json", "--result", found["id"]], tmp_path, env={"TICKET_AUDIT_LOG": str(audit)})
     assert here.code == 1 and "still fails" in here.stdout, here
     assert audit.read_text().splitlines()[-1] == "get_ticket"
+
+    # The console's replay line carries the run's environment: it runs as printed.
+    [printed] = [line.strip().removeprefix("replay: ") for line in run.stdout.splitlines()
+                 if line.strip().startswith("replay: ") and f"'{found['id']}'" in line]
+    assert printed.endswith(" --env 'TICKET_AUDIT_LOG={tmpdir}/audit.log'"), printed
+    as_printed = cli(shlex.split(printed)[1:], tmp_path)
+    assert as_printed.code == 1 and "still fails" in as_printed.stdout, as_printed
+
+
+def test_a_printed_program_runs_with_the_runs_environment(tmp_path: Path) -> None:
+    """The console's program for a failure found with `--env NAME={tmpdir}/...` makes that folder
+    itself and gives the server the variable: the desk logs each call there, never elsewhere."""
+    argv = error_shapes("json-error")
+    result = Result(kind="scenario", check="error-as-success", tool="get_ticket", status="fail",
+                    rule="error-as-success", message="get_ticket answered an error as a success",
+                    id="scenario/error-as-success/error-as-success/get_ticket",
+                    reproduction=Reproduction([Call("get_ticket", {"ticket_id": 1})], fresh_server=False))
+    lines = program(result, command_line(argv), env={"TICKET_AUDIT_LOG": "{tmpdir}/audit.log"})
+    script = tmp_path / "repro.py"
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    for server, code in ((argv, 1), (error_shapes(), 0)):
+        text = "\n".join(lines).replace(command_line(argv), command_line(server))
+        script.write_text(text + "\n", encoding="utf-8")
+        done = subprocess.run([PYTHON, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                              env={**os.environ, "TMPDIR": str(scratch)})
+        assert done.returncode == code, (text, done.stderr[-2000:])
+        if code:
+            assert f"AssertionError: {result.message}" in done.stderr, done.stderr[-2000:]
+    logs = sorted(scratch.rglob("audit.log"))
+    assert len(logs) == 2 and all(log.read_text().splitlines() == ["get_ticket"] for log in logs), logs
 
 
 def test_an_emitted_test_needs_the_environment_the_run_set(tmp_path: Path) -> None:
