@@ -9,13 +9,16 @@ test_scorecard.py.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shlex
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from helpers import (
     PYTHON,
@@ -31,9 +34,11 @@ from helpers import (
     smoke_bugs,
 )
 from hypothesis_mcp import connect, holds
+from hypothesis_mcp.cli_targets import shown_env
 from hypothesis_mcp.connection import Outcome, parse_target
 from hypothesis_mcp.emit import file_name
 from hypothesis_mcp.replay import replay
+from hypothesis_mcp.report.console import render_console
 from hypothesis_mcp.results import Call, Report, Reproduction, Result
 from hypothesis_mcp.snippet import program
 
@@ -284,3 +289,21 @@ def test_an_emitted_test_needs_the_environment_the_run_set(tmp_path: Path) -> No
                            env={**bare, "TICKET_AUDIT_LOG": "{tmpdir}/audit.log",
                                 "HYPOTHESIS_MCP_TARGET": command_line(error_shapes())})
     assert fresh.returncode == 0 and "1 passed" in fresh.stdout, fresh.stdout[-2000:]
+
+
+def test_a_value_passed_through_from_the_environment_is_never_printed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--env TOKEN="$TOKEN"`: the program reads TOKEN from its own environment and the replay line
+    leaves it to the environment too; a value given on the command line is printed as given."""
+    monkeypatch.setenv("HM_TEST_TOKEN", "s3cret-value")
+    env = shown_env({"HM_TEST_TOKEN": "s3cret-value", "DATA_FILE": "{tmpdir}/data.json"})
+    assert env == {"HM_TEST_TOKEN": None, "DATA_FILE": "{tmpdir}/data.json"}
+    found = replace(HTML_EXPORT, id="scenario/happy/happy-output-schema/export_notes")
+    report = Report(tool={}, target=command_line(sample()), profile="grading", seed=None, server={},
+                    results=[found], server_env=sorted(env))
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    render_console(report, console, report_path="report.json", server_env=env)
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "s3cret-value" not in shown, shown
+    assert 'env={"HM_TEST_TOKEN": os.environ["HM_TEST_TOKEN"], "DATA_FILE": folder + "/data.json"}' in shown, shown
+    assert "--result 'scenario/happy/happy-output-schema/export_notes' --env 'DATA_FILE={tmpdir}/data.json'\n" \
+        in shown, shown

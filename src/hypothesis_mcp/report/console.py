@@ -49,12 +49,12 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def render_console(report: Report, console: Console, *, report_path: str | None = None, verdict: str | None = None,
-                   verbose: bool = False, server_env: Mapping[str, str] | None = None) -> None:
+                   verbose: bool = False, server_env: Mapping[str, str | None] | None = None) -> None:
     """Print the report; sections with nothing to show are left out. `verdict` is the gate line the
     exit code follows (the command line prints it last too); `report_path` is where the JSON report
     is written, for the replay commands; `server_env` is the environment the run gave the server (the
-    report keeps only its names), so reproductions and replay commands run as printed. Off a
-    terminal nothing is wrapped: a log viewer wraps."""
+    report keeps only its names; a value of None is read from the environment), so reproductions
+    and replay commands run as printed. Off a terminal nothing is wrapped: a log viewer wraps."""
     printer = _Printer(console, wrap=console.is_terminal, env=dict(server_env or {}))
     if console.is_terminal:
         printer.report(report, report_path=report_path, verdict=verdict, verbose=verbose)
@@ -65,7 +65,7 @@ def render_console(report: Report, console: Console, *, report_path: str | None 
 
 
 class _Printer:
-    def __init__(self, console: Console, *, wrap: bool, env: dict[str, str]) -> None:
+    def __init__(self, console: Console, *, wrap: bool, env: dict[str, str | None]) -> None:
         self.console = console
         self.wrap = wrap
         self.env = env
@@ -138,7 +138,8 @@ class _Printer:
         calls = result.reproduction.calls
         origin = reproduction_origin(result.reproduction.fresh_server)
         command = " ".join([f"hypothesis-mcp replay {report_path or 'REPORT.json'} --result '{result.id}'",
-                            *(f"--env {shlex.quote(f'{name}={value}')}" for name, value in self.env.items())])
+                            *(f"--env {shlex.quote(f'{name}={value}')}" for name, value in self.env.items()
+                              if value is not None)])
         lines = program(result, target, note=f"the shrunk reproduction {origin}", env=self.env)
         if len(calls) <= MAX_SHOWN_CALLS and sum(map(len, lines)) <= MAX_SHOWN_CHARS:
             for line in lines:
