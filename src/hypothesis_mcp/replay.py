@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, get_args
 
 from hypothesis_mcp.connection import Connection, LearnedRefusal, Outcome, Target
+from hypothesis_mcp.errors import HypothesisMCPError
 from hypothesis_mcp.results import RESOURCES_READ, TOOLS_CALL, Call, Kind, Result
 from hypothesis_mcp.rules.bindings import Rebinder
 from hypothesis_mcp.rules.expectations import ConformsTo, Expectation, Refused, premise_refused
@@ -63,6 +64,7 @@ def replay(result: Result, target: Target, *, timeout: float = 30.0,
         return done
     shapes = [LearnedRefusal(member, value) for member, value in result.reproduction.refusals]
     with Connection(target, timeout=timeout, refusals=shapes) as conn:
+        schema = _output_schema(conn, result.reproduction.calls[-1])
         rebinder = Rebinder()
         for call in result.reproduction.calls:
             call = rebinder.before(call)
@@ -71,7 +73,7 @@ def replay(result: Result, target: Target, *, timeout: float = 30.0,
             done.steps.append((call, outcome))
             if on_step:
                 on_step(call, outcome)
-        done.still_fails, done.verdict, done.unconfirmed = _judge(result, done.steps, conn)
+        done.still_fails, done.verdict, done.unconfirmed = _judge(result, done.steps, conn, schema)
     return done
 
 
@@ -95,18 +97,23 @@ def holds(server: Connection, result_id: str, expect: Mapping[str, Any] | None =
     result = Result.from_dict({"kind": kind, "check": check, "tool": None if subject in ("", "server") else subject,
                                "status": "fail", "rule": rule, "details": details,
                                "reproduction": {"calls": [c.to_dict() for c, _ in steps]}})
-    return not _judge(result, steps, server)[0]
+    return not _judge(result, steps, server, _output_schema(server, last))[0]
 
 
-def _judge(result: Result, steps: list[tuple[Call, Outcome]], conn: Connection) -> tuple[bool, str, bool]:
+def _output_schema(conn: Connection, last: Call) -> dict[str, Any] | None:
+    """The outputSchema of the tool the last call calls, as the server lists it."""
+    if last.method != TOOLS_CALL:
+        return None
+    try:
+        return conn.tool(last.tool).output_schema
+    except (KeyError, HypothesisMCPError):
+        return None
+
+
+def _judge(result: Result, steps: list[tuple[Call, Outcome]], conn: Connection,
+           schema: dict[str, Any] | None) -> tuple[bool, str, bool]:
     """(still fails, why, cannot confirm) for a reproduction's answers, by the rule that failed."""
     last = steps[-1][0]
-    schema = None
-    if last.method == TOOLS_CALL:
-        try:
-            schema = conn.tool(last.tool).output_schema
-        except KeyError:
-            schema = None
     previous = steps[-2][1] if len(steps) > 1 else None
     still_fails, verdict = judge_last(result, steps[-1][1], schema, previous)
     if still_fails and result.kind == "probe" and result.tool and premise_refused(steps, result.tool):
