@@ -9,6 +9,7 @@ module fixture and overlap.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shlex
@@ -18,6 +19,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from helpers import (
     STORAGE,
@@ -38,6 +40,7 @@ from helpers import (
 )
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.errors import UsageError
+from hypothesis_mcp.report.console import render_console
 from hypothesis_mcp.shipped import suggest_for
 from hypothesis_mcp.waivers import parse_waiver
 
@@ -270,6 +273,7 @@ def test_a_server_keeping_records_in_a_file_gets_state_persists(runs: dict[str, 
     assert found["status"] == "warn" and found["tool"] == "save_entry", found
     assert "browse_journal showed" in found["message"] and "hm" in found["message"], found
     assert "{tmpdir}" in found["fix"], found
+    assert "--strategy" not in found["message"], "no shipped strategy is made for this server"
     assert "state persists" in run.report["isolation"], run.report["isolation"]
     repros = [r["reproduction"] for r in run.report["results"] if r["reproduction"]]
     assert not any(r["fresh_server"] for r in repros)
@@ -326,7 +330,8 @@ def test_replay_emit_tests_turns_a_report_into_pytest_files(runs: dict[str, CliR
     run = cli(["replay", report, "--emit-tests", str(folder)], out)
     assert run.code == 0, run
     files = sorted(folder.glob("test_*.py"))
-    assert [f.name for f in files] == ["test_scenario_happy_happy_output_schema_export_notes.py"], run
+    named = [f.name[:-len("_12345678.py")] for f in files]
+    assert named == ["test_scenario_happy_happy_output_schema_export_notes"], run
     # The html export fails on every variant of the sample server: the emitted test fails too.
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
                              str(files[0])], capture_output=True, text=True, cwd=out,
@@ -366,6 +371,11 @@ def test_state_persists_on_server_memory_suggests_its_shipped_strategy(tmp_path:
     assert persists, [(r.rule, r.status, r.message) for r in report.results if r.kind == "probe"]
     assert all(r.fix.endswith("For this server: --strategy server-memory.") for r in persists)
     assert not any(r.reproduction.fresh_server for r in report.results if r.reproduction)
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    render_console(report, console)
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    hint = "use --strategy server-memory: it points the server at a temporary store"
+    assert all(hint in r.message for r in persists) and hint in shown, shown
 
 
 def test_shipped_strategies_name_their_servers() -> None:

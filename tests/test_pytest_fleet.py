@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -69,6 +70,10 @@ def test_each_server_is_one_item_per_check_family(session: tuple[subprocess.Comp
         assert cases[f"smoke-twin[{family}]"].find("failure") is None, f"the correct twin fails {family}"
     failure = cases["long-list[scenarios]"].find("failure")
     assert failure is not None and "count_items" in (failure.text or "") + failure.get("message", ""), inner.stdout
+    shown = failure.text or ""
+    assert "from hypothesis_mcp import connect, holds" in shown, "a failure carries its reproduction"
+    assert f"with connect({json.dumps(shlex.join(SERVERS['long-list']))}) as server:" in shown, shown
+    assert "    assert holds(server, " in shown, shown
     assert "Traceback" not in inner.stdout
 
 

@@ -9,12 +9,16 @@ test_scorecard.py.
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import shlex
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from helpers import (
     PYTHON,
@@ -29,10 +33,14 @@ from helpers import (
     smoke_bug_run,
     smoke_bugs,
 )
+from hypothesis_mcp import connect, holds
+from hypothesis_mcp.cli_targets import shown_env
 from hypothesis_mcp.connection import Outcome, parse_target
-from hypothesis_mcp.emit import test_name as emitted_name
+from hypothesis_mcp.emit import file_name
 from hypothesis_mcp.replay import replay
+from hypothesis_mcp.report.console import render_console
 from hypothesis_mcp.results import Call, Report, Reproduction, Result
+from hypothesis_mcp.snippet import program
 
 
 def _probes(bug: str) -> Report:
@@ -75,6 +83,22 @@ def test_happy_failure_replays_on_the_correct_server_too() -> None:
     assert "result" in done.verdict
     markdown = Result(**{**HTML_EXPORT.__dict__, "reproduction": Reproduction([Call("export_notes", {})])})
     assert not replay(markdown, parse_target(sample())).still_fails
+
+
+def test_holds_judges_the_calls_made_on_a_connection_as_replay_does() -> None:
+    """What a printed program asserts: the last answer on the connection, by the rule of the id."""
+    rule = "scenario/happy/happy-output-schema/export_notes"
+    with connect(sample()) as server:
+        with pytest.raises(ValueError, match="no call was made"):
+            holds(server, rule)
+        server.call("export_notes", {"format": "html"})
+        assert not holds(server, rule)
+        server.call("export_notes", {})
+        assert holds(server, rule)
+        with pytest.raises(ValueError, match="no result id"):
+            holds(server, "export_notes")
+        with pytest.raises(ValueError, match="expect"):
+            holds(server, "probe/round-trip/probe-silent-noop/create_note")
 
 
 def _smoke_failure(check: str, tool: str, arguments: dict[str, object]) -> Result:
@@ -213,6 +237,37 @@ def test_cli_replay_needs_the_environment_the_run_set(tmp_path: Path) -> None:
     assert here.code == 1 and "still fails" in here.stdout, here
     assert audit.read_text().splitlines()[-1] == "get_ticket"
 
+    # The console's replay line carries the run's environment: it runs as printed.
+    [printed] = [line.strip().removeprefix("replay: ") for line in run.stdout.splitlines()
+                 if line.strip().startswith("replay: ") and f"'{found['id']}'" in line]
+    assert printed.endswith(" --env 'TICKET_AUDIT_LOG={tmpdir}/audit.log'"), printed
+    as_printed = cli(shlex.split(printed)[1:], tmp_path)
+    assert as_printed.code == 1 and "still fails" in as_printed.stdout, as_printed
+
+
+def test_a_printed_program_runs_with_the_runs_environment(tmp_path: Path) -> None:
+    """The console's program for a failure found with `--env NAME={tmpdir}/...` makes that folder
+    itself and gives the server the variable: the desk logs each call there, never elsewhere."""
+    argv = error_shapes("json-error")
+    result = Result(kind="scenario", check="error-as-success", tool="get_ticket", status="fail",
+                    rule="error-as-success", message="get_ticket answered an error as a success",
+                    id="scenario/error-as-success/error-as-success/get_ticket",
+                    reproduction=Reproduction([Call("get_ticket", {"ticket_id": 1})], fresh_server=False))
+    lines = program(result, command_line(argv), env={"TICKET_AUDIT_LOG": "{tmpdir}/audit.log"})
+    script = tmp_path / "repro.py"
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    for server, code in ((argv, 1), (error_shapes(), 0)):
+        text = "\n".join(lines).replace(command_line(argv), command_line(server))
+        script.write_text(text + "\n", encoding="utf-8")
+        done = subprocess.run([PYTHON, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                              env={**os.environ, "TMPDIR": str(scratch)})
+        assert done.returncode == code, (text, done.stderr[-2000:])
+        if code:
+            assert f"AssertionError: {result.message}" in done.stderr, done.stderr[-2000:]
+    logs = sorted(scratch.rglob("audit.log"))
+    assert len(logs) == 2 and all(log.read_text().splitlines() == ["get_ticket"] for log in logs), logs
+
 
 def test_an_emitted_test_needs_the_environment_the_run_set(tmp_path: Path) -> None:
     """The pytest file `--emit-tests` writes knows the run's environment names: without them it is
@@ -223,7 +278,7 @@ def test_an_emitted_test_needs_the_environment_the_run_set(tmp_path: Path) -> No
     assert run.code == 0, run
     data = json.loads((tmp_path / "report.json").read_text())
     [found] = [r for r in data["results"] if r["rule"] == "error-as-success" and r["tool"] == "get_ticket"]
-    path = tmp_path / "emitted" / f"test_{emitted_name(Result.from_dict(found))}.py"
+    path = tmp_path / "emitted" / file_name(Result.from_dict(found), data["target"], tmp_path / "emitted")
     assert "TICKET_AUDIT_LOG" in path.read_text() and "audit.log" not in path.read_text()
     command = [PYTHON, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", str(path)]
     bare = {k: v for k, v in os.environ.items() if k != "TICKET_AUDIT_LOG"}
@@ -240,3 +295,21 @@ def test_an_emitted_test_needs_the_environment_the_run_set(tmp_path: Path) -> No
                            env={**bare, "TICKET_AUDIT_LOG": "{tmpdir}/audit.log",
                                 "HYPOTHESIS_MCP_TARGET": command_line(error_shapes())})
     assert fresh.returncode == 0 and "1 passed" in fresh.stdout, fresh.stdout[-2000:]
+
+
+def test_a_value_passed_through_from_the_environment_is_never_printed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--env TOKEN="$TOKEN"`: the program reads TOKEN from its own environment and the replay line
+    leaves it to the environment too; a value given on the command line is printed as given."""
+    monkeypatch.setenv("HM_TEST_TOKEN", "s3cret-value")
+    env = shown_env({"HM_TEST_TOKEN": "s3cret-value", "DATA_FILE": "{tmpdir}/data.json"})
+    assert env == {"HM_TEST_TOKEN": None, "DATA_FILE": "{tmpdir}/data.json"}
+    found = replace(HTML_EXPORT, id="scenario/happy/happy-output-schema/export_notes")
+    report = Report(tool={}, target=command_line(sample()), profile="grading", seed=None, server={},
+                    results=[found], server_env=sorted(env))
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    render_console(report, console, report_path="report.json", server_env=env)
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "s3cret-value" not in shown, shown
+    assert 'env={"HM_TEST_TOKEN": os.environ["HM_TEST_TOKEN"], "DATA_FILE": folder + "/data.json"}' in shown, shown
+    assert "--result 'scenario/happy/happy-output-schema/export_notes' --env 'DATA_FILE={tmpdir}/data.json'\n" \
+        in shown, shown

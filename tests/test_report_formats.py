@@ -232,7 +232,7 @@ def test_console_failures_by_severity_with_reproductions() -> None:
     assert heads[-1].startswith(f"{len(heads)}. WARN lint-undocumented-property"), "warnings last"
     top = flat(failures)
     assert f"{PROBE_MESSAGE} fix: {FIXES['probe-silent-noop']}" in top
-    assert "from hypothesis_mcp import connect # the shrunk reproduction starts from a fresh server" in top
+    assert "from hypothesis_mcp import connect, holds # the shrunk reproduction starts from a fresh server" in top
     assert f"with connect({literal(report.target)}) as server:" in top
     assert 'server.call("create_note", {"title": "hm1a2b-title", "body": "a"})' in top
     assert 'server.call("search_notes", {"query": "hm1a2b-title"})' in top

@@ -33,8 +33,7 @@ from helpers import (
     without_duration,
 )
 from hypothesis_mcp.connection import parse_target
-from hypothesis_mcp.emit import emit_tests
-from hypothesis_mcp.emit import test_name as emitted_name
+from hypothesis_mcp.emit import emit_tests, file_name
 from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.events import Event, ItemStarted, Planned
 from hypothesis_mcp.results import Check, Confidence, Report, Reproduction, Result, RuleId, Status
@@ -238,7 +237,7 @@ def test_emitted_test_fails_with_the_bug_passes_without(request: pytest.FixtureR
     report = request.getfixturevalue(name)
     finding = one(report, kind="probe", rule=rule, status=status)
     written = {path.name: path for path in emit_tests(report.results, report.target, tmp_path)}
-    path = written[f"test_{emitted_name(finding)}.py"]
+    path = written[file_name(finding, report.target, tmp_path)]
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)]
     buggy = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert buggy.returncode == 1, buggy.stdout[-2000:]

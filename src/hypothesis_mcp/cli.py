@@ -32,6 +32,7 @@ from hypothesis_mcp.cli_targets import (
     apply_project_defaults,
     choose_target,
     require_env,
+    shown_env,
 )
 from hypothesis_mcp.errors import HypothesisMCPError, ServerStartError, UsageError
 from hypothesis_mcp.gates import EXIT_BLOCKING, EXIT_INTERRUPTED, EXIT_OK, EXIT_START, EXIT_TERMINATED, EXIT_USAGE
@@ -355,7 +356,8 @@ def test(
         # With a document on stdout, the people's report goes to stderr.
         console = report_console(stderr=bool(to_stdout))
         if not quiet:
-            render_console(report, console, report_path=json_out if json_out != "-" else None, verbose=verbose)
+            render_console(report, console, report_path=json_out if json_out != "-" else None, verbose=verbose,
+                           server_env=None if the_target.is_url else shown_env(the_target.env))
         if json_out:
             write_text(render_json(report), json_out)
         if junit:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -67,6 +67,12 @@ def require_env(target: Target, recorded: Sequence[str], report: Path) -> None:
             f"would start in another environment (a default data file, the real home directory). Pass {flags} "
             "(a value may hold {tmpdir}, a new folder per server process) or export them, then replay again."
         )
+
+
+def shown_env(env: Mapping[str, str]) -> dict[str, str | None]:
+    """The server's environment as reproductions print it: a value this process has under the same
+    name (`--env TOKEN="$TOKEN"`) is printed as taken from the environment (None), never copied."""
+    return {name: None if os.environ.get(name) == value else value for name, value in env.items()}
 
 
 def apply_project_defaults(ctx: typer.Context) -> None:

@@ -5,12 +5,13 @@ user would type (`snippet.py`); a test that still fails says which calls and ans
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from hypothesis_mcp.results import Result
-from hypothesis_mcp.snippet import literal, python_lines
+from hypothesis_mcp.snippet import literal, program
 
 TEMPLATE = '''"""Regression test written by hypothesis-mcp for {rule} on {tool}.
 
@@ -61,9 +62,16 @@ def test_name(result: Result) -> str:
     return re.sub(r"[^0-9a-zA-Z_]+", "_", raw).strip("_").lower()
 
 
+def file_name(result: Result, target: str, folder: Path) -> str:
+    """`test_<id>_<digest>.py`. pytest imports a test file outside a package by its basename, so the
+    digest (of the target and the folder) keeps the files of two folders apart in one session."""
+    digest = hashlib.sha256(f"{target}\n{folder.resolve()}".encode()).hexdigest()[:8]
+    return f"test_{test_name(result)}_{digest}.py"
+
+
 def emit_tests(results: list[Result], target: str, folder: Path, *, only_failures: bool = True,
                server_env: Sequence[str] = ()) -> list[Path]:
-    """Write `test_<id>.py` for every failure or warning that has a reproduction (with
+    """Write `test_<id>_<digest>.py` for every failure or warning that has a reproduction (with
     `only_failures=False`, for every given result that has one: a result the user picked). A test
     runs its server with the run's environment names (`server_env`) set, and is skipped without."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -74,8 +82,9 @@ def emit_tests(results: list[Result], target: str, folder: Path, *, only_failure
         if only_failures and result.status not in ("fail", "warn"):
             continue
         name = test_name(result)
-        path = folder / f"test_{name}.py"
-        snippet = "\n".join(f"    {line}" for line in python_lines(result.reproduction.calls, target))
+        path = folder / file_name(result, target, folder)
+        lines = program(result, target, env=dict.fromkeys(sorted(server_env)))
+        snippet = "\n".join(f"    {line}" for line in lines)
         path.write_text(TEMPLATE.format(
             rule=result.rule, tool=result.tool or "the server", message=_in_docstring(result.message),
             snippet=_in_docstring(snippet), target=literal(target), server_env=literal(sorted(server_env)),

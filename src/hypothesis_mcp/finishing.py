@@ -105,8 +105,11 @@ def _isolated(target: Target, results: list[Result], server_name: str) -> tuple[
         return results, "fresh server process per stateful example"
     strategy = suggest_for(server_name) if server_name else None
     persists_fix = fix_for("state-persists") + (f" For this server: --strategy {strategy}." if strategy else "")
+    # The message is what every format shows, --verbose or not: the way out is named there too.
+    hint = f"; use --strategy {strategy}: it points the server at a temporary store" if strategy else ""
     shared = [replace(r, reproduction=replace(r.reproduction, fresh_server=False) if r.reproduction else None,
-                      fix=persists_fix if r.rule == "state-persists" else r.fix) for r in results]
+                      fix=persists_fix if r.rule == "state-persists" else r.fix,
+                      message=r.message + hint if r.rule == "state-persists" else r.message) for r in results]
     return shared, ("a new server process per stateful example, but state persists across processes "
                     "(state-persists): every reproduction may depend on what earlier examples left")
 

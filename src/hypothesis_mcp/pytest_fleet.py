@@ -26,6 +26,7 @@ from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.fleet import Member, grade_member, load_members
 from hypothesis_mcp.profiles import make_profile
 from hypothesis_mcp.results import Report, Result, ServerGrade
+from hypothesis_mcp.snippet import program
 
 FAMILIES = ("smoke", "scenarios", "probes", "resources-prompts")
 _GRADES = pytest.StashKey[dict[str, ServerGrade]]()
@@ -72,9 +73,18 @@ class ServerItem(pytest.Item):
             pytest.skip(f"no {self.family} check ran on {self.member.name}")
         failed = [r for r in found if r.status == "fail"]
         if failed:
-            lines = [f"- {r.rule} on {r.subject} ({r.confidence} confidence): {r.message}" for r in failed]
+            lines = [line for r in failed for line in self._failure(r, grade.report)]
             raise ServerFailure(f"{self.member.name}: {len(failed)} {self.family} failure(s), grade "
                                 f"{grade.report.grade} ({grade.report.score:g}%)\n" + "\n".join(lines))
+
+    def _failure(self, result: Result, report: Report) -> list[str]:
+        """A failure's line, then its reproduction as the program the console prints."""
+        head = f"- {result.rule} on {result.subject} ({result.confidence} confidence): {result.message}"
+        if result.reproduction is None or not result.reproduction.calls:
+            return [head]
+        target = self.member.target
+        env = None if target is None or target.is_url else target.env
+        return [head, *(f"    {line}" for line in program(result, report.target, env=env))]
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, ServerFailure):

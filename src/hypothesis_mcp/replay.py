@@ -6,12 +6,13 @@ judgement the check that found the failure made.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from hypothesis_mcp.connection import Connection, LearnedRefusal, Outcome, Target
-from hypothesis_mcp.results import RESOURCES_READ, TOOLS_CALL, Call, Result
+from hypothesis_mcp.errors import HypothesisMCPError
+from hypothesis_mcp.results import RESOURCES_READ, TOOLS_CALL, Call, Kind, Result
 from hypothesis_mcp.rules.bindings import Rebinder
 from hypothesis_mcp.rules.expectations import ConformsTo, Expectation, Refused, premise_refused
 from hypothesis_mcp.rules.registry import expectation_for
@@ -63,13 +64,7 @@ def replay(result: Result, target: Target, *, timeout: float = 30.0,
         return done
     shapes = [LearnedRefusal(member, value) for member, value in result.reproduction.refusals]
     with Connection(target, timeout=timeout, refusals=shapes) as conn:
-        schema = None
-        last = result.reproduction.calls[-1]
-        if last.method == TOOLS_CALL:
-            try:
-                schema = conn.tool(last.tool).output_schema
-            except KeyError:
-                schema = None
+        schema = _output_schema(conn, result.reproduction.calls[-1])
         rebinder = Rebinder()
         for call in result.reproduction.calls:
             call = rebinder.before(call)
@@ -78,27 +73,64 @@ def replay(result: Result, target: Target, *, timeout: float = 30.0,
             done.steps.append((call, outcome))
             if on_step:
                 on_step(call, outcome)
-        previous = done.steps[-2][1] if len(done.steps) > 1 else None
-        done.still_fails, done.verdict = judge_last(result, done.steps[-1][1], schema, previous)
-        if done.still_fails and result.kind == "probe" and result.tool and premise_refused(done.steps, result.tool):
-            done.still_fails = False
-            done.verdict = (f"the server refused a call of {result.tool} before the last: nothing it did is left "
-                            "to judge")
-        sent = [call.arguments for call, _ in done.steps[:-1]]
-        if done.still_fails and result.reproduction.fresh_server \
-                and not expectation_for(result, schema).written_by(sent):
-            done.still_fails = False
-            done.verdict = "no call before the read wrote a value it must show: nothing left to judge"
-        if done.still_fails and result.rule == READ_FAILED and last.method == RESOURCES_READ \
-                and not _listed(conn, last.tool):
-            done.still_fails, done.unconfirmed = False, True
-            done.verdict = (f"cannot confirm on a fresh server: it does not list {last.tool}, so the read fails for "
-                            "want of the record behind it, which the run made with calls this reproduction does not "
-                            "hold")
+        done.still_fails, done.verdict, done.unconfirmed = _judge(result, done.steps, conn, schema)
     return done
 
 
-def _listed(conn: Connection, uri: str) -> bool:
-    """Whether the server lists `uri` among its resources now."""
+def holds(server: Connection, result_id: str, expect: Mapping[str, Any] | None = None) -> bool:
+    """Whether the calls made so far on `server` keep the law the result `result_id` broke
+    (`kind/check/rule/subject`, as its report names it; a probe's law is the `expect` its report
+    records), judged as `replay` judges them: what a printed reproduction asserts."""
+    if not server.recent:
+        raise ValueError("no call was made on this connection: make the reproduction's calls first")
+    kind, check, rule, subject = [*result_id.split("#")[0].split("/", 3), "", "", ""][:4]
+    if kind not in get_args(Kind) or not rule:
+        raise ValueError(f"{result_id!r} is no result id (kind/check/rule/subject, as a report names it)")
+    if kind == "probe" and expect is None:
+        raise ValueError(f"{result_id} is an effect probe's result: give its law as `expect` (its report's "
+                         "details.expect)")
+    steps = list(server.recent)
+    last = steps[-1][0]
+    details: dict[str, Any] = {"expect": dict(expect)} if expect is not None else {}
+    if last.method == RESOURCES_READ and (entry := _entry(server, last.tool)) is not None:
+        details["mime_type"] = entry.get("mimeType")
+    result = Result.from_dict({"kind": kind, "check": check, "tool": None if subject in ("", "server") else subject,
+                               "status": "fail", "rule": rule, "details": details,
+                               "reproduction": {"calls": [c.to_dict() for c, _ in steps]}})
+    return not _judge(result, steps, server, _output_schema(server, last))[0]
+
+
+def _output_schema(conn: Connection, last: Call) -> dict[str, Any] | None:
+    """The outputSchema of the tool the last call calls, as the server lists it."""
+    if last.method != TOOLS_CALL:
+        return None
+    try:
+        return conn.tool(last.tool).output_schema
+    except (KeyError, HypothesisMCPError):
+        return None
+
+
+def _judge(result: Result, steps: list[tuple[Call, Outcome]], conn: Connection,
+           schema: dict[str, Any] | None) -> tuple[bool, str, bool]:
+    """(still fails, why, cannot confirm) for a reproduction's answers, by the rule that failed."""
+    last = steps[-1][0]
+    previous = steps[-2][1] if len(steps) > 1 else None
+    still_fails, verdict = judge_last(result, steps[-1][1], schema, previous)
+    if still_fails and result.kind == "probe" and result.tool and premise_refused(steps, result.tool):
+        return False, (f"the server refused a call of {result.tool} before the last: nothing it did is left "
+                       "to judge"), False
+    sent = [call.arguments for call, _ in steps[:-1]]
+    if still_fails and result.reproduction is not None and result.reproduction.fresh_server \
+            and not expectation_for(result, schema).written_by(sent):
+        return False, "no call before the read wrote a value it must show: nothing left to judge", False
+    if still_fails and result.rule == READ_FAILED and last.method == RESOURCES_READ and _entry(conn, last.tool) is None:
+        return False, (f"cannot confirm on a fresh server: it does not list {last.tool}, so the read fails for "
+                       "want of the record behind it, which the run made with calls this reproduction does not "
+                       "hold"), True
+    return still_fails, verdict, False
+
+
+def _entry(conn: Connection, uri: str) -> dict[str, Any] | None:
+    """The server's listing entry of `uri` now, if it lists it."""
     listed = conn.list_all("resources/list") if conn.offers("resources") else None
-    return isinstance(listed, list) and any(entry.get("uri") == uri for entry in listed)
+    return next((entry for entry in listed if entry.get("uri") == uri), None) if isinstance(listed, list) else None

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import threading
 import time
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -42,6 +43,8 @@ _MALFORMED = "malformed result"
 _SSE_TOO_LARGE = "byte limit"  # in the SDK's error for a server-sent event over max_sse_event_size
 _UNPARSED_HTTP = "Failed to parse JSON response"  # the SDK's error for a JSON body that is no JSON-RPC message
 MAX_PAGES = 1000
+RECENT_STEPS = 16
+"""How many of the last calls a connection keeps with their answers: a printed reproduction has at most 8."""
 _LISTINGS: dict[str, tuple[Any, str]] = {
     "resources/list": (types.ListResourcesRequest, "resources"),
     "resources/templates/list": (types.ListResourceTemplatesRequest, "resourceTemplates"),
@@ -139,6 +142,8 @@ class Connection:
         self.restart = restart
         self.transcript: list[Exchange] = []
         self.transcript_limit = transcript_limit
+        self.recent: deque[tuple[Call, Outcome]] = deque(maxlen=RECENT_STEPS)
+        """The last calls and their answers, for a reproduction to judge (`replay.holds`)."""
         self.stats = stats or Stats()
         self.max_message_bytes = max_message_bytes
         self.refusals: list[LearnedRefusal] = refusals if refusals is not None else []
@@ -528,6 +533,9 @@ class Connection:
 
     def read_resource(self, uri: str, *, timeout: float | None = None) -> Outcome:
         """resources/read; the answer's `contents` come back as the Outcome's content, unvalidated."""
+        return self._kept(Call(uri, {}, RESOURCES_READ), self._read(uri, timeout))
+
+    def _read(self, uri: str, timeout: float | None) -> Outcome:
         if (closed := self._ready_for_call()) is not None:
             return closed
         request = types.ReadResourceRequest(params=types.ReadResourceRequestParams(uri=uri))
@@ -537,12 +545,19 @@ class Connection:
     def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None, *,
                    timeout: float | None = None) -> Outcome:
         """prompts/get; the answer's `messages` come back as the Outcome's content, unvalidated."""
+        args = dict(arguments or {})
+        return self._kept(Call(name, args, PROMPTS_GET), self._prompt(name, args, timeout))
+
+    def _prompt(self, name: str, args: dict[str, str], timeout: float | None) -> Outcome:
         if (closed := self._ready_for_call()) is not None:
             return closed
-        args = dict(arguments or {})
         request = types.GetPromptRequest(params=types.GetPromptRequestParams(name=name, arguments=args))
         return self._answer(self._request(request, "prompts/get", {"name": name, "arguments": args}, timeout,
                                           unchecked=True), "messages")
+
+    def _kept(self, call: Call, outcome: Outcome) -> Outcome:
+        self.recent.append((call, outcome))
+        return outcome
 
     def perform(self, call: Call, *, timeout: float | None = None) -> Outcome:
         """One reproduction step, whichever request it is."""
@@ -561,9 +576,12 @@ class Connection:
     def call(self, name: str, arguments: Mapping[str, Any] | None = None, *,
              timeout: float | None = None) -> Outcome:
         """Call a tool; whatever happens comes back as an Outcome."""
+        args = dict(arguments or {})
+        return self._kept(Call(name, args), self._call(name, args, timeout))
+
+    def _call(self, name: str, args: dict[str, Any], timeout: float | None) -> Outcome:
         if (closed := self._ready_for_call()) is not None:
             return closed
-        args = dict(arguments or {})
         params = {"name": name, "arguments": args}
         request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=args))
         answer = self._request(request, "tools/call", params, timeout=timeout)

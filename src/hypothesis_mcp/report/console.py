@@ -11,8 +11,10 @@ log, a file) nothing is wrapped, the viewer wraps, and no line ends in spaces.
 from __future__ import annotations
 
 import re
+import shlex
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from typing import IO
 
 from rich.console import Console, Group, RenderableType
@@ -32,7 +34,7 @@ from hypothesis_mcp.report.issues import (
     waived_line,
 )
 from hypothesis_mcp.results import Report, Result, Smoke
-from hypothesis_mcp.snippet import python_lines
+from hypothesis_mcp.snippet import program
 
 SUBSCORES = ("happy", "edge", "lint", "effect")
 GRADE_STYLES = {"A": "bold green", "B": "bold green", "C": "bold yellow", "D": "bold red", "F": "bold red"}
@@ -68,21 +70,26 @@ def _is_tty(stream: IO[str]) -> bool:
         return False
 
 
-def render_console(report: Report, console: Console, *, report_path: str | None = None, verbose: bool = False) -> None:
+def render_console(report: Report, console: Console, *, report_path: str | None = None, verbose: bool = False,
+                   server_env: Mapping[str, str | None] | None = None) -> None:
     """Print the report; sections with nothing to show are left out. `report_path` is where the JSON
-    report is written, for the replay commands. Off a terminal nothing is wrapped: a log viewer wraps."""
+    report is written, for the replay commands; `server_env` is the environment the run gave the server (the
+    report keeps only its names; a value of None is read from the environment), so reproductions
+    and replay commands run as printed. Off a terminal nothing is wrapped: a log viewer wraps."""
+    printer = _Printer(console, wrap=console.is_terminal, env=dict(server_env or {}))
     if console.is_terminal:
-        _Printer(console, wrap=True).report(report, report_path=report_path, verbose=verbose)
+        printer.report(report, report_path=report_path, verbose=verbose)
         return
     with console.capture() as captured:
-        _Printer(console, wrap=False).report(report, report_path=report_path, verbose=verbose)
+        printer.report(report, report_path=report_path, verbose=verbose)
     console.out("\n".join(line.rstrip() for line in captured.get().splitlines()), highlight=False)
 
 
 class _Printer:
-    def __init__(self, console: Console, *, wrap: bool) -> None:
+    def __init__(self, console: Console, *, wrap: bool, env: dict[str, str | None]) -> None:
         self.console = console
         self.wrap = wrap
+        self.env = env
 
     def line(self, text: Text, indent: int = 0, *, paste: bool = False) -> None:
         """One line of the report; `paste` lines (calls, commands) are never wrapped."""
@@ -151,8 +158,10 @@ class _Printer:
         assert result.reproduction is not None
         calls = result.reproduction.calls
         origin = reproduction_origin(result.reproduction.fresh_server)
-        command = f"hypothesis-mcp replay {report_path or 'REPORT.json'} --result '{result.id}'"
-        lines = python_lines(calls, target, note=f"the shrunk reproduction {origin}")
+        command = " ".join([f"hypothesis-mcp replay {report_path or 'REPORT.json'} --result '{result.id}'",
+                            *(f"--env {shlex.quote(f'{name}={value}')}" for name, value in self.env.items()
+                              if value is not None)])
+        lines = program(result, target, note=f"the shrunk reproduction {origin}", env=self.env)
         if len(calls) <= MAX_SHOWN_CALLS and sum(map(len, lines)) <= MAX_SHOWN_CHARS:
             for line in lines:
                 self.line(_text(line), 3, paste=True)
