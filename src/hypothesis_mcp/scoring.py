@@ -29,6 +29,7 @@ def score(run: RunContext) -> Report:
                  "failure or warning" for w in waivers if not w["matched"])
     grade_score, grade, subscores, cap = score_run(
         results, num_tools=len(run.tools), lint=lint_score(run.tools, results), cap_enabled=options.probe_grade_cap,
+        write_tools={t.name for t in run.tools if t.is_write},
     )
     examples = planned.searches.examples + planned.probes.examples
     profile = options.profile

@@ -35,7 +35,7 @@ from hypothesis_mcp.rules.answers import records_holding, shown
 from hypothesis_mcp.stateful.calibrate import REPLACES, Calibration
 from hypothesis_mcp.stateful.context import ProbeContext, Record, get_path, set_path
 from hypothesis_mcp.stateful.example import Example
-from hypothesis_mcp.stateful.fidelity import Change, Enums, changes, dropped
+from hypothesis_mcp.stateful.fidelity import Change, Enums, changes, dropped, each_field
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.modelrun import marker_salt, run_model, surest
@@ -258,8 +258,10 @@ class FieldsExample(Example):
             return
         found = changes(record.args, answer, record.value_tokens, self.enums)
         if found:
-            self.report(reader, record, found[0], {"field_equals": found[0].field, "value": found[0].written,
-                                                   "marker": found[0].token})
+            first, *_ = [self.report(reader, record, change, {"field_equals": change.field, "value": change.written,
+                                                              "marker": change.token}, stop=False)
+                         for change in each_field(found)]
+            self.stopped(first)
         for other in self.model.values():
             if other is record or not other.value_tokens:
                 continue
@@ -301,11 +303,12 @@ class FieldsExample(Example):
                           f"{change.field!r} as it shows this one", calls=self.calls[start:], source="this example")
 
     def report(self, reader: Reader, record: Record, change: Change, expect: dict[str, Any],
-               *facts: Fact) -> None:
-        self.fail(RULE, f"a read by {reader.tool.name} shows the record with key {record.key!r} but {change.message}",
-                  reader, expect, confidence="high" if change.loss else "medium", check="fields",
-                  details={"field": change.field, "written": change.written, "read": change.read},
-                  facts=(self.showed(reader.tool.name, record.marker), *facts))
+               *facts: Fact, stop: bool = True) -> ProbeFinding:
+        return self.fail(RULE, f"a read by {reader.tool.name} shows the record with key {record.key!r} but "
+                         f"{change.message}", reader, expect, confidence="high" if change.loss else "medium",
+                         check="fields", details={"field": change.field, "written": change.written,
+                                                  "read": change.read},
+                         facts=(self.showed(reader.tool.name, record.marker), *facts), stop=stop)
 
 
 def build_fields_machine(ctx: ProbeContext, drawing: Drawing, enums: Enums,
@@ -391,6 +394,7 @@ def fields_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: st
     shrunk = smaller(found, tool.name, run.reproduces) if found is not None else None
     if shrunk is not None and (shrunk is not found or run.reproduces(shrunk)):
         yield shrunk  # a smaller failure was replayed; the one Hypothesis found is replayed here
+        yield from run.other_causes(ctx.candidates, shrunk, tool.name)
     elif found is not None:
         yield run.result(tool.name, "fields", "inconclusive", RULE, f"{found.message}, but a replay on a fresh "
                          "server did not show it again", confidence="low")
