@@ -267,13 +267,15 @@ class ProbeRun:
         yield from reads_probe(self, tool, readers, ctx.key_path, given)
         yield from variants_probe(self, tool, readers, calibration, given)
         yield from agreement_probe(self, tool, readers, ctx.key_path, given, calibration)
-        yield from fields_probe(self, tool, readers, ctx.key_path, given, calibration, verified)
+        others = list(self.other_causes(ctx.candidates, verified, tool.name)) if verified is not None else []
+        yield from fields_probe(self, tool, readers, ctx.key_path, given, calibration,
+                                [] if verified is None else [verified, *others])
         yield from renames_probe(self, tool, readers, ctx.key_path, given, calibration)
         if not ctx.out_of_time and error is None:
             self.keep(scope, verified)
         if verified is not None:
             yield verified
-            yield from self.other_causes(ctx.candidates, verified, tool.name)
+            yield from others
         elif ctx.out_of_time:
             yield self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
                               f"not run to the end: --max-time was reached after {ctx.runs} example(s)")
