@@ -72,7 +72,8 @@ def test_a_server_whose_writes_were_never_seen_to_work_grades_c_at_best(ladder: 
     grade cannot vouch for writes nobody saw work. The cap says what to do about it."""
     report = ladder["writes-refused"]
     assert not [r for r in report.results if r.status == "fail"], summary(report)
-    assert report.grade_cap.uncapped_grade == "A" and report.score >= 90, summary(report)
+    assert (report.grade_cap.uncapped_grade, report.score, report.subscores["exercised"]) == ("A", 100.0, 50.0), \
+        summary(report)
     assert (report.grade, report.grade_cap.capped) == ("C", True)
     assert report.grade_cap.reasons == ["not exercised: 1 of 1 write tools; pass --arg values"]
     assert ladder[None].grade_cap.reasons == [], "a healthy server's write was exercised"
