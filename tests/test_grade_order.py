@@ -1,4 +1,4 @@
-"""The grade orders servers by health: tests/servers/health_ladder.py at six levels, from healthy to
+"""The grade orders servers by health: tests/servers/health_ladder.py at seven levels, from healthy to
 broken everywhere, graded under the grading profile (docs/scoring.md)."""
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ from helpers import ROOT, SERVE, shared_run, summary
 from hypothesis_mcp.results import Report
 from hypothesis_mcp.scorecard import GRADES
 
-LADDER = (None, "internal-refusals", "not-found-success", "half-broken", "all-json-errors", "all-is-error")
+LADDER = (None, "internal-refusals", "not-found-success", "writes-refused", "half-broken", "all-json-errors",
+          "all-is-error")
+PARTLY_HEALTHY = (None, "internal-refusals", "not-found-success", "half-broken")
 BROKEN_EVERYWHERE = ("all-json-errors", "all-is-error")
 LETTERS = [letter for letter, _ in GRADES]
 
@@ -27,7 +29,7 @@ def test_grades_follow_health(ladder: dict[str | None, Report]) -> None:
     shown = [(bug, ladder[bug].grade, ladder[bug].score) for bug in LADDER]
     ranks = [LETTERS.index(ladder[bug].grade) for bug in LADDER]
     assert ranks == sorted(ranks), shown
-    partly_healthy = [ladder[bug].score for bug in LADDER[:4]]
+    partly_healthy = [ladder[bug].score for bug in PARTLY_HEALTHY]
     assert partly_healthy == sorted(partly_healthy, reverse=True) and len(set(partly_healthy)) == 4, shown
     assert max(ladder[bug].score for bug in BROKEN_EVERYWHERE) < ladder["half-broken"].score, shown
     assert ladder[None].grade == "A", summary(ladder[None])
@@ -63,3 +65,15 @@ def test_an_error_reported_as_success_weighs_by_the_share_of_calls_it_affects(
     assert [r.tool for r in one_tool.results if r.rule == "error-as-success"] == ["get_item"]
     assert 85.0 < one_tool.score < ladder["internal-refusals"].score
     assert every_tool.score < ladder["all-is-error"].score
+
+
+def test_a_server_whose_writes_were_never_seen_to_work_grades_c_at_best(ladder: dict[str | None, Report]) -> None:
+    """add_item refuses every call: nothing the run saw is wrong, so the score stays high, but the
+    grade cannot vouch for writes nobody saw work. The cap says what to do about it."""
+    report = ladder["writes-refused"]
+    assert not [r for r in report.results if r.status == "fail"], summary(report)
+    assert (report.grade_cap.uncapped_grade, report.score, report.subscores["exercised"]) == ("A", 100.0, 50.0), \
+        summary(report)
+    assert (report.grade, report.grade_cap.capped) == ("C", True)
+    assert report.grade_cap.reasons == ["not exercised: 1 of 1 write tools; pass --arg values"]
+    assert ladder[None].grade_cap.reasons == [], "a healthy server's write was exercised"

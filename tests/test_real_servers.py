@@ -133,6 +133,18 @@ def test_everything_write_probes_say_why_they_are_inconclusive(everything_report
     assert "failed with generated values" in probes["gzip-file-as-resource"].message
 
 
+def test_the_grade_orders_these_servers_by_harm(everything_report: Report, memory_report: Report,
+                                                memory_bank_report: Report) -> None:
+    """docs/scoring.md, Grades of real servers: a server whose faults are style only grades above the
+    two whose writes are not stored, though by score alone all three would be A or B."""
+    letters = "ABCDF"
+    harmed = (memory_report, memory_bank_report)
+    assert [r.grade_cap.uncapped_grade for r in harmed] == ["A", "B"]
+    assert all(letters.index(everything_report.grade) < letters.index(r.grade) for r in harmed)
+    assert all(r.grade_cap.capped and r.grade == "C" for r in harmed)
+    assert not everything_report.grade_cap.capped
+
+
 def test_time_server_passes_with_its_strategy() -> None:
     report = grade(venv_script("mcp-server-time"), "mcp-server-time", smoke=True, probes=True, allow_writes=True)
     assert (report.grade, report.score) == ("A", 100.0) and report.subscores["happy"] == 100.0

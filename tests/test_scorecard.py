@@ -11,6 +11,7 @@ happy 83.3, edge 100, lint 95.7 (three tools with one warning each), score 89.1,
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -371,6 +372,42 @@ def test_a_run_interrupted_before_any_tool_was_judged_says_so() -> None:
     assert cap.reasons == ["the run was interrupted before any tool was judged"] and grade == "D", cap
     _, grade, _, cap = score_run(lint_only, num_tools=2, lint=100.0)
     assert cap.reasons[0].startswith("no tool answered a valid call with success") and grade == "D", cap
+
+
+def test_a_crash_or_hang_caps_the_letter_at_c_whatever_the_number_of_tools() -> None:
+    """One tool of ten crashing costs 7.5 points of score (happy 90, no edge run): the letter says more."""
+    tools = [f"t{i}" for i in range(10)]
+    crash = Result(kind="incident", check="server-crashed", tool="t0", status="fail", rule="server-crashed",
+                   message="m")
+    found = [_happy("t0", "fail"), *(_happy(t) for t in tools[1:]), crash]
+    score, grade, _, cap = score_run(found, num_tools=10, lint=100.0, cap_enabled=False)
+    assert (score, grade) == (92.5, "C")
+    assert (cap.capped, cap.cap, cap.uncapped_grade, cap.reasons) == (True, "C", "A", ["server-crashed on t0"])
+    assert cap.note == "Grade A by score, capped because: server-crashed on t0"
+    waived = dataclasses.replace(crash, status="waived")
+    assert score_run([*found[:-1], waived], num_tools=10, lint=100.0)[1] == "A", "a waived incident caps nothing"
+
+
+def test_write_tools_mostly_never_seen_to_work_cap_the_letter_at_c() -> None:
+    """The reads served, the writes refused every generated value and no probe judged them: the
+    grade cannot vouch for the writes. Half of them exercised is enough."""
+    reads = [_scenario("happy", t, "pass", "happy", valid_calls_succeeded=5) for t in ("r1", "r2", "r3")]
+    writes = {f"w{i}": _scenario("happy", f"w{i}", "inconclusive", "happy-tool-not-exercised", valid_calls_succeeded=0)
+              for i in range(5)}
+
+    def graded(served: int, probed: int = 0) -> tuple[str, list[str]]:
+        found = [*reads, *(dataclasses.replace(w, status="pass", details={"valid_calls_succeeded": 2})
+                           if n < served else w for n, w in enumerate(writes.values()))]
+        found += [Result(kind="probe", check="round-trip", tool=f"w{4 - n}", status="pass", rule="round-trip",
+                         message="m") for n in range(probed)]
+        _, grade, _, cap = score_run(found, num_tools=8, lint=100.0, write_tools=set(writes))
+        return grade, cap.reasons
+
+    assert graded(0) == ("C", ["not exercised: 5 of 5 write tools; pass --arg values"])
+    assert graded(2) == ("C", ["not exercised: 3 of 5 write tools; pass --arg values"])
+    assert graded(3) == ("A", [])
+    assert graded(2, probed=1) == ("A", []), "a write a probe judged was seen to work"
+    assert score_run(reads, num_tools=3, lint=100.0, write_tools=set())[1] == "A", "no write tool, no cap"
 
 
 def test_probes_that_pass_do_not_change_the_score() -> None:

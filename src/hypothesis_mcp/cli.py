@@ -278,7 +278,8 @@ def test(
     ignore: Annotated[list[str], typer.Option("--ignore", metavar="RULE[:TOOL]", rich_help_panel=panel.GATES,
                                               help="Waive a rule (on one tool): the result is shown as waived, "
                                               "never gates and never counts in the score.")] = [],  # noqa: B006
-    no_probe_grade_cap: Annotated[bool, _flag("--no-probe-grade-cap", "Grade by score alone.", panel.GATES)] = False,
+    no_probe_grade_cap: Annotated[bool, _flag("--no-probe-grade-cap", "A probe failure does not cap the grade "
+                                              "(a crash or unexercised writes still do).", panel.GATES)] = False,
 ) -> None:
     """Test a server: lint, happy and edge scenarios, and optionally smoke checks and effect probes."""
 

@@ -1,7 +1,7 @@
 """The one step that finishes a run's results: incidents, stdout that is no JSON-RPC, ids, incident
-links, fix hints, what state-persists means for reproductions, and waivers. Results are immutable;
-this step makes the finished copies, in the order the checks made the results, incidents last, and
-the smoke section from the finished smoke results."""
+and same-cause links, fix hints, what state-persists means for reproductions, and waivers. Results
+are immutable; this step makes the finished copies, in the order the checks made the results,
+incidents last, and the smoke section from the finished smoke results."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from hypothesis_mcp.checks.smoke import smoke_entry
 from hypothesis_mcp.connection import LearnedRefusal, StdoutNoise, Target
-from hypothesis_mcp.results import IncidentRule, Result, Smoke, with_ids
+from hypothesis_mcp.results import SAME_CAUSE, IncidentRule, Result, Smoke, with_ids
 from hypothesis_mcp.rules.expectations import INCIDENT_RULES
 from hypothesis_mcp.rules.registry import RULES, STDOUT_NOT_PROTOCOL, fix_for
 from hypothesis_mcp.shipped import suggest_for
@@ -82,6 +82,15 @@ def _linked(results: list[Result], incidents: list[tuple[Result, list[int]]]) ->
     return linked
 
 
+def _same_cause(results: list[Result]) -> list[Result]:
+    """A smoke check that failed by the rule the tool's scenario failed by saw the same cause: it
+    points at the scenario's result, so the cause is printed, counted and annotated once."""
+    scenarios = {(r.tool, r.rule): r.id for r in results if r.kind == "scenario" and r.status == "fail"}
+    return [replace(r, details={**r.details, SAME_CAUSE: scenarios[(r.tool, r.rule)]})
+            if r.kind == "smoke" and r.status == "fail" and r.covered_by is None and (r.tool, r.rule) in scenarios
+            else r for r in results]
+
+
 def _smoke_section(smoke: Smoke, checks: list[Result], surfaces: list[Result]) -> Smoke:
     """The smoke section as the finished results say: incident links and waived verdicts included."""
     if not smoke.executed:
@@ -136,7 +145,7 @@ def finish(made: list[Result], smoke: Smoke, surfaces: list[Result], waivers: li
     results = with_ids([*made, *(incident for incident, _ in incidents),
                         *_stdout_finding(stdout)])
     incidents = [(results[len(made) + n], places) for n, (_, places) in enumerate(incidents)]
-    results = [_with_fix(r) for r in _linked(results, incidents)]
+    results = [_with_fix(r) for r in _same_cause(_linked(results, incidents))]
     results, isolation = _isolated(target, results, server_name)
     results, matched = apply_waivers(results, waivers)
     section = _smoke_section(smoke, [results[n] for n in checks], [results[n] for n in surface_places])

@@ -90,7 +90,8 @@ def gate_line(report: Report, gate: Gate | None, fail_under: str | None, *, ci: 
         return (f"{failed_lead} — --fail-under {fail_under}: grade {report.grade}, score {report.score:g}% "
                 f"is below it{_naming('; failed', failed)}")
     if code == EXIT_SMOKE:
-        smoke = [r for r in failed if r.kind == "smoke"]
+        smoke = [r for r in report.results
+                 if r.kind == "smoke" and r.status == "fail" and not r.details.get("incident")]
         count = report.smoke.failed + report.smoke.surface_summary()["failed"]
         return f"{failed_lead} — --smoke: {_plural(count, 'smoke check')} failed{_naming('', smoke)}"
     if code == EXIT_BLOCKING:

@@ -147,6 +147,10 @@ class Reproduction:
             refusals=[(str(r["member"]), r["value"]) for r in listed if isinstance(r, dict) and "member" in r
                       and isinstance(r.get("value"), str | int | bool)] if isinstance(listed, list) else [],
         )
+CAUSE = "field"
+"""The detail that names a finding's cause: the field whose value a write broke."""
+SAME_CAUSE = "same_cause"
+"""A failure's link to the result that reports its cause (a smoke check's to its tool's scenario)."""
 EXERCISED = "valid_calls_succeeded"
 ANSWERED = "calls_answered"
 GIVEN_OUTSIDE = "given_outside_schema"
@@ -178,8 +182,11 @@ class Result:
 
     @property
     def covered_by(self) -> str | None:
-        """The id of the incident that reports this failure's cause, when one does."""
-        found = self.details.get("incident") if self.kind != "incident" and self.status == "fail" else None
+        """The id of the result that reports this failure's cause, when another does: the incident
+        of a crash or hang, or the scenario that failed by the same rule on the same tool."""
+        if self.kind == "incident" or self.status != "fail":
+            return None
+        found = self.details.get("incident") or self.details.get(SAME_CAUSE)
         return found if isinstance(found, str) else None
 
     @property
@@ -211,15 +218,28 @@ def result_key(result: Result) -> str:
     return "/".join((result.kind, result.check, result.rule, result.tool or "server"))
 
 
+def cause_of(details: dict[str, Any]) -> str | None:
+    """What tells two findings of one rule on one tool apart: the field whose value broke."""
+    cause = details.get(CAUSE)
+    return cause if isinstance(cause, str) and cause else None
+
+
 def with_ids(results: list[Result]) -> list[Result]:
-    """The results with stable ids; results that share a key get `#2`, `#3`… in the order their
-    check made them."""
+    """The results with stable ids. A result that shares its key with an earlier one is named by
+    its cause when it has one (`…/add_todo[due]`: another field of the same write), else `#2`,
+    `#3`… in the order their check made them; the first keeps the bare key, so a finding's id
+    does not change when a second cause is found beside it."""
     seen: dict[str, int] = {}
+    used: set[str] = set()
     named = []
     for result in results:
         key = result_key(result)
         seen[key] = seen.get(key, 0) + 1
-        named.append(replace(result, id=key if seen[key] == 1 else f"{key}#{seen[key]}"))
+        cause = cause_of(result.details)
+        name = key if seen[key] == 1 else f"{key}[{cause}]" if cause else f"{key}#{seen[key]}"
+        name = f"{key}#{seen[key]}" if name in used else name
+        used.add(name)
+        named.append(replace(result, id=name))
     return named
 
 

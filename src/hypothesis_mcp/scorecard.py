@@ -3,17 +3,21 @@
 score = 0.6 happy + 0.2 edge + 0.2 lint (weights of absent subscores are shared out); an edge
 refused with a JSON-RPC internal error counts half. Then × min(1, 0.5 + exercised share),
 × (1 − 0.5 × the mean share of each tool's calls answered with an error reported as success),
-minus 60 × tools_failing_probes / tools (high-confidence probe failures only), floored at 0. Any
-high-confidence probe failure caps the letter at C unless the cap is turned off. A server none of
-whose tools answered one valid call with success is graded D at best.
+minus 60 × tools_failing_probes / tools (high-confidence probe failures only), floored at 0.
+
+The letter is capped by harm, which the score alone weighs too lightly on a server of many tools:
+a high-confidence probe failure (unless the cap is turned off), a crash, hang or protocol violation,
+or write tools mostly never exercised cap it at C; a server none of whose tools answered one valid
+call with success is graded D at best. Style (lint, a nonstandard error code) never caps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from hypothesis_mcp.gates import capping
 from hypothesis_mcp.results import ANSWERED, EXERCISED, GIVEN_OUTSIDE, Check, GradeCap, Result, RuleId
+from hypothesis_mcp.rules.expectations import INCIDENT_RULES
 from hypothesis_mcp.rules.registry import ERROR_AS_SUCCESS
 
 WEIGHTS = {"happy": 0.6, "edge": 0.2, "lint": 0.2}
@@ -21,6 +25,8 @@ GRADES = (("A", 90.0), ("B", 80.0), ("C", 70.0), ("D", 60.0), ("F", 0.0))
 CAP = "C"
 PROBE_PENALTY = 0.6
 UNEXERCISED_CAP = "D"
+HARM_CAP = "C"
+"""A crash, a hang or a protocol violation, or write tools mostly never exercised: at most C."""
 INTERNAL_REFUSAL: RuleId = "edge-internal-error"
 INTERNAL_REFUSAL_CREDIT = 0.5
 """An edge refused with a JSON-RPC internal error refused the input, only in the wrong shape: half
@@ -89,8 +95,42 @@ def exercised_tools(results: Iterable[Result]) -> int:
                 and (r.status == "pass" or r.details.get(EXERCISED))})
 
 
+def unexercised_writes(results: list[Result], write_tools: Collection[str]) -> tuple[int, int]:
+    """(write tools never once seen to succeed, write tools called with valid arguments): a write
+    succeeded when a generated valid call was served or an effect probe judged what it stored."""
+    called = {r.tool for r in results if r.kind == "scenario" and r.check == "happy" and r.tool in write_tools
+              and r.status in ("pass", "fail", "inconclusive")}
+    served = {r.tool for r in results if r.kind == "scenario" and r.check == "happy"
+              and (r.status == "pass" or r.details.get(EXERCISED))}
+    probed = {r.tool for r in results if r.kind == "probe" and r.status in ("pass", "fail", "warn")}
+    return len(called - served - probed), len(called)
+
+
+def harm_caps(results: list[Result], write_tools: Collection[str], num_tools: int, *,
+              interrupted: bool = False) -> list[tuple[str, str]]:
+    """The caps by harm beside the probe cap, each (letter, reason): a crash, hang or protocol
+    violation; more than half the write tools never seen to succeed (the grade would vouch for
+    writes nobody saw work); no tool seen to succeed at all."""
+    caps = [(HARM_CAP, reason) for reason in sorted({
+        f"{r.rule} on {r.tool or 'server'}" for r in results
+        if r.kind == "incident" and r.status == "fail" and r.rule in INCIDENT_RULES.values()})]
+    unexercised, writes = unexercised_writes(results, write_tools)
+    if 2 * unexercised > writes:
+        caps.append((HARM_CAP, f"not exercised: {unexercised} of {writes} write tools; pass --arg values"))
+    happy = [r for r in results if r.kind == "scenario" and r.check == "happy"]
+    called = [r for r in happy if r.status != "skip" or r.details.get(GIVEN_OUTSIDE)]
+    # When every called tool got only the user's schema-breaking values, no valid call was refused.
+    vouched = not called or not all(r.details.get(GIVEN_OUTSIDE) for r in called)
+    if num_tools and vouched and not exercised_tools(results):
+        judged = any(r.status in ("pass", "fail", "inconclusive") for r in happy)
+        caps.append((UNEXERCISED_CAP, "the run was interrupted before any tool was judged" if interrupted and not judged
+                     else "no tool answered a valid call with success: every answer was a refusal or an error"))
+    return caps
+
+
 def score_run(
-    results: list[Result], *, num_tools: int, lint: float | None, cap_enabled: bool = True, interrupted: bool = False,
+    results: list[Result], *, num_tools: int, lint: float | None, cap_enabled: bool = True,
+    write_tools: Collection[str] = (), interrupted: bool = False,
 ) -> tuple[float, str, dict[str, float | None], GradeCap]:
     subscores: dict[str, float | None] = {
         "happy": scenario_subscore(results, "happy"),
@@ -112,24 +152,22 @@ def score_run(
     subscores["exercised"] = exercised
     uncapped = grade_for(score)
     cap = GradeCap(enabled=cap_enabled, uncapped_grade=uncapped)
+    caps = [(CAP, reason) for reason in sorted({f"{r.rule} on {r.tool}" for r in probe_failures})]
+    cap.reasons = [reason for _, reason in caps]
+    if not cap_enabled:
+        caps = []
+        if probe_failures:
+            cap.note = "the probe grade cap is off (--no-probe-grade-cap)"
     grade = uncapped
-    if probe_failures:
-        cap.reasons = sorted({f"{r.rule} on {r.tool}" for r in probe_failures})
-    if cap_enabled and probe_failures and _rank(uncapped) < _rank(CAP):
-        grade = CAP
-        cap.capped, cap.cap = True, CAP
-        cap.note = f"Grade {uncapped} by score, capped because: {'; '.join(cap.reasons)}"
-    elif not cap_enabled and probe_failures:
-        cap.note = "the probe grade cap is off (--no-probe-grade-cap)"
-    happy = [r for r in results if r.kind == "scenario" and r.check == "happy"]
-    called = [r for r in happy if r.status != "skip" or r.details.get(GIVEN_OUTSIDE)]
-    # When every called tool got only the user's schema-breaking values, no valid call was refused.
-    vouched = not called or not all(r.details.get(GIVEN_OUTSIDE) for r in called)
-    if num_tools and vouched and not exercised_tools(results) and _rank(grade) < _rank(UNEXERCISED_CAP):
-        judged = any(r.status in ("pass", "fail", "inconclusive") for r in happy)
-        cap.reasons.append("the run was interrupted before any tool was judged" if interrupted and not judged else
-                           "no tool answered a valid call with success: every answer was a refusal or an error")
-        grade = UNEXERCISED_CAP
-        cap.capped, cap.cap = True, UNEXERCISED_CAP
-        cap.note = f"Grade {uncapped} by score, capped because: {'; '.join(cap.reasons)}"
+    for letter, reason in harm_caps(results, write_tools, num_tools, interrupted=interrupted):
+        if _rank(uncapped) < _rank(letter):
+            cap.reasons.append(reason)
+            caps.append((letter, reason))
+    for letter, _ in caps:
+        if _rank(grade) < _rank(letter):
+            grade = cap.cap = letter
+            cap.capped = True
+    if cap.capped:
+        shown = [reason for _, reason in caps]
+        cap.note = f"Grade {uncapped} by score, capped because: {'; '.join(shown)}"
     return score, grade, subscores, cap

@@ -31,6 +31,7 @@ def score(run: RunContext) -> Report:
     grade_score, grade, subscores, cap = score_run(
         results, num_tools=len(run.tools), lint=lint_score(run.tools, results), cap_enabled=options.probe_grade_cap,
         interrupted=run.interrupted,
+        write_tools={t.name for t in run.tools if t.is_write},
     )
     examples = planned.searches.examples + planned.probes.examples
     profile = options.profile

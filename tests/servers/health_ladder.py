@@ -1,4 +1,4 @@
-"""A small stock room graded at six levels of health, from healthy to broken everywhere.
+"""A small stock room graded at seven levels of health, from healthy to broken everywhere.
 
 Tools: `add_item(name, quantity)` (write; answers the new item's sku), `get_item(sku)` (read; a
 sku it does not have is refused), `list_items()` (read) and `count_stock(name)` (read; the
@@ -9,6 +9,9 @@ quantity in stock under that name, 0 for none). Schema-invalid arguments are ref
   error (-32603) instead; everything else is healthy.
 - not-found-success: get_item answers a sku it does not have with the success result
   `{"error": "..."}` (isError unset); everything else is healthy.
+- writes-refused: add_item refuses every call with an isError result ("the stock room takes no
+  deliveries today"); the reads are healthy. Nothing is wrong that the run saw, but no write was
+  ever seen to work: the grade cannot vouch for the writes.
 - half-broken: add_item and count_stock answer every valid call with a JSON-RPC internal error
   (their store is locked); get_item and list_items are healthy.
 - all-json-errors: every call of every tool is answered `{"error": "..."}` with isError unset.
@@ -28,7 +31,7 @@ from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
-BUGS = ("internal-refusals", "not-found-success", "half-broken", "all-json-errors", "all-is-error")
+BUGS = ("internal-refusals", "not-found-success", "writes-refused", "half-broken", "all-json-errors", "all-is-error")
 NAME = {"type": "string", "minLength": 1, "maxLength": 30, "description": "The item's name."}
 TOOLS = [
     types.Tool(
@@ -107,6 +110,8 @@ def build_server(bug: str | None = None) -> Server[Any]:
             if bug == "internal-refusals" and params.name == "add_item":
                 raise MCPError(types.INTERNAL_ERROR, f"internal error: {problem.message}")
             return refuse(f"invalid arguments: {problem.message}")
+        if bug == "writes-refused" and params.name == "add_item":
+            return refuse("the stock room takes no deliveries today")
         if bug == "half-broken" and params.name in ("add_item", "count_stock"):
             raise MCPError(types.INTERNAL_ERROR, "the stock database is locked")
         return serve(params.name, arguments)

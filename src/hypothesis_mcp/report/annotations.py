@@ -19,7 +19,7 @@ def render_github(report: Report, location: Location | None = None) -> str:
     """The workflow commands, one a line, in the console's order (report order)."""
     lines = []
     for result in report.results:
-        if result.status not in ("fail", "warn"):
+        if result.status not in ("fail", "warn") or result.covered_by is not None:
             continue
         properties = {"file": location.uri, "line": str(location.line)} if location is not None else {}
         properties["title"] = f"hypothesis-mcp: {result.rule} on {result.subject}"

@@ -33,7 +33,7 @@ from hypothesis_mcp.report.issues import (
     reproduction_origin,
     waived_line,
 )
-from hypothesis_mcp.results import Report, Result, Smoke
+from hypothesis_mcp.results import SAME_CAUSE, Report, Result, Smoke
 from hypothesis_mcp.snippet import program
 
 SUBSCORES = ("happy", "edge", "lint", "effect")
@@ -338,10 +338,11 @@ def _smoke_section(smoke: Smoke) -> RenderableType:
         where = f" [{tool}]" if tool else ""
         details = check.get("details")
         incident = details.get("incident") if isinstance(details, dict) else None
-        message = f"see incident {incident}" if incident else check.get("message", "")
+        same = details.get(SAME_CAUSE) if isinstance(details, dict) else None
+        message = f"see incident {incident}" if incident else f"see {same}" if same else check.get("message", "")
         checks.add_row(_text("FAIL" if verdict == "fail" else verdict, style=STATUS_STYLES.get(verdict, "")),
                        _text(f"{check.get('check_id', '')}{where}: {message}"))
-        if incident:
+        if incident or same:
             continue
         returned = details.get("returned") if isinstance(details, dict) else None
         if isinstance(returned, str) and returned:

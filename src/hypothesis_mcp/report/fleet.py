@@ -20,7 +20,7 @@ from rich.text import Text
 from hypothesis_mcp.report.issues import percent
 from hypothesis_mcp.report.junit import clean, properties, testcase
 from hypothesis_mcp.report.sarif import INFORMATION_URI, SCHEMA, Location, render_sarif
-from hypothesis_mcp.results import ServerGrade
+from hypothesis_mcp.results import SAME_CAUSE, ServerGrade
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 GRADE_STYLES = {"A": "bold green", "B": "bold green", "C": "bold yellow", "D": "bold red", "F": "bold red"}
@@ -43,7 +43,7 @@ class Row:
     def of(cls, entry: dict[str, Any]) -> Row:
         report = entry.get("report") or {}
         failed = [r for r in report.get("results", []) if r.get("status") == "fail" and (
-            r.get("kind") == "incident" or not (r.get("details") or {}).get("incident"))]
+            r.get("kind") == "incident" or not {"incident", SAME_CAUSE} & set(r.get("details") or {}))]
         stats = report.get("stats") or {}
         return cls(str(entry["name"]), entry.get("grade"), entry.get("score"), len(failed),
                    int(stats.get("calls", 0)), float(stats.get("duration_s", 0.0)), int(entry["exit"]),

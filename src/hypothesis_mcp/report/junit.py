@@ -64,7 +64,8 @@ def testcase(result: Result) -> ET.Element:
         name=clean(f"{result.subject} {result.rule}"), time="0", id=clean(result.id),
     )
     if result.covered_by is not None:
-        ET.SubElement(case, "skipped", message=clean(f"failed by {result.rule}, reported once as incident "
+        once = "incident " if result.details.get("incident") else ""
+        ET.SubElement(case, "skipped", message=clean(f"failed by {result.rule}, reported once as {once}"
                                                       f"{result.covered_by}: {result.message}"))
     elif result.status == "fail":
         failure = ET.SubElement(case, "failure", message=clean(result.message), type=result.rule)

@@ -16,7 +16,7 @@ from hypothesis_mcp.report.issues import (
     top_issues,
     waived_line,
 )
-from hypothesis_mcp.results import Report, Smoke
+from hypothesis_mcp.results import SAME_CAUSE, Report, Smoke
 
 SUBSCORES = ("happy", "edge", "lint", "effect")
 MAX_ROWS = 50
@@ -92,7 +92,7 @@ def _smoke(smoke: Smoke) -> list[str]:
 
 def _covered(check: dict[str, Any]) -> bool:
     details = check.get("details")
-    return isinstance(details, dict) and "incident" in details
+    return isinstance(details, dict) and ("incident" in details or SAME_CAUSE in details)
 
 
 def _smoke_line(check: dict[str, Any]) -> str:

@@ -5,7 +5,7 @@ Hypothesis chooses; each rule asks its example to act and judge."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NoReturn
 
 from hypothesis_mcp.catalog import Bound, Tool
 from hypothesis_mcp.connection import Connection, Outcome
@@ -23,7 +23,7 @@ from hypothesis_mcp.stateful.context import (
     set_path,
 )
 from hypothesis_mcp.stateful.continuation import follow
-from hypothesis_mcp.stateful.fidelity import changes
+from hypothesis_mcp.stateful.fidelity import changes, each_field
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.keys import top
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
@@ -79,7 +79,10 @@ class Example:
 
     def fail(self, rule_id: RuleId, message: str, reader: Reader, expect: dict[str, Any],
              confidence: str | None = None, check: Check = "round-trip", tool: str | None = None,
-             details: dict[str, Any] | None = None, facts: tuple[Fact, ...] = ()) -> None:
+             details: dict[str, Any] | None = None, facts: tuple[Fact, ...] = (), *,
+             stop: bool = True) -> ProbeFinding:
+        """Record the finding and end the example; with `stop=False` only record it (`stopped`
+        ends the example later), so each cause one answer shows (every field it changed) is kept."""
         finding = ProbeFinding(
             rule=rule_id, tool=tool or self.ctx.write.name, message=message,
             confidence=confidence or reader.confidence, basis=reader.basis,
@@ -87,6 +90,11 @@ class Example:
             facts=(*facts, *self.ctx.refusals),
         )
         self.ctx.record_failure(finding)
+        if stop:
+            self.stopped(finding)
+        return finding
+
+    def stopped(self, finding: ProbeFinding) -> NoReturn:
         raise ProbeFailure(finding, self.ctx.shown(finding) if self.ctx.shown else None)
 
     def showed(self, reader: str, marker: str) -> Fact:
@@ -259,13 +267,15 @@ class Example:
         self.ctx.fields_judged += 1
         if not found:
             return
-        change = found[0]
-        self.fail("probe-value-changed",
-                  f"a read by {reader.tool.name} shows the record with key {record.key!r} but {change.message}",
-                  reader, {"field_equals": change.field, "value": change.written, "marker": change.token},
-                  confidence="high" if change.loss else "medium",
-                  details={"field": change.field, "written": change.written, "read": change.read},
-                  facts=(self.showed(reader.tool.name, record.marker),))
+        first, *_ = [self.fail("probe-value-changed",
+                               f"a read by {reader.tool.name} shows the record with key {record.key!r} but "
+                               f"{change.message}", reader,
+                               {"field_equals": change.field, "value": change.written, "marker": change.token},
+                               confidence="high" if change.loss else "medium",
+                               details={"field": change.field, "written": change.written, "read": change.read},
+                               facts=(self.showed(reader.tool.name, record.marker),), stop=False)
+                     for change in each_field(found)]
+        self.stopped(first)
 
     def judge_kept(self) -> None:
         """After a step that wrote, re-read the oldest and newest records seen so far, apart from

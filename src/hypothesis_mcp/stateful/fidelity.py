@@ -35,6 +35,11 @@ class Change:
     message: str
 
 
+def each_field(found: list[Change]) -> list[Change]:
+    """The first change of each field, in order: two fields broken by one write are two causes."""
+    return [c for n, c in enumerate(found) if all(c.field != before.field for before in found[:n])]
+
+
 Enums = Mapping[str, Sequence[Any]]
 """Field name to the members its schema allows: given, the comparison judges every type."""
 

@@ -30,12 +30,12 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multi
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.model.profile import profile
-from hypothesis_mcp.results import RuleId
+from hypothesis_mcp.results import RuleId, cause_of
 from hypothesis_mcp.rules.answers import records_holding, shown
 from hypothesis_mcp.stateful.calibrate import REPLACES, Calibration
 from hypothesis_mcp.stateful.context import ProbeContext, Record, get_path, set_path
 from hypothesis_mcp.stateful.example import Example
-from hypothesis_mcp.stateful.fidelity import Change, Enums, changes, dropped
+from hypothesis_mcp.stateful.fidelity import Change, Enums, changes, dropped, each_field
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.modelrun import marker_salt, run_model, surest
@@ -258,8 +258,10 @@ class FieldsExample(Example):
             return
         found = changes(record.args, answer, record.value_tokens, self.enums)
         if found:
-            self.report(reader, record, found[0], {"field_equals": found[0].field, "value": found[0].written,
-                                                   "marker": found[0].token})
+            first, *_ = [self.report(reader, record, change, {"field_equals": change.field, "value": change.written,
+                                                              "marker": change.token}, stop=False)
+                         for change in each_field(found)]
+            self.stopped(first)
         for other in self.model.values():
             if other is record or not other.value_tokens:
                 continue
@@ -301,11 +303,12 @@ class FieldsExample(Example):
                           f"{change.field!r} as it shows this one", calls=self.calls[start:], source="this example")
 
     def report(self, reader: Reader, record: Record, change: Change, expect: dict[str, Any],
-               *facts: Fact) -> None:
-        self.fail(RULE, f"a read by {reader.tool.name} shows the record with key {record.key!r} but {change.message}",
-                  reader, expect, confidence="high" if change.loss else "medium", check="fields",
-                  details={"field": change.field, "written": change.written, "read": change.read},
-                  facts=(self.showed(reader.tool.name, record.marker), *facts))
+               *facts: Fact, stop: bool = True) -> ProbeFinding:
+        return self.fail(RULE, f"a read by {reader.tool.name} shows the record with key {record.key!r} but "
+                         f"{change.message}", reader, expect, confidence="high" if change.loss else "medium",
+                         check="fields", details={"field": change.field, "written": change.written,
+                                                  "read": change.read},
+                         facts=(self.showed(reader.tool.name, record.marker), *facts), stop=stop)
 
 
 def build_fields_machine(ctx: ProbeContext, drawing: Drawing, enums: Enums,
@@ -362,18 +365,19 @@ def build_fields_machine(ctx: ProbeContext, drawing: Drawing, enums: Enums,
 
 def fields_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: str | None,
                  given: dict[str, Any], calibration: Calibration,
-                 known: ProbeFinding | None = None) -> Iterator[ProbeOutput]:
-    """The invariant for one write tool, through the readers shown to show its records: a finding,
-    verified and shrunk, or nothing (the round trip reports the write's own pass). Not run when the
-    round trip already found a value lost (`known`, high): one such failure per tool is reported; a
-    change the round trip took for a normalisation (it does not know enum members) is judged again
-    by type here, and may be a loss (`D` stored as `C`). Nor for a write that carries a list of
+                 known: list[ProbeFinding] | None = None) -> Iterator[ProbeOutput]:
+    """The invariant for one write tool, through the readers shown to show its records: a finding
+    per field it broke, verified and shrunk, or nothing (the round trip reports the write's own
+    pass). A field the round trip already found lost (`known`, high) is not reported again, but it
+    hides no other field: one field's loss is one finding. A change the round trip took for a
+    normalisation (it does not know enum members) is judged again by type here, and may be a loss
+    (`D` stored as `C`). Not run for a write that carries a list of
     records (a key under an array): they share the write's one marker, so a read could not say which
     of them it shows, and each field would be compared with another record's."""
     shown_readers = [r for r in readers if r.fact is not None]
     batched = key_path is not None and "[]" in key_path
-    lost = known is not None and known.rule == RULE and known.confidence == "high"
-    if not shown_readers or batched or lost or run.stop():
+    reported = {cause_of(k.details) for k in known or [] if k.rule == RULE and k.confidence == "high"}
+    if not shown_readers or batched or run.stop():
         return
     examples = max(2, run.profile.probe_examples // 4)
     ctx = ProbeContext(
@@ -387,10 +391,12 @@ def fields_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: st
     run.pool.expect(examples, together=True)
     machine = build_fields_machine(ctx, Drawing(tool, given, key), enum_members(tool.input_schema), rewrites)
     error = run_model(run, ctx, machine, examples, STEPS, "fields", tool.name)
-    found = surest(ctx.candidates)
+    candidates = [c for c in ctx.candidates if cause_of(c.details) not in reported]
+    found = surest(candidates)
     shrunk = smaller(found, tool.name, run.reproduces) if found is not None else None
     if shrunk is not None and (shrunk is not found or run.reproduces(shrunk)):
         yield shrunk  # a smaller failure was replayed; the one Hypothesis found is replayed here
+        yield from run.other_causes(candidates, shrunk, tool.name)
     elif found is not None:
         yield run.result(tool.name, "fields", "inconclusive", RULE, f"{found.message}, but a replay on a fresh "
                          "server did not show it again", confidence="low")

@@ -7,7 +7,7 @@ so the two modules do not import each other.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from hypothesis_mcp.catalog import Tool
@@ -42,6 +42,9 @@ class ProbeHost(Protocol):
     def write_args(self, tool: Tool, pair: Pair | None) -> dict[str, Any]: ...
 
     def reproduces(self, finding: ProbeFinding) -> bool: ...
+
+    def other_causes(self, candidates: list[ProbeFinding], reported: ProbeFinding,
+                     write: str) -> Iterator[ProbeFinding]: ...
 
     def result(self, tool: str, check: Check, status: Status, rule: RuleId | Check, message: str, *,
                confidence: str = "high",

@@ -15,7 +15,7 @@ from hypothesis_mcp.connection import Connection, LearnedRefusal
 from hypothesis_mcp.model.facts import Fact, fact_shown, rests_on
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.profiles import Profile
-from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Check, Reproduction, Result, RuleId, Status
+from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Check, Reproduction, Result, RuleId, Status, cause_of
 from hypothesis_mcp.rules.expectations import Agree, SameAnswer, item_keys
 from hypothesis_mcp.search.lanes import Job, Lane, Lanes
 from hypothesis_mcp.search.pool import ServerPool
@@ -32,6 +32,7 @@ from hypothesis_mcp.stateful.host import ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.keys import choose_key
 from hypothesis_mcp.stateful.machine import build_machine
+from hypothesis_mcp.stateful.modelrun import surest
 from hypothesis_mcp.stateful.pages import page_probes
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
 from hypothesis_mcp.stateful.reads import reads_probe
@@ -44,6 +45,9 @@ from hypothesis_mcp.stateful.variants import variants_probe
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.strategies.boundary import zero_value
 
+MORE_CAUSES = 2
+"""Other causes of one rule a probe reports on one write tool beyond the first: each costs a replay
+and a shrink on fresh servers."""
 REPLAYS = 14
 """Fresh replays that verify one failure, at most: two tries of warm-shrunk candidates, then the
 twelve of `smaller`."""
@@ -213,9 +217,11 @@ class ProbeRun:
         )
 
     def add_finding(self, finding: ProbeFinding) -> None:
-        """One result per tool and rule: the surest finding, then the shortest reproduction."""
+        """One result per tool, rule and cause (the field a write broke): the surest finding, then
+        the shortest reproduction."""
         for i, seen in enumerate(self.results):
-            same = (seen.tool, seen.rule, seen.basis) == (finding.tool, finding.rule, finding.basis)
+            same = ((seen.tool, seen.rule, seen.basis, cause_of(seen.details))
+                    == (finding.tool, finding.rule, finding.basis, cause_of(finding.details)))
             if same and seen.status in ("fail", "warn"):
                 known = (CONFIDENCE_ORDER[seen.confidence], len(seen.reproduction.calls) if seen.reproduction else 0)
                 if (CONFIDENCE_ORDER[finding.confidence], len(finding.calls)) >= known:
@@ -261,12 +267,15 @@ class ProbeRun:
         yield from reads_probe(self, tool, readers, ctx.key_path, given)
         yield from variants_probe(self, tool, readers, calibration, given)
         yield from agreement_probe(self, tool, readers, ctx.key_path, given, calibration)
-        yield from fields_probe(self, tool, readers, ctx.key_path, given, calibration, verified)
+        others = list(self.other_causes(ctx.candidates, verified, tool.name)) if verified is not None else []
+        yield from fields_probe(self, tool, readers, ctx.key_path, given, calibration,
+                                [] if verified is None else [verified, *others])
         yield from renames_probe(self, tool, readers, ctx.key_path, given, calibration)
         if not ctx.out_of_time and error is None:
             self.keep(scope, verified)
         if verified is not None:
             yield verified
+            yield from others
         elif ctx.out_of_time:
             yield self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
                               f"not run to the end: --max-time was reached after {ctx.runs} example(s)")
@@ -423,6 +432,24 @@ class ProbeRun:
                 if self.reproduces(finding):
                     return smaller(replace(finding, fresh=True), ctx.write.name, self.reproduces)
         return None
+
+    def other_causes(self, candidates: list[ProbeFinding], reported: ProbeFinding,
+                     write: str) -> Iterator[ProbeFinding]:
+        """Beside the reported finding, the surest, shortest one of each other cause of its rule
+        among the candidates (another field the same write broke), seen again on a fresh server and
+        shrunk: one field's loss must not hide another's. At most MORE_CAUSES of them."""
+        causes = sorted({cause_of(c.details) or "" for c in candidates if c.rule == reported.rule}
+                        - {cause_of(reported.details) or "", ""})
+        for cause in causes[:MORE_CAUSES]:
+            found = surest([c for c in candidates if c.rule == reported.rule and cause_of(c.details) == cause])
+            if found is None or self.stop():
+                continue
+            if self.pool.shared:
+                yield found
+                continue
+            self.pool.expect(REPLAYS + self.later)
+            if found.fresh or self.reproduces(found):
+                yield smaller(replace(found, fresh=True), write, self.reproduces)
 
     def reproduces(self, finding: ProbeFinding) -> bool:
         conn = self.pool.acquire()

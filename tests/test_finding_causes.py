@@ -1,0 +1,76 @@
+"""One cause, one finding: two fields one write breaks are two findings (tests/servers/flash_cards.py,
+its twin none), and a cause the smoke check and the edge scenario both see is printed, counted and
+annotated once (tests/servers/smoke_bugs.py --bug range-unchecked)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import ROOT, SERVE, engine, grading, shared_run, smoke_bug_run, summary
+from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.gates import EXIT_SMOKE, exit_code, gate_line
+from hypothesis_mcp.replay import replay
+from hypothesis_mcp.report.annotations import render_github
+from hypothesis_mcp.report.markdown import render_markdown
+from hypothesis_mcp.results import Report, Result, with_ids
+
+CARDS = [*SERVE, str(ROOT / "tests/servers/flash_cards.py")]
+BUGGY = [*CARDS, "--bug", "two-fields"]
+
+
+@pytest.fixture(scope="module")
+def cards() -> Report:
+    return engine(BUGGY, grading(), probes=True, allow_writes=True)
+
+
+def test_two_fields_one_write_breaks_are_two_findings(cards: Report) -> None:
+    changed = [r for r in cards.results if r.rule == "probe-value-changed"]
+    assert sorted((r.tool, r.details["field"], r.status, r.confidence) for r in changed) == [
+        ("save_card", "back", "fail", "high"), ("save_card", "stars", "fail", "high")], summary(cards)
+    assert len({r.id for r in changed}) == 2
+    assert changed[0].id == "probe/round-trip/probe-value-changed/save_card", "the first keeps its id"
+    assert changed[1].id == f"{changed[0].id}[{changed[1].details['field']}]"
+    assert not [r for r in cards.results if r.status in ("fail", "warn") and r.kind != "lint"
+                and r.rule != "probe-value-changed"], summary(cards)
+    assert cards.grade_cap.reasons == ["probe-value-changed on save_card"]
+
+
+@pytest.mark.parametrize("field", ["back", "stars"])
+def test_each_cause_replays_on_its_own(cards: Report, field: str) -> None:
+    [finding] = [r for r in cards.results if r.rule == "probe-value-changed" and r.details["field"] == field]
+    assert replay(finding, parse_target(BUGGY)).still_fails
+    assert not replay(finding, parse_target(CARDS)).still_fails
+
+
+def test_the_cards_twin_draws_no_finding() -> None:
+    twin = shared_run(CARDS, probes=True, allow_writes=True)
+    assert not [r for r in twin.results if r.status in ("fail", "warn") and r.kind != "lint"], summary(twin)
+    assert twin.grade == "A"
+
+
+def test_a_second_cause_is_named_by_its_field_and_other_ids_stay() -> None:
+    def made(field: str | None) -> Result:
+        return Result(kind="probe", check="fields", tool="save", status="fail", rule="probe-value-changed",
+                      message="", details={"field": field} if field else {})
+
+    named = [r.id for r in with_ids([made("due"), made("tags"), made("tags"), made(None)])]
+    key = "probe/fields/probe-value-changed/save"
+    assert named == [key, f"{key}[tags]", f"{key}#3", f"{key}#4"]
+
+
+def test_a_cause_smoke_and_edge_both_see_is_one_finding() -> None:
+    report = smoke_bug_run("range-unchecked")
+    edge = [r for r in report.results if r.kind == "scenario" and r.status == "fail"]
+    smoke = [r for r in report.results if r.kind == "smoke" and r.status == "fail"]
+    assert [(r.tool, r.rule) for r in edge] == [(r.tool, r.rule) for r in smoke] == [
+        ("score_label", "edge-accepted-invalid-input")]
+    assert smoke[0].covered_by == edge[0].id
+    assert report.failures() == edge
+    annotations = render_github(report)
+    assert annotations.count("::error") == 1 and "edge-accepted-invalid-input on score_label" in annotations
+    markdown = render_markdown(report)
+    assert "### Failures (1)" in markdown and markdown.count("`edge-accepted-invalid-input` |") == 1
+    # The smoke gate still counts the check, and names it once.
+    code = exit_code(report, None, ci=True)
+    assert code == EXIT_SMOKE and report.smoke.failed == 1
+    assert gate_line(code, report, None).endswith("1 smoke check failed: edge-accepted-invalid-input on score_label")
