@@ -237,7 +237,7 @@ def shown_model(learned: dict[str, Any]) -> list[Any]:
             beliefs["answer_id"] = tool["answer_id"]
         beliefs["readers"] = [placed(r["name"]) for r in tool.get("readers") or [] if r.get("evidence") == "shown"]
         beliefs["bindings"] = [b for b in tool.get("bindings") or [] if b.get("evidence") == "shown"]
-        model.append(beliefs)
+        model.append(placed(json.dumps(beliefs, sort_keys=True)))
     # The values an experiment drew may differ (draws are seeded by name); what it called may not.
     facts = [{**f, "calls": [c["tool"] if isinstance(c, dict) else c for c in f.get("calls", [])]}
              for f in learned["facts"]]

@@ -28,6 +28,7 @@ from hypothesis_mcp.stateful.readers import Reader, choose_readers
 from hypothesis_mcp.stateful.watch import CREATORS, Seen, watch
 
 EFFECTS = frozenset({"create", "write", "update", "delete"})
+READERS = frozenset({"read", "list", "search"})
 """Roles whose tools name a record: they get an identity."""
 
 
@@ -93,7 +94,7 @@ def learn(target: Target, *, allow_writes: bool, allow_deletes: bool = False, ti
             for name, what in seen.items():
                 learned[name].seen = what
             for tool in writes(tools, seen, run.write_tools()):
-                readers = observed_readers(tool, tools, seen.get(tool.name))
+                readers = observed_readers(tool, tools, seen)
                 key = (seen[tool.name].identity if tool.name in seen and seen[tool.name].identity
                        else choose_key(tool, readers, run.write_args(tool, None), []))
                 entry = learned[tool.name]
@@ -117,15 +118,19 @@ def writes(tools: list[Tool], seen: dict[str, Seen], guessed: list[Tool]) -> lis
     return [*made, *(t for t in guessed if t not in made and (t.name not in seen or seen[t.name].role is None))]
 
 
-def observed_readers(tool: Tool, tools: list[Tool], seen: Seen | None) -> list[Reader]:
+def observed_readers(tool: Tool, tools: list[Tool], seen: dict[str, Seen]) -> list[Reader]:
     """The readers the experiments showed showing the tool's records first (with that fact), then
-    the ones guessed from words."""
-    by_name = {t.name: t for t in tools}
-    shown_readers = [Reader(by_name[name], "high", f"experiment: {fact.what}", fact=fact)
-                     for name, fact in (seen.readers.items() if seen is not None else [])]
-    guessed = [r for r in choose_readers(tool, tools, None, set())
-               if not any(r.tool.name == s.tool.name for s in shown_readers)]
-    return [*shown_readers, *guessed]
+    the other tools they showed reading, in the order of the listing; without experiments, the
+    readers guessed from words."""
+    if not seen:
+        return choose_readers(tool, tools, None, set())
+    mine = seen[tool.name].readers if tool.name in seen else {}
+    shown_readers = [Reader(t, "high", f"experiment: {mine[t.name].what}", fact=mine[t.name])
+                     for t in tools if t.name in mine]
+    others = [Reader(t, "medium", f"experiment: {seen[t.name].fact.what}") for t in tools
+              if t.name not in mine and t.name in seen and seen[t.name].role in READERS
+              and seen[t.name].fact is not None]
+    return [*shown_readers, *others]
 
 
 def learned_json(learned: list[Learned]) -> dict[str, Any]:

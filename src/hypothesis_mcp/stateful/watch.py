@@ -42,6 +42,7 @@ from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.model.facts import Fact, fact_shown
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import numbers_in, shown
 from hypothesis_mcp.search.pool import ServerPool
@@ -55,7 +56,7 @@ CREATORS = ("create", "write")
 ATTEMPTS = 4
 """Tries of a write with fresh values before it counts as no creator (see try_create)."""
 DRAWS = 16
-MIN_DRAWS = 4
+MIN_DRAWS = 12
 """Argument sets drawn per tool, pairwise different in every identity candidate."""
 MAX_CANDIDATES = 4
 """Identity candidates varied one at a time, at most: each costs a write and a look."""
@@ -221,9 +222,12 @@ class Watcher:
         return self.conn.call(tool.name, args)
 
     def look(self) -> dict[str, Outcome]:
-        """A new snapshot, kept as the current one."""
-        self.snap = {t.name: self.call(t, self.base(t)) for t in self.lookers}
+        """A new snapshot, kept as the current one: each looker asked for its largest page."""
+        self.snap = {t.name: self.call(t, self.widest(t)) for t in self.lookers}
         return self.snap
+
+    def widest(self, tool: Tool) -> dict[str, Any]:
+        return {**self.base(tool), **{b.param: b.maximum or 100 for b in profile(tool).bounds if b.kind == "limit"}}
 
     def valid(self, tool: Tool, args: dict[str, Any]) -> bool:
         if tool.name not in self.validators:
@@ -270,10 +274,11 @@ class Watcher:
             self.settle()
             self.look()
         for tool in self.tools:
-            if self.callable(tool) and (tool.required or (tool.properties and tool not in self.lookers)):
-                self.try_create(tool)
-        for tool in [t for t in self.tools if self.seen[t.name].role == "create"]:
-            self.identity(tool)
+            # A creator's identity is learned at once, before other tools' fresh values can name its
+            # records by chance.
+            if (self.callable(tool) and (tool.required or (tool.properties and tool not in self.lookers))
+                    and self.seen[tool.name].role is None and self.try_create(tool) is not None):
+                self.identity(tool)
         for tool in self.tools:
             if tool.required and self.seen[tool.name].role is None and self.callable(tool):
                 self.on_records(tool)
@@ -436,11 +441,12 @@ class Watcher:
                 record.alive = False
         return [r for r in self.records if r.alive]
 
-    def fill(self, tool: Tool, record: Record) -> tuple[dict[str, Any], dict[str, str], str] | None:
+    def fill(self, tool: Tool, record: Record, variant: int | None = None
+             ) -> tuple[dict[str, Any], dict[str, str], str] | None:
         """Arguments that name `record`: its identity (or, unknown, the values of its identity
         candidates) by the same names, or an id from its answer for a required argument it did not
         send; the rest drawn fresh. With which argument took which field."""
-        marker, args = self.next_draw(tool)
+        marker, args = self.next_draw(tool, variant)
         creator = next(t for t in self.tools if t.name == record.tool)
         known = self.seen[record.tool].identity
         names = [known] if known is not None else candidates(creator)
@@ -461,11 +467,13 @@ class Watcher:
         return (args, taken, marker) if taken else None
 
     def on_records(self, tool: Tool) -> None:
-        for attempt in range(2):
+        """The tool called with a record's identity; refused, with other values, its booleans
+        turned, its required arguments alone, then an id from the answer."""
+        for attempt in range(ATTEMPTS):
             record = self.fresh_record()
             if record is None:
                 return
-            filled = self.fill(tool, record)
+            filled = self.fill(tool, record, attempt if attempt != 1 else 0)
             if filled is None:
                 self.search(tool, record)
                 return
@@ -475,8 +483,9 @@ class Watcher:
             answer = self.call(tool, args)
             after = self.look()
             if not answer.ok:
-                if attempt == 0 and any(v.startswith("id:") for v in taken.values()):
+                if any(v.startswith("id:") for v in taken.values()):
                     record.ids = record.ids[1:]
+                if attempt < ATTEMPTS - 1:
                     continue
                 self.search(tool, record)
                 return
