@@ -127,9 +127,9 @@ def observed_readers(tool: Tool, tools: list[Tool], seen: dict[str, Seen]) -> li
     mine = seen[tool.name].readers if tool.name in seen else {}
     shown_readers = [Reader(t, "high", f"experiment: {mine[t.name].what}", fact=mine[t.name])
                      for t in tools if t.name in mine]
-    others = [Reader(t, "medium", f"experiment: {seen[t.name].fact.what}") for t in tools
+    others = [Reader(t, "medium", f"experiment: {fact.what}") for t in tools
               if t.name not in mine and t.name in seen and seen[t.name].role in READERS
-              and seen[t.name].fact is not None]
+              and (fact := seen[t.name].fact) is not None]
     return [*shown_readers, *others]
 
 
