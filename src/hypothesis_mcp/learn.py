@@ -172,7 +172,12 @@ def print_learned(learned: list[Learned], write: Any) -> None:
     """The console form: one block per tool, each belief marked shown or guessed."""
     for entry in learned:
         data = entry.to_dict()
-        write(f"{data['name']}: {data['role']} ({data['evidence']}; {data['roles'][0]['evidence']})")
+        why = data.get("experiment") or data["roles"][0]["evidence"]
+        write(f"{data['name']}: {data['role']} ({data['evidence']}; {why})")
+        for binding in data.get("bindings", []):
+            write(f"    binding: {binding['argument']} selects by {binding['field']} ({binding['evidence']})")
+        if data.get("answer_id"):
+            write(f"    answer id: {data['answer_id']}")
         for name in ("readers", "identity", "overwrite", "refusal", "refusal_shape"):
             if name not in data:
                 continue
@@ -183,6 +188,11 @@ def print_learned(learned: list[Learned], write: Any) -> None:
             else:
                 said = value.get("field") or value.get("behaviour") or value.get("shape") or "unknown"
                 write(f"    {name.replace('_', ' ')}: {said} ({value['evidence']})")
+    facts = learned_json(learned)["facts"]
+    if facts:
+        write("facts, each with the experiment that showed it:")
+    for fact in facts:
+        write(f"  - {fact['what']} ({fact['evidence']}; {len(fact.get('calls', []))} call(s))")
     if entries := [e for e in learned if e.calibration is None and e.tool.is_write]:
         write(f"{len(entries)} write tool(s) not calibrated: add --allow-writes to run the experiments "
               "on fresh servers.")

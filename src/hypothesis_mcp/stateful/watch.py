@@ -661,7 +661,7 @@ class Watcher:
             elif (path := counter(self.moves[tool.name])) is not None:
                 seen.role = "count"
                 seen.fact = fact_shown(f"{tool.name} counts records: its {path} moved by one with each record "
-                                       "made and removed, and it shows no record", calls=[], source="experiment")
+                                       "made or removed, and it shows no record", calls=[], source="experiment")
 
 
 def size(outcome: Outcome) -> int:
