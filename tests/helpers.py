@@ -349,3 +349,9 @@ def bookmark_cursor(bug: str | None = None) -> list[str]:
     """tests/servers/bookmark_cursor.py: an opaque-cursor listing in JSON text;
     `--bug cursor-repeats|last-page-lost`."""
     return [*SERVE, str(ROOT / "tests/servers/bookmark_cursor.py"), *(["--bug", bug] if bug else [])]
+
+
+def blind(command: list[str]) -> list[str]:
+    """`command` served through the name-blind proxy (tests/blind.py): tools `t1`, `t2`…, no
+    descriptions or titles."""
+    return [PYTHON, str(ROOT / "tests/blind.py"), "--", *command]

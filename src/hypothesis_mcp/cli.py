@@ -153,6 +153,9 @@ def learn(
     allow_writes: Annotated[bool, typer.Option("--allow-writes", metavar="", rich_help_panel=panel.WRITES,
                                                help="Run the calibration experiments (they write; use a "
                                                "disposable server).")] = False,
+    allow_deletes: Annotated[bool, typer.Option("--allow-deletes", metavar="", rich_help_panel=panel.WRITES,
+                                                help="With --allow-writes: let the experiments call tools that "
+                                                "may delete (by their names or annotations).")] = False,
     json_out: Annotated[str | None, typer.Option("--json", metavar="FILE", rich_help_panel=panel.OUTPUTS,
                                                  help="Write what was learned as JSON (- for stdout).")] = None,
     write_config: Annotated[str | None, typer.Option("--write-config", metavar="FILE", rich_help_panel=panel.OUTPUTS,
@@ -173,7 +176,8 @@ def learn(
             from hypothesis_mcp import learn as learning
         check_outputs([("--json", json_out), ("--write-config", write_config)])
         the_target = choose_target(target, client_config, server, env=env, header=header, token=token)
-        learned = learning.learn(the_target, allow_writes=allow_writes, timeout=timeout)
+        learned = learning.learn(the_target, allow_writes=allow_writes, allow_deletes=allow_deletes,
+                                 timeout=timeout)
         out = err if json_out == "-" else Console(highlight=False)
         learning.print_learned(learned, lambda line: out.print(line, markup=False, highlight=False, soft_wrap=True))
         if json_out is not None:

@@ -1,10 +1,12 @@
 """`hypothesis-mcp learn`: what the run knows of a server before any verdict.
 
 Every tool's profile (its candidate roles with their evidence, identity candidates); with
---allow-writes, each write tool's calibration on fresh servers (the readers that show its records,
-whether a second write with the same key replaces, adds or is refused, its identity field, the id
-in its answer), each marked shown or guessed. The probe config it writes states what calibration
-showed, so a run given it back (`--probe-config`) starts from the same facts.
+--allow-writes, the experiments of stateful.watch on a fresh server (each tool's role from the
+effects of its calls, the identity that names a record, the arguments by which readers select
+records) and each creating tool's calibration (the readers that show its records, whether a second
+write with the same key replaces, adds or is refused, its identity field, the id in its answer),
+each marked shown or guessed. The probe config it writes states what calibration showed, so a run
+given it back (`--probe-config`) starts from the same facts.
 """
 
 from __future__ import annotations
@@ -22,7 +24,12 @@ from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.calibrate import Calibration, calibrated_readers
 from hypothesis_mcp.stateful.keys import choose_key
 from hypothesis_mcp.stateful.probes import ProbeRun
-from hypothesis_mcp.stateful.readers import choose_readers
+from hypothesis_mcp.stateful.readers import Reader, choose_readers
+from hypothesis_mcp.stateful.watch import CREATORS, Seen, watch
+
+EFFECTS = frozenset({"create", "write", "update", "delete"})
+READERS = frozenset({"read", "list", "search"})
+"""Roles whose tools name a record: they get an identity."""
 
 
 @dataclass
@@ -35,26 +42,34 @@ class Learned:
     calibration: Calibration | None = None
     reads_shown: bool = False
     """A write's calibration showed this tool showing its new record: its reading role is shown."""
+    seen: Seen | None = None
+    """What the experiments showed of this tool, when they ran."""
 
     def to_dict(self) -> dict[str, Any]:
         found = profile(self.tool)
-        cal = self.calibration
-        shown = (cal is not None and bool(cal.readers)) or self.reads_shown
+        cal, seen = self.calibration, self.seen or Seen()
+        shown = (cal is not None and bool(cal.readers)) or self.reads_shown or seen.role is not None
         data: dict[str, Any] = {
-            "name": self.tool.name, "role": found.role, "evidence": SHOWN if shown else GUESSED,
+            "name": self.tool.name, "role": seen.role or found.role, "evidence": SHOWN if shown else GUESSED,
             "roles": [{"role": c.role, "evidence": c.evidence} for c in found.roles],
             "identity_candidates": list(found.identity), "free_text": list(found.free_text),
             "bounds": [{"param": b.param, "kind": b.kind} for b in found.bounds], "cursors": list(found.cursors),
         }
-        if self.tool.is_write:
-            data["readers"] = [{"name": r, "evidence": SHOWN if cal and r in cal.readers else GUESSED}
-                               for r in self.readers]
-            data["identity"] = {"field": cal.identity if cal and cal.identity else self.key,
-                                "evidence": SHOWN if cal and cal.identity else GUESSED}
-            data["overwrite"] = {"behaviour": cal.overwrite if cal else None,
-                                 "evidence": SHOWN if cal and cal.overwrite else GUESSED}
-            if cal is not None and cal.answer_id:
-                data["answer_id"] = cal.answer_id
+        if seen.fact is not None:
+            data["experiment"] = seen.fact.what
+        if seen.bindings or seen.role in ("read", "list", "search", "count"):
+            data["bindings"] = [{"argument": b.argument, "field": b.field, "evidence": SHOWN,
+                                 "experiment": b.fact.what} for b in seen.bindings]
+        if (self.tool.is_write and seen.role is None) or seen.role in EFFECTS:
+            readers = self.readers or list(seen.readers)
+            data["readers"] = [{"name": r, "evidence": SHOWN if (cal and r in cal.readers) or r in seen.readers
+                                else GUESSED} for r in readers]
+            identity = cal.identity if cal and cal.identity else seen.identity
+            data["identity"] = {"field": identity or self.key, "evidence": SHOWN if identity else GUESSED}
+            overwrite = cal.overwrite if cal and cal.overwrite else seen.overwrite
+            data["overwrite"] = {"behaviour": overwrite, "evidence": SHOWN if overwrite else GUESSED}
+            if (cal is not None and cal.answer_id) or seen.answer_id:
+                data["answer_id"] = cal.answer_id if cal is not None and cal.answer_id else seen.answer_id
             if cal is not None and cal.refused is not None:
                 data["refusal"] = {"shape": cal.refused.failure or cal.refused.summary(), "evidence": SHOWN}
             if cal is not None and cal.refusal is not None:
@@ -64,8 +79,9 @@ class Learned:
         return data
 
 
-def learn(target: Target, *, allow_writes: bool, timeout: float = 30.0) -> list[Learned]:
-    """Profiles of every tool, and with `allow_writes` the calibration of every write tool."""
+def learn(target: Target, *, allow_writes: bool, allow_deletes: bool = False, timeout: float = 30.0) -> list[Learned]:
+    """Profiles of every tool; with `allow_writes` the experiments (tools that may delete only with
+    `allow_deletes`) and the calibration of every tool they showed creating records."""
     grading = make_profile("grading")
     with Connection(target, timeout=timeout, startup_timeout=timeout) as conn:
         tools = conn.list_tools()
@@ -73,9 +89,14 @@ def learn(target: Target, *, allow_writes: bool, timeout: float = 30.0) -> list[
         try:
             run = ProbeRun(conn, pool, tools, grading, allow_writes)
             learned = {t.name: Learned(t) for t in tools}
-            for tool in run.write_tools():
-                readers = choose_readers(tool, tools, None, set())
-                key = choose_key(tool, readers, run.write_args(tool, None), [])
+            seen = (watch(pool, tools, run.base, grading.seed, grading.settings(1), allow_deletes)
+                    if allow_writes else {})
+            for name, what in seen.items():
+                learned[name].seen = what
+            for tool in writes(tools, seen, run.write_tools()):
+                readers = observed_readers(tool, tools, seen)
+                key = (seen[tool.name].identity if tool.name in seen and seen[tool.name].identity
+                       else choose_key(tool, readers, run.write_args(tool, None), []))
                 entry = learned[tool.name]
                 entry.key, entry.readers = key, [r.tool.name for r in readers]
                 if allow_writes and readers:
@@ -90,9 +111,33 @@ def learn(target: Target, *, allow_writes: bool, timeout: float = 30.0) -> list[
     return list(learned.values())
 
 
+def writes(tools: list[Tool], seen: dict[str, Seen], guessed: list[Tool]) -> list[Tool]:
+    """The tools to calibrate: those the experiments showed creating records, then the write tools
+    guessed from words that no experiment showed doing anything else."""
+    made = [t for t in tools if t.name in seen and seen[t.name].role in CREATORS]
+    return [*made, *(t for t in guessed if t not in made and (t.name not in seen or seen[t.name].role is None))]
+
+
+def observed_readers(tool: Tool, tools: list[Tool], seen: dict[str, Seen]) -> list[Reader]:
+    """The readers the experiments showed showing the tool's records first (with that fact), then
+    the other tools they showed reading, in the order of the listing; without experiments, the
+    readers guessed from words."""
+    if not seen:
+        return choose_readers(tool, tools, None, set())
+    mine = seen[tool.name].readers if tool.name in seen else {}
+    shown_readers = [Reader(t, "high", f"experiment: {mine[t.name].what}", fact=mine[t.name])
+                     for t in tools if t.name in mine]
+    others = [Reader(t, "medium", f"experiment: {fact.what}") for t in tools
+              if t.name not in mine and t.name in seen and seen[t.name].role in READERS
+              and (fact := seen[t.name].fact) is not None]
+    return [*shown_readers, *others]
+
+
 def learned_json(learned: list[Learned]) -> dict[str, Any]:
     facts = [{"tool": entry.tool.name, **fact.to_dict()} for entry in learned if entry.calibration
              for fact in entry.calibration.facts()]
+    facts += [{"tool": entry.tool.name, **fact.to_dict()} for entry in learned if entry.seen
+              for fact in entry.seen.facts()]
     return {"tools": [entry.to_dict() for entry in learned], "facts": facts}
 
 
@@ -127,7 +172,12 @@ def print_learned(learned: list[Learned], write: Any) -> None:
     """The console form: one block per tool, each belief marked shown or guessed."""
     for entry in learned:
         data = entry.to_dict()
-        write(f"{data['name']}: {data['role']} ({data['evidence']}; {data['roles'][0]['evidence']})")
+        why = data.get("experiment") or data["roles"][0]["evidence"]
+        write(f"{data['name']}: {data['role']} ({data['evidence']}; {why})")
+        for binding in data.get("bindings", []):
+            write(f"    binding: {binding['argument']} selects by {binding['field']} ({binding['evidence']})")
+        if data.get("answer_id"):
+            write(f"    answer id: {data['answer_id']}")
         for name in ("readers", "identity", "overwrite", "refusal", "refusal_shape"):
             if name not in data:
                 continue
@@ -138,6 +188,11 @@ def print_learned(learned: list[Learned], write: Any) -> None:
             else:
                 said = value.get("field") or value.get("behaviour") or value.get("shape") or "unknown"
                 write(f"    {name.replace('_', ' ')}: {said} ({value['evidence']})")
+    facts = learned_json(learned)["facts"]
+    if facts:
+        write("facts, each with the experiment that showed it:")
+    for fact in facts:
+        write(f"  - {fact['what']} ({fact['evidence']}; {len(fact.get('calls', []))} call(s))")
     if entries := [e for e in learned if e.calibration is None and e.tool.is_write]:
         write(f"{len(entries)} write tool(s) not calibrated: add --allow-writes to run the experiments "
               "on fresh servers.")

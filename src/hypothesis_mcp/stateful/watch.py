@@ -1,0 +1,759 @@
+"""Learning what each tool does by watching the server: roles, identities and reader bindings from
+the effects of calls, never from names.
+
+The run's view of the server is a snapshot: the answers of the tools it can call with no argument
+(the lookers), each read as text. A call's effect is the difference of the snapshots around it. On
+one fresh server, the experiments are:
+1. Every tool that needs arguments is called once with fresh marked values: one whose successful
+   call made its values appear in a looker is a creator (the looker lists its records).
+2. For each creator, a second write shares one identity candidate at a time with a record it made:
+   replaced (the first record gone), refused (while the same write with another value was
+   accepted) or added beside it. The candidate whose sharing replaced or was refused is the
+   identity; none, and every write adds: appends. Values of the write's answer it did not send are
+   candidates for a server-made id.
+3. Every other tool is called with a record's identity (its same-named arguments, or an id from the
+   answer): one after whose call the record is gone from every looker is a remover; one whose call
+   changed what a looker shows is a writer (an update); one that changed nothing and answered the
+   record is a reader bound to that argument (asked for a second record, it answers that one and not
+   the first). A text argument is tried with each written field's value: found by it, the reader
+   searches by it; a value no record holds finds none.
+4. A looker that showed a record lists; one that shows a removed record lists the removed; one
+   whose number moved by one with each record made and removed counts.
+Names, descriptions and annotations decide only what may be called: a tool that may delete (by
+its words or a destructiveHint) is called only when the user allows deletes, and then like any
+other, so the experiments, in the order of the listing, are the same whatever the tools are named.
+Every belief carries the experiment that showed it and its calls.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import jsonschema
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.errors import SchemaError
+from hypothesis_mcp.model.facts import Fact, fact_shown
+from hypothesis_mcp.model.profile import profile
+from hypothesis_mcp.results import Call
+from hypothesis_mcp.rules.answers import numbers_in, shown
+from hypothesis_mcp.search.pool import ServerPool
+from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
+from hypothesis_mcp.strategies.markers import MARKER
+from hypothesis_mcp.vocabulary import names_identity, server_made_id
+
+CREATORS = ("create", "write")
+"""A creator whose second write with the same identity replaces the first writes (an upsert)."""
+ATTEMPTS = 4
+"""Tries of a write with fresh values before it counts as no creator (see try_create)."""
+DRAWS = 16
+MIN_DRAWS = 12
+"""Argument sets drawn per tool, pairwise different in every identity candidate."""
+MAX_CANDIDATES = 4
+"""Identity candidates varied one at a time, at most: each costs a write and a look."""
+LINE = re.compile(r"^\s*\|?\s*([A-Za-z_][\w.-]*)\s*[:=|]\s*(.+?)\s*\|?\s*$")
+"""`name: value` (or a two-cell table row): where a prose answer names a value."""
+TEXT = "text"
+
+
+@dataclass
+class Record:
+    """One record a write of this run made: what it sent and what it answered."""
+
+    tool: str
+    args: dict[str, Any]
+    marker: str
+    tokens: set[str]
+    answer: Outcome
+    call: Call
+    ids: list[tuple[str, Any]]
+    """Values of the answer the write did not send, each with the member that holds it."""
+    where: list[str] = field(default_factory=list)
+    """The lookers that showed it when it was made."""
+    alive: bool = True
+
+
+@dataclass
+class Binding:
+    argument: str
+    field: str
+    fact: Fact
+
+
+@dataclass
+class Seen:
+    """What the experiments showed of one tool; None where nothing was shown."""
+
+    role: str | None = None
+    fact: Fact | None = None
+    identity: str | None = None
+    identity_fact: Fact | None = None
+    answer_id: str | None = None
+    answer_fact: Fact | None = None
+    overwrite: str | None = None
+    overwrite_fact: Fact | None = None
+    bindings: list[Binding] = field(default_factory=list)
+    readers: dict[str, Fact] = field(default_factory=dict)
+    """For a writer: the lookers that showed its new record."""
+
+    def facts(self) -> list[Fact]:
+        found = [self.fact, self.identity_fact, self.answer_fact, self.overwrite_fact,
+                 *(b.fact for b in self.bindings), *self.readers.values()]
+        return [f for f in found if f is not None]
+
+
+def draw_all(data: st.DataObject, tools: list[Tool]) -> dict[str, list[dict[str, Any]]]:
+    """Per tool, argument sets that differ in every identity candidate the marker does not tell
+    apart (a marked text differs by the marker each write gets), every field set where a draw set
+    it."""
+    draws: dict[str, list[dict[str, Any]]] = {}
+    for tool in tools:
+        if not tool.properties:
+            draws[tool.name] = [{}]
+            continue
+        unique = tuple((lambda a, f=f: id(a) if str(a.get(f)).startswith(PLACEHOLDER) else json.dumps(a.get(f)))
+                       for f in candidates(tool))
+        drawn = data.draw(st.lists(full_arguments(tool), min_size=MIN_DRAWS, max_size=DRAWS, unique_by=unique)
+                          if unique else st.lists(full_arguments(tool), min_size=MIN_DRAWS, max_size=DRAWS))
+        draws[tool.name] = [{**{k: v for other in drawn for k, v in other.items()}, **args} for args in drawn]
+    return draws
+
+
+def full_arguments(tool: Tool) -> st.SearchStrategy[dict[str, Any]]:
+    """Marked arguments that set every field the schema allows together (a write that sets more
+    shows more of what it does), or, where the schema will not have them all, the usual ones."""
+    full = replace(tool, input_schema={**tool.input_schema, "required": list(tool.properties)})
+    try:
+        return marked_arguments(full, PLACEHOLDER)
+    except SchemaError:
+        return marked_arguments(tool, PLACEHOLDER)
+
+
+def may_delete(tool: Tool) -> bool:
+    """By its words or annotations, a call might remove or send: called only on the run's records."""
+    return tool.is_destructive or tool.is_sending
+
+
+def tokens_of(args: Any, marker: str) -> set[str]:
+    """The marked tokens a write placed: `{marker}-{field}` at the start of a text under `field`."""
+    found: set[str] = set()
+
+    def walk(value: Any, name: str | None) -> None:
+        if isinstance(value, str) and name is not None and value.startswith(f"{marker}-{name}"):
+            found.add(f"{marker}-{name}")
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, name)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, key)
+
+    walk(args, None)
+    return found
+
+
+def answer_values(outcome: Outcome, sent: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(member, value) of every text or integer the answer shows that the write did not send: from
+    its JSON (members one or two levels down too), else from `name: value` lines. Members named like
+    a server-made id come first (an order, never a verdict)."""
+    sent_values = {json.dumps(v) for v in sent.values()}
+    found: list[tuple[str, Any]] = []
+
+    def walk(value: Any, depth: int) -> None:
+        if isinstance(value, dict) and depth < 3:
+            for name, item in value.items():
+                if isinstance(item, str | int) and not isinstance(item, bool):
+                    found.append((name, item))
+                else:
+                    walk(item, depth + 1)
+        elif isinstance(value, list) and len(value) == 1:
+            walk(value[0], depth + 1)
+
+    value = outcome.value()
+    if isinstance(value, dict | list):
+        walk(value, 0)
+    else:
+        for line in outcome.text.splitlines():
+            if (match := LINE.match(line)) is not None:
+                found.append((match.group(1), plain(match.group(2))))
+    kept = [(n, v) for n, v in dict.fromkeys(found) if json.dumps(v) not in sent_values and v not in ("", None)
+            and not (isinstance(v, str) and "hm" in v and v.startswith("hm"))]
+    return sorted(kept, key=lambda nv: not server_made_id(nv[0]))
+
+
+class Watcher:
+    """The experiments on one fresh server, in one Hypothesis example (the values are drawn first,
+    so a draw that fails retries before any call)."""
+
+    def __init__(self, conn: Connection, tools: list[Tool], base: Callable[[Tool], dict[str, Any]],
+                 deletes: bool, draws: dict[str, list[dict[str, Any]]]) -> None:
+        self.conn, self.tools, self.base, self.deletes, self.draws = conn, tools, base, deletes, draws
+        self.seen: dict[str, Seen] = {t.name: Seen() for t in tools}
+        self.calls: list[Call] = []
+        self.count = 0
+        self.salt = zlib.crc32(b"watch") & 0xFFFF
+        self.lookers = [t for t in tools if not t.required and self.callable(t)]
+        self.records: list[Record] = []
+        self.shown_alive: dict[str, Call] = {}
+        self.shown_removed: dict[str, Call] = {}
+        self.moves: dict[str, list[tuple[int, dict[str, float]]]] = {t.name: [] for t in self.lookers}
+        self.changed: set[str] = set()
+        self.validators: dict[str, jsonschema.protocols.Validator] = {}
+        self.snap: dict[str, Outcome] = {}
+        self.shape: dict[str, int] = {}
+        """Per tool, the variant of its draws its last accepted write took (see try_create)."""
+
+    def callable(self, tool: Tool) -> bool:
+        return self.deletes or not may_delete(tool)
+
+    # --- calls and snapshots ------------------------------------------------------------------
+
+    def call(self, tool: Tool, args: dict[str, Any]) -> Outcome:
+        self.calls.append(Call(tool.name, json.loads(json.dumps(args))))
+        return self.conn.call(tool.name, args)
+
+    def look(self) -> dict[str, Outcome]:
+        """A new snapshot, kept as the current one: each looker asked for its largest page."""
+        self.snap = {t.name: self.call(t, self.widest(t)) for t in self.lookers}
+        return self.snap
+
+    def widest(self, tool: Tool) -> dict[str, Any]:
+        return {**self.base(tool), **{b.param: b.maximum or 100 for b in profile(tool).bounds if b.kind == "limit"}}
+
+    def valid(self, tool: Tool, args: dict[str, Any]) -> bool:
+        if tool.name not in self.validators:
+            self.validators[tool.name] = jsonschema.Draft202012Validator(tool.input_schema)
+        try:
+            return bool(self.validators[tool.name].is_valid(args))
+        except (jsonschema.exceptions.SchemaError, TypeError, ValueError):
+            return True
+
+    def next_draw(self, tool: Tool, variant: int | None = None) -> tuple[str, dict[str, Any]]:
+        """Fresh values, shaped like the tool's last accepted write (see try_create)."""
+        pool = self.draws[tool.name]
+        drawn = pool.pop(0) if len(pool) > 1 else pool[0]
+        marker = salted_marker(self.salt, self.count)
+        self.count += 1
+        args = with_marker(drawn, marker)
+        variant = self.shape.get(tool.name, 0) if variant is None else variant
+        if variant >= 2:
+            args = {k: not v if isinstance(v, bool) else v for k, v in args.items()
+                    if variant == 2 or k in tool.required}
+        return marker, args
+
+    def marks(self, tool: Tool, args: dict[str, Any], marker: str, ids: list[tuple[str, Any]],
+              before: dict[str, Outcome], after: dict[str, Outcome]) -> set[str]:
+        """What to look for of a write: its marked texts; with none, the values it sent or answered
+        that a looker that grew by one shows and did not before."""
+        marks = tokens_of(args, marker)
+        if marks:
+            return marks
+        grew = [n for n in after if size(after[n]) - size(before[n]) == 1]
+        values = [args[c] for c in candidates(tool) if c in args] + [v for _, v in ids[:1]]
+        texts = [str(v) if len(str(v)) >= 3 else json.dumps(v) for v in values]
+        return {v for v in texts if len(v) >= 3 and grew and all(v in shown(after[n]) for n in grew)
+                and not any(v in shown(out) for out in before.values())}
+
+    def showing(self, snap: dict[str, Outcome], marks: set[str]) -> list[str]:
+        return [name for name, out in snap.items() if out.ok and any(t in shown(out) for t in marks)]
+
+    # --- the experiments ----------------------------------------------------------------------
+
+    def run(self) -> None:
+        before = {n: shown(o) for n, o in self.look().items()}
+        if any(shown(o) != before[n] for n, o in self.look().items()):
+            self.settle()
+            self.look()
+        for tool in self.tools:
+            # A creator's identity is learned at once, before other tools' fresh values can name its
+            # records by chance.
+            if (self.callable(tool) and (tool.required or (tool.properties and tool not in self.lookers))
+                    and self.seen[tool.name].role is None and self.try_create(tool) is not None):
+                self.identity(tool)
+        for tool in self.tools:
+            if tool.required and self.seen[tool.name].role is None and self.callable(tool):
+                self.on_records(tool)
+        self.lookers_roles()
+
+    def settle(self) -> None:
+        """Lookers that are no pure readers leave the snapshot: one whose own answer changes from one
+        call to the next, then one whose call alone changes what the others answer (a writer)."""
+        for tool in list(self.lookers):
+            if shown(self.call(tool, self.base(tool))) != shown(self.call(tool, self.base(tool))):
+                self.lookers.remove(tool)
+        for tool in list(self.lookers):
+            others = [t for t in self.lookers if t is not tool]
+            start = len(self.calls)
+            before = {t.name: shown(self.call(t, self.base(t))) for t in others}
+            self.call(tool, self.base(tool))
+            after = {t.name: shown(self.call(t, self.base(t))) for t in others}
+            if before != after:
+                self.lookers.remove(tool)
+                self.seen[tool.name].role = "write"
+                self.seen[tool.name].fact = fact_shown(
+                    f"{tool.name} writes: called alone with no arguments, it changed what the other tools "
+                    "answer, which two calls of them in a row did not", calls=self.calls[start:], source="experiment")
+        for tool in self.tools:
+            if tool not in self.lookers:
+                self.moves.pop(tool.name, None)
+
+    def try_create(self, tool: Tool) -> Record | None:
+        """A call with fresh values; a success after which a looker shows them makes a creator.
+        Refused, it is tried with other values, then with its booleans turned, then with its
+        required arguments alone (a rule between fields refuses some combinations)."""
+        first = self.shape.get(tool.name, 0)
+        for attempt in range(first, max(ATTEMPTS, first + 1)):
+            marker, args = self.next_draw(tool, attempt)
+            before = self.snap
+            answer = self.call(tool, args)
+            call = self.calls[-1]
+            after = self.look()
+            if not answer.ok:
+                continue
+            self.shape[tool.name] = attempt
+            ids = answer_values(answer, args)
+            marks = self.marks(tool, args, marker, ids, before, after)
+            showing = self.showing(after, marks) if marks else []
+            # A new record: a looker that shows it grew by one, and none shrank (a write that named an
+            # existing record by chance changed or moved it instead).
+            if not showing or not any(size(after[n]) - size(before[n]) == 1 for n in showing) or any(
+                    size(after[n]) < size(before[n]) for n in after) or self.showing(before, marks):
+                return None
+            record = Record(tool.name, args, marker, marks, answer, call, ids, showing)
+            self.records.append(record)
+            self.moved(before, after, +1)
+            seen = self.seen[tool.name]
+            if seen.role not in CREATORS:
+                seen.role = "create"
+                seen.fact = fact_shown(
+                    f"{tool.name} creates records: after its successful call {showing[0]} showed the values it "
+                    "sent, which no tool showed before (not a reader: it changed a snapshot)",
+                    marker=marker, tools=[tool.name, showing[0]], calls=[call, *self.calls[-len(after):]],
+                    source="experiment")
+            for name in showing:
+                seen.readers.setdefault(name, fact_shown(
+                    f"{name} shows the records {tool.name} writes", marker=marker, tools=[tool.name, name],
+                    calls=[call], source="experiment"))
+                self.shown_alive.setdefault(name, call)
+            return record
+        return None
+
+    def moved(self, before: dict[str, Outcome], after: dict[str, Outcome], step: int) -> None:
+        for name in self.moves:
+            if name in before and name in after and before[name].ok and after[name].ok:
+                old, new = numbers_in(before[name]), numbers_in(after[name])
+                self.moves[name].append((step, {p: new[p] - old[p] for p in new if p in old}))
+
+    def identity(self, tool: Tool) -> None:
+        """Vary each candidate alone: a second write that shares only it with a live record."""
+        seen = self.seen[tool.name]
+        appended: list[str] = []
+        tried: list[str] = []
+        for name in candidates(tool)[:MAX_CANDIDATES]:
+            first = next((r for r in reversed(self.live()) if r.tool == tool.name), None)
+            if first is None or name not in first.args:
+                continue
+            tried.append(name)
+            marker, args = self.next_draw(tool)
+            args[name] = first.args[name]
+            before = self.snap
+            start = len(self.calls)
+            answer = self.call(tool, args)
+            what = f"a second write to {tool.name} sharing only {name} with a record"
+            if not answer.ok:
+                again = {**args, name: self.next_draw(tool)[1].get(name)}
+                accepted = self.call(tool, again)
+                after = self.look()
+                ids = answer_values(accepted, again)
+                marks = self.marks(tool, again, marker, ids, before, after)
+                if not accepted.ok or not marks or not self.showing(after, marks):
+                    continue
+                self.records.append(Record(tool.name, again, marker, marks, accepted, self.calls[-len(after) - 1],
+                                           ids, self.showing(after, marks)))
+                self.moved(before, after, +1)
+                calls = [first.call, *self.calls[start:]]
+                seen.identity, seen.overwrite = name, "refused"
+                seen.overwrite_fact = fact_shown(
+                    f"{what} is refused, not replacing or adding: the same write with another {name} was "
+                    "accepted and shown", calls=calls, source="experiment")
+                seen.identity_fact = fact_shown(
+                    f"{name} tells {tool.name}'s records apart: sharing it alone was refused, and with another "
+                    f"{name} the same write was accepted", calls=calls, source="experiment")
+                return
+            after = self.look()
+            ids = answer_values(answer, args)
+            shared = {f"{first.marker}-{name}", str(first.args[name])}
+            new = self.marks(tool, args, marker, ids, before, after) - shared
+            old = first.tokens - shared
+            new_shown = self.showing(after, new)
+            old_shown = self.showing(after, old) if old else ["(no value of its own to look for)"]
+            if not old:
+                # Nothing of the first record's own to look for: its looker's size tells, with the
+                # second write's other values shown.
+                where = [n for n in after if first.tokens and self.showing({n: before[n]}, first.tokens)]
+                sent = {json.dumps(v) for k, v in args.items() if k != name and isinstance(v, int | float | str)
+                        and not isinstance(v, bool)} - {json.dumps(first.args.get(k)) for k in args}
+                seen_new = [n for n in where if any(v in shown(after[n]) and v not in shown(before[n]) for v in sent)]
+                if where and seen_new and all(size(after[n]) == size(before[n]) for n in where):
+                    new_shown, old_shown = seen_new, []
+                elif where and seen_new and all(size(after[n]) - size(before[n]) == 1 for n in where):
+                    new_shown, old, old_shown = seen_new, first.tokens, where
+            record = Record(tool.name, args, marker, new, answer, self.calls[start], ids, new_shown)
+            calls = [first.call, *self.calls[start:]]
+            if new_shown and not old_shown:
+                self.records.append(record)
+                first.alive = False
+                seen.identity, seen.overwrite, seen.role = name, "replaces", "write"
+                seen.overwrite_fact = fact_shown(
+                    f"{what} replaces it, not appends: afterwards {new_shown[0]} showed the second write's "
+                    "values and none of the first's", calls=calls, source="experiment")
+                seen.identity_fact = fact_shown(
+                    f"{name} tells {tool.name}'s records apart: a write that shares only {name} with another "
+                    "replaces it" + (f", while sharing {', '.join(appended)} added a record" if appended else ""),
+                    calls=calls, source="experiment")
+                return
+            if new_shown and old and old_shown:
+                self.records.append(record)
+                self.moved(before, after, +1)
+                appended.append(name)
+        if appended and appended == tried:
+            seen.overwrite = "appends"
+            seen.overwrite_fact = fact_shown(
+                f"a second write to {tool.name} sharing any one of {', '.join(appended)} with a record adds a "
+                "second record, not replacing it: both are shown", tools=[tool.name],
+                calls=[r.call for r in self.records if r.tool == tool.name][-2:], source="experiment")
+
+    def live(self) -> list[Record]:
+        """The records still shown where they were when made (a call with drawn values may have
+        named one by chance)."""
+        for record in self.records:
+            if record.alive and record.where and not self.showing(
+                    {n: self.snap[n] for n in record.where if n in self.snap}, record.tokens):
+                record.alive = False
+        return [r for r in self.records if r.alive]
+
+    def fill(self, tool: Tool, record: Record, variant: int | None = None
+             ) -> tuple[dict[str, Any], dict[str, str], str] | None:
+        """Arguments that name `record`: its identity (or, unknown, the values of its identity
+        candidates) by the same names, or an id from its answer for a required argument it did not
+        send; the rest drawn fresh. With which argument took which field."""
+        marker, args = self.next_draw(tool, variant)
+        creator = next(t for t in self.tools if t.name == record.tool)
+        known = self.seen[record.tool].identity
+        names = [known] if known is not None else candidates(creator)
+        taken: dict[str, str] = {}
+        for name in names:
+            if name in tool.properties and name in record.args:
+                args[name], taken[name] = record.args[name], name
+        for name in [] if taken else tool.required:
+            for member, value in sorted(record.ids, key=lambda mv: mv[0] != name):
+                for option in typed(value):
+                    if self.valid(tool, {**args, name: option}):
+                        args[name], taken[name] = option, f"id:{member}"
+                        break
+                if name in taken:
+                    break
+            if taken:
+                break
+        return (args, taken, marker) if taken else None
+
+    def on_records(self, tool: Tool) -> None:
+        """The tool called with a record's identity; refused, with other values, its booleans
+        turned, its required arguments alone, then an id from the answer."""
+        for attempt in range(ATTEMPTS):
+            record = self.fresh_record()
+            if record is None:
+                return
+            filled = self.fill(tool, record, attempt if attempt != 1 else 0)
+            if filled is None:
+                self.search(tool, record)
+                return
+            args, taken, marker = filled
+            before = self.snap
+            start = len(self.calls)
+            answer = self.call(tool, args)
+            after = self.look()
+            if not answer.ok:
+                if any(v.startswith("id:") for v in taken.values()):
+                    record.ids = record.ids[1:]
+                if attempt < ATTEMPTS - 1:
+                    continue
+                self.search(tool, record)
+                return
+            where = [n for n in after if any(t in shown(before[n]) for t in record.tokens)]
+            # Gone, not rewritten: none of its values left, none of this call's values shown, and one
+            # item fewer where it was listed.
+            gone = (bool(where) and not self.showing({n: after[n] for n in where}, record.tokens)
+                    and not self.showing(after, tokens_of(args, marker))
+                    and all(size(before[n]) - size(after[n]) == 1 for n in where))
+            changed = [n for n in after if shown(after[n]) != shown(before[n])]
+            ident = self.named_by(record, taken)
+            seen = self.seen[tool.name]
+            calls = [record.call, *self.calls[start:]]
+            if gone:
+                record.alive = False
+                self.moved(before, after, -1)
+                for name in self.showing(after, record.tokens):
+                    self.shown_removed.setdefault(name, self.calls[start])
+                seen.role = "delete"
+                seen.fact = fact_shown(f"{tool.name} removes records: after its successful call with the "
+                                       f"{ident[1]} of a record, {where[0]} no longer showed it", calls=calls,
+                                       source="experiment")
+            elif changed:
+                record.alive = False
+                seen.role = "update"
+                seen.fact = fact_shown(f"{tool.name} changes records: its successful call with the {ident[1]} of "
+                                       f"a record changed what {changed[0]} shows, and made no record appear "
+                                       "or vanish", calls=calls, source="experiment")
+            else:
+                self.read(tool, record, taken, answer)
+                return
+            self.answer_id(record, taken, tool, calls)
+            if ident[0] is not None:
+                seen.identity = ident[0]
+                seen.identity_fact = fact_shown(f"{ident[0]} names the record {tool.name} acts on: given the "
+                                                f"{ident[1]} of a record, it acted on that record", calls=calls,
+                                                source="experiment")
+            return
+
+    def answer_id(self, record: Record, taken: dict[str, str], tool: Tool, calls: list[Call]) -> None:
+        """An id the write answered, that another tool then took for that record: the server-made id."""
+        creator = self.seen[record.tool]
+        member = next((source[3:] for source in taken.values() if source.startswith("id:")), None)
+        if member is None or creator.answer_id is not None:
+            return
+        creator.answer_id = member
+        creator.answer_fact = fact_shown(
+            f"{record.tool}'s answer carries the new record's {member}: {tool.name} given that value acted on "
+            "that record", calls=calls, source="experiment")
+
+    def named_by(self, record: Record, taken: dict[str, str]) -> tuple[str | None, str]:
+        """The argument that carried the record's identity, and what it carried."""
+        creator = self.seen[record.tool]
+        for arg, source in taken.items():
+            if source.startswith("id:"):
+                return arg, f"{source[3:]} {record.tool} answered"
+        if creator.identity is not None and creator.identity in taken:
+            return creator.identity, creator.identity
+        if len(taken) == 1:
+            arg = next(iter(taken))
+            return arg, arg
+        return None, ", ".join(taken)
+
+    def fresh_record(self) -> Record | None:
+        """A live record; a new one when none is left."""
+        live = self.live()
+        if live:
+            return live[-1]
+        for tool in self.tools:
+            if self.seen[tool.name].role in CREATORS and (record := self.try_create(tool)) is not None:
+                return record
+        return None
+
+    def read(self, tool: Tool, record: Record, taken: dict[str, str], answer: Outcome) -> None:
+        """A call that changed nothing: a reader, bound to the argument that took the record's
+        identity when it shows that record and, asked for another, that one and not the first."""
+        if not any(t in shown(answer) for t in record.tokens):
+            self.search(tool, record)
+            return
+        other = next((r for r in reversed(self.live()) if r is not record and r.tool == record.tool), None)
+        if other is None:
+            other = self.try_create(next(t for t in self.tools if t.name == record.tool))
+        seen = self.seen[tool.name]
+        ident = self.named_by(record, taken)
+        start = len(self.calls)
+        if other is not None and ident[0] is not None and (filled := self.fill(tool, other)) is not None:
+            before = self.snap
+            second = self.call(tool, filled[0])
+            text = shown(second)
+            after = self.look()
+            unchanged = all(shown(after[n]) == shown(before[n]) for n in after)
+            if unchanged and second.ok and any(t in text for t in other.tokens) and not any(
+                    t in text for t in record.tokens):
+                field_ = taken[ident[0]].removeprefix("id:")
+                calls = [record.call, other.call, *self.calls[start - len(self.snap) - 1:start + 1]]
+                seen.role = "read"
+                seen.fact = fact_shown(
+                    f"{tool.name} reads one record: given the {ident[1]} of a record it answered that record, "
+                    "and asked for another it answered the other only; no call of it changed a snapshot",
+                    calls=calls, source="experiment")
+                seen.bindings.append(Binding(ident[0], field_, fact_shown(
+                    f"{tool.name}'s {ident[0]} selects records by their {field_}: asked with two records' values, "
+                    "it answered each record alone", calls=calls, source="experiment")))
+                self.answer_id(record, taken, tool, calls)
+                return
+        self.search(tool, record)
+
+    def search(self, tool: Tool, record: Record) -> None:
+        """Each text argument tried with each written text's value: a reader found by it searches."""
+        texts = [(f, v) for f, v in record.args.items()
+                 if isinstance(v, str) and f"{record.marker}-{f}" in record.tokens]
+        seen = self.seen[tool.name]
+        for arg in tool.required:
+            if arg in record.args:
+                continue
+            strong: list[str] = []
+            weak: list[str] = []
+            start = len(self.calls)
+            before = self.snap
+            for name, value in texts:
+                base = {k: v for k, v in self.next_draw(tool)[1].items() if k != arg}
+                token = f"{record.marker}-{name}"
+                query = next((q for q in (value, token) if self.valid(tool, {**base, arg: q})), None)
+                if query is None:
+                    continue
+                answer = self.call(tool, {**base, arg: query})
+                out = shown(answer) if answer.ok else ""
+                others = record.tokens - {token}
+                if any(t in out for t in others):
+                    strong.append(name)
+                elif token in out:
+                    weak.append(name)
+            if not strong and not weak:
+                continue
+            base = {k: v for k, v in self.next_draw(tool)[1].items() if k != arg}
+            nothing = f"{salted_marker(self.salt, 0xFFFE)}-{arg}"
+            miss = self.call(tool, {**base, arg: nothing})
+            after = self.look()
+            if any(shown(after[n]) != shown(before[n]) for n in after):
+                return
+            echoes = nothing in shown(miss)
+            if any(t in shown(miss) for t in record.tokens):
+                continue
+            # A search that repeats its query shows the record only by its other values.
+            found = strong if echoes else [n for n, _ in texts if n in strong or n in weak]
+            if not found:
+                continue
+            field_ = found[0] if len(found) == 1 else TEXT
+            calls = [record.call, *self.calls[start:]]
+            seen.role = "search"
+            seen.fact = fact_shown(
+                f"{tool.name} finds records by text: given a value the run wrote under {', '.join(found)}, it "
+                "answered that record; given a text no record holds, none; no call of it changed a snapshot",
+                calls=calls, source="experiment")
+            what = f"the text of {', '.join(found)}" if len(found) > 1 else f"their {found[0]}"
+            seen.bindings.append(Binding(arg, field_, fact_shown(
+                f"{tool.name}'s {arg} selects records by {what}", calls=calls, source="experiment")))
+            return
+
+    def lookers_roles(self) -> None:
+        for tool in self.lookers:
+            seen = self.seen[tool.name]
+            if tool.name in self.shown_alive:
+                seen.role = "list"
+                seen.fact = fact_shown(f"{tool.name} lists records: asked for nothing in particular, it showed "
+                                       "a record the run wrote; no call of it changed a snapshot",
+                                       calls=[self.shown_alive[tool.name]], source="experiment")
+            elif tool.name in self.shown_removed:
+                seen.role = "list"
+                seen.fact = fact_shown(f"{tool.name} lists removed records: it showed a record only after the "
+                                       "record was removed", calls=[self.shown_removed[tool.name]],
+                                       source="experiment")
+            elif (path := counter(self.moves[tool.name])) is not None:
+                seen.role = "count"
+                seen.fact = fact_shown(f"{tool.name} counts records: its {path} moved by one with each record "
+                                       "made or removed, and it shows no record", calls=[], source="experiment")
+
+
+def size(outcome: Outcome) -> int:
+    """How many records an answer shows: the longest list of objects in its JSON, else the rows of
+    its table, else the distinct markers it shows."""
+    value = outcome.value()
+    lists: list[int] = []
+
+    def walk(item: Any, depth: int) -> None:
+        if isinstance(item, list) and depth < 4:
+            if (item and all(isinstance(i, dict) for i in item)) or not item:
+                lists.append(len(item))
+            for i in item:
+                walk(i, depth + 1)
+        elif isinstance(item, dict) and depth < 4:
+            for i in item.values():
+                walk(i, depth + 1)
+
+    if isinstance(value, dict | list):
+        walk(value, 0)
+        if lists:
+            return max(lists)
+    rows = [line for line in outcome.text.splitlines() if line.startswith("|")]
+    if len(rows) >= 2 and set(rows[1].replace("|", "").strip()) <= set("-: "):
+        return len(rows) - 2
+    return len(set(MARKER.findall(shown(outcome))))
+
+
+def counter(moves: list[tuple[int, dict[str, float]]]) -> str | None:
+    """A number that moved by exactly the step of each of at least two record changes, both ways
+    when any removal was seen."""
+    if len(moves) < 2:
+        return None
+    paths = set.intersection(*(set(delta) for _, delta in moves))
+    for path in sorted(paths):
+        if all(delta[path] == step for step, delta in moves):
+            return path
+    return None
+
+
+def plain(text: str) -> Any:
+    """A value a line shows: a JSON text or number read as such, anything else as written."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, str | int) and not isinstance(value, bool) else text
+
+
+def typed(value: Any) -> list[Any]:
+    """A value an answer showed, as itself and, where it reads as one, as an integer."""
+    if isinstance(value, str) and re.fullmatch(r"-?\d{1,15}", value):
+        return [value, int(value)]
+    if isinstance(value, int):
+        return [value, str(value)]
+    return [value]
+
+
+def candidates(tool: Tool) -> list[str]:
+    """Arguments that may tell records apart: required (or identity-named) texts and integers with
+    room for many values; identity-named ones first (an order, never a verdict)."""
+    found = []
+    for name, schema in tool.properties.items():
+        if not isinstance(schema, dict) or "enum" in schema or "const" in schema:
+            continue
+        kind = schema.get("type")
+        roomy = (kind == "string" and (schema.get("maxLength") is None or schema["maxLength"] >= 3)) or (
+            kind == "integer" and (schema.get("maximum", 1 << 31) - schema.get("minimum", -(1 << 31)) >= 20))
+        if roomy and (name in tool.required or names_identity(name)):
+            found.append(name)
+    return sorted(found, key=lambda n: not names_identity(n))
+
+
+def watch(pool: ServerPool, tools: list[Tool], base: Callable[[Tool], dict[str, Any]], seed: int,
+          run_settings: settings, deletes: bool) -> dict[str, Seen]:
+    """Every experiment above on one fresh server (`deletes`: tools that may delete are called too)."""
+    found: dict[str, Seen] = {}
+
+    @run_settings
+    @given(data=st.data())
+    def experiments(data: st.DataObject) -> None:
+        if found:
+            return
+        draws = draw_all(data, tools)
+        conn = pool.acquire()
+        try:
+            watcher = Watcher(conn, tools, base, deletes, draws)
+            watcher.run()
+            found.update(watcher.seen)
+        finally:
+            pool.release(conn)
+
+    with own_draws():
+        seeded(experiments, seed, "watch")()
+    return found
