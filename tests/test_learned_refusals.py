@@ -108,6 +108,9 @@ def test_a_flag_is_learned_from_one_reader_only_when_shown_both_ways_or_a_known_
     assert learned_shape(blank, [answer('{"followers": 5, "total": 1}')]) is None  # a number is no flag
     assert learned_shape(blank, [answer('{"profiles": []}')]) is None  # one tool, nothing flips
     assert learned_shape(failed[:1], [answer('{"ok": true}')]) is None  # one answer proves nothing
+    # A reader's empty last page beside a listing's full one: a boolean set both ways is no refusal.
+    pages = [("find", answer('{"items": [], "has_more": false}'))] * 2
+    assert learned_shape(pages, [answer('{"items": [{"id": 1}], "has_more": true}')]) is None
 
 
 def test_a_made_up_record_is_told_from_an_empty_answer() -> None:

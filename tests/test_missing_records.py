@@ -76,7 +76,7 @@ def test_a_blank_record_for_an_id_nobody_wrote_is_a_finding(run: Run) -> None:
     report = run("profiles", True)
     assert findings(report) == {(MISSING, "profile-get")}, summary(report)
     [found] = results(report, rule=MISSING)
-    assert (found.status, found.confidence, found.kind) == ("warn", "high", "scenario") and found.fix
+    assert (found.status, found.confidence, found.kind) == ("warn", "medium", "scenario") and found.fix
     assert found.reproduction is not None and len(found.reproduction.calls) == 1
     assert replay(found, parse_target(store("profiles", True))).still_fails
     assert not replay(found, parse_target(store("profiles", False))).still_fails

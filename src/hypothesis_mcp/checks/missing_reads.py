@@ -143,8 +143,10 @@ def _refused(outcome: Outcome, shapes: list[LearnedRefusal]) -> bool:
 
 
 def _made_up(asked: _Asked, shapes: list[LearnedRefusal]) -> Result | None:
-    """A result when every read answered a success that shows a record under the id asked: high
-    confidence when the record holds nothing but defaults beside the id (a blank made on the spot)."""
+    """A result when every read answered a success that shows a record under the id asked: medium
+    confidence when the record holds nothing but defaults beside the id (a blank made on the spot),
+    low otherwise. Never high: that the tool reads stored records by this argument is read from its
+    name and schema, not shown (a reader that makes an empty cart for any session is correct)."""
     records = []
     for call, value, outcome in asked.answers:
         record = None if _refused(outcome, shapes) else claimed_record(outcome.value(), [value])
@@ -156,7 +158,7 @@ def _made_up(asked: _Asked, shapes: list[LearnedRefusal]) -> Result | None:
     what = "a blank record (every field a default)" if defaults else "a record"
     return Result(
         kind="scenario", check=READ_MISSING, tool=asked.tool.name, status=RULES[READ_MISSING].severity,
-        rule=READ_MISSING, confidence="high" if defaults else "medium", basis=BASIS,
+        rule=READ_MISSING, confidence="medium" if defaults else "low", basis=BASIS,
         message=(f"answered a read of {asked.key}={json.dumps(value)}, an id nobody wrote (made from a run "
                  f"marker, asked with {len(records)} such ids), with a success showing {what} under that id; "
                  "a client takes it for a stored record"),

@@ -66,10 +66,11 @@ def text_template(asked: list[tuple[str, Outcome]]) -> LearnedRefusal | None:
 
 
 def _flips(outcome: Outcome, member: str, value: str | int | bool) -> bool:
-    """The success carries the member with another value of the same type: a flag or a state set both
-    ways (a number is a count or a field, not a flag)."""
+    """The success carries the member with another text of its own: a state named both ways. Not a
+    boolean (a last page's `has_more: false` beside a listing's `true` says nothing of refusals) and
+    not a number (a count or a field)."""
     answer = outcome.value()
-    return isinstance(value, str | bool) and isinstance(answer, dict) and type(answer.get(member)) is type(value) \
+    return isinstance(value, str) and isinstance(answer, dict) and isinstance(answer.get(member), str) \
         and answer[member] != value
 
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import jsonschema
+import referencing.exceptions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,6 +49,7 @@ from hypothesis_mcp.rules.answers import numbers_in, shown
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
+from hypothesis_mcp.strategies.dialect import value_validator
 from hypothesis_mcp.strategies.markers import MARKER
 from hypothesis_mcp.vocabulary import names_identity, server_made_id
 
@@ -186,7 +188,7 @@ def answer_values(outcome: Outcome, sent: dict[str, Any]) -> list[tuple[str, Any
             if (match := LINE.match(line)) is not None:
                 found.append((match.group(1), plain(match.group(2))))
     kept = [(n, v) for n, v in dict.fromkeys(found) if json.dumps(v) not in sent_values and v not in ("", None)
-            and not (isinstance(v, str) and "hm" in v and v.startswith("hm"))]
+            and not (isinstance(v, str) and MARKER.match(v))]
     return sorted(kept, key=lambda nv: not server_made_id(nv[0]))
 
 
@@ -230,11 +232,13 @@ class Watcher:
         return {**self.base(tool), **{b.param: b.maximum or 100 for b in profile(tool).bounds if b.kind == "limit"}}
 
     def valid(self, tool: Tool, args: dict[str, Any]) -> bool:
-        if tool.name not in self.validators:
-            self.validators[tool.name] = jsonschema.Draft202012Validator(tool.input_schema)
+        """Whether the schema the server declared admits the arguments (the project's one oracle); a
+        schema that cannot be read or resolved admits everything, and the server decides."""
         try:
+            if tool.name not in self.validators:
+                self.validators[tool.name] = value_validator(tool.input_schema or {"type": "object"})
             return bool(self.validators[tool.name].is_valid(args))
-        except (jsonschema.exceptions.SchemaError, TypeError, ValueError):
+        except (jsonschema.exceptions.SchemaError, referencing.exceptions.Unresolvable, TypeError, ValueError):
             return True
 
     def next_draw(self, tool: Tool, variant: int | None = None) -> tuple[str, dict[str, Any]]:
@@ -409,7 +413,8 @@ class Watcher:
                     new_shown, old, old_shown = seen_new, first.tokens, where
             record = Record(tool.name, args, marker, new, answer, self.calls[start], ids, new_shown)
             calls = [first.call, *self.calls[start:]]
-            if new_shown and not old_shown:
+            # A looker that grew may be a window of the newest records: an append, not a replace.
+            if new_shown and not old_shown and all(size(after[n]) == size(before[n]) for n in new_shown):
                 self.records.append(record)
                 first.alive = False
                 seen.identity, seen.overwrite, seen.role = name, "replaces", "write"
