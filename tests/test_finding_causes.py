@@ -73,4 +73,5 @@ def test_a_cause_smoke_and_edge_both_see_is_one_finding() -> None:
     # The smoke gate still counts the check, and names it once.
     code = exit_code(report, None, ci=True)
     assert code == EXIT_SMOKE and report.smoke.failed == 1
-    assert gate_line(code, report, None).endswith("1 smoke check failed: edge-accepted-invalid-input on score_label")
+    assert gate_line(report, None, None, ci=True).endswith(
+        "1 smoke check failed: edge-accepted-invalid-input on score_label")

@@ -299,9 +299,12 @@ def test_an_emitted_test_needs_the_environment_the_run_set(tmp_path: Path) -> No
 
 def test_a_value_passed_through_from_the_environment_is_never_printed(monkeypatch: pytest.MonkeyPatch) -> None:
     """`--env TOKEN="$TOKEN"`: the program reads TOKEN from its own environment and the replay line
-    leaves it to the environment too; a value given on the command line is printed as given."""
+    leaves it to the environment too; a value given on the command line is printed as given, and one
+    a client config file holds (not typed) is read from the environment."""
     monkeypatch.setenv("HM_TEST_TOKEN", "s3cret-value")
-    env = shown_env({"HM_TEST_TOKEN": "s3cret-value", "DATA_FILE": "{tmpdir}/data.json"})
+    typed = {"HM_TEST_TOKEN": "s3cret-value", "DATA_FILE": "{tmpdir}/data.json"}
+    assert shown_env({**typed, "CONFIG_TOKEN": "from-a-file"}, typed)["CONFIG_TOKEN"] is None
+    env = shown_env(typed, typed)
     assert env == {"HM_TEST_TOKEN": None, "DATA_FILE": "{tmpdir}/data.json"}
     found = replace(HTML_EXPORT, id="scenario/happy/happy-output-schema/export_notes")
     report = Report(tool={}, target=command_line(sample()), profile="grading", seed=None, server={},

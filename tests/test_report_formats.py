@@ -163,7 +163,8 @@ def test_the_console_fits_a_terminal_and_wraps_nothing_elsewhere(monkeypatch: py
     assert console.is_terminal and console.width == 80
     render_console(sample_report(), console, verbose=True)
     lines = terminal.getvalue().splitlines()
-    pasted = ("from hypothesis_mcp import connect", "with connect(", "server.call(", "hypothesis-mcp replay")
+    pasted = ("from hypothesis_mcp import connect", "with connect(", "server.call(", "assert holds(",
+              "hypothesis-mcp replay")
     prose = [line for line in lines if not any(code in line for code in pasted)]
     assert prose and max(len(re.sub(r"\x1b\[[0-9;]*m", "", line)) for line in prose) <= 80
     monkeypatch.setenv("FORCE_COLOR", "1")

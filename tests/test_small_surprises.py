@@ -36,6 +36,7 @@ smoke = true
 ignore = ["lint-missing-description", "smoke_unknown_tool"]
 badge = "out/badge.svg"
 """, encoding="utf-8")
+    (tmp_path / "out").mkdir()  # an output folder that does not exist is a usage error before any start
     run = cli(["test"], tmp_path)
     assert run.code == 5, run
     line = next(line for line in run.stderr.splitlines() if line.startswith("defaults from "))

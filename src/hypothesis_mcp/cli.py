@@ -352,6 +352,8 @@ def test(
                              quiet=quiet, err=err, outputs=Outputs(json_out, junit, markdown, sarif),
                              write_text=write_text)
         the_target = choose_target(target, client_config, server, env=env, header=header, token=token)
+        from hypothesis_mcp.connection.target import parse_pairs
+        typed_env = {**(shipped.env if shipped else {}), **parse_pairs(env, "=", "--env")}
         if shipped and shipped.env and not the_target.is_url:
             the_target = dataclasses.replace(the_target, env={**shipped.env, **the_target.env})
         with progress_display(err, quiet=quiet, verbose=verbose) as progress:
@@ -362,7 +364,7 @@ def test(
         console = report_console(stderr=bool(to_stdout))
         if not quiet:
             render_console(report, console, report_path=json_out if json_out != "-" else None, verbose=verbose,
-                           server_env=None if the_target.is_url else shown_env(the_target.env))
+                           server_env=None if the_target.is_url else shown_env(the_target.env, typed_env))
         if json_out:
             write_text(render_json(report), json_out)
         if junit:

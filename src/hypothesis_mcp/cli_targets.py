@@ -69,10 +69,13 @@ def require_env(target: Target, recorded: Sequence[str], report: Path) -> None:
         )
 
 
-def shown_env(env: Mapping[str, str]) -> dict[str, str | None]:
-    """The server's environment as reproductions print it: a value this process has under the same
-    name (`--env TOKEN="$TOKEN"`) is printed as taken from the environment (None), never copied."""
-    return {name: None if os.environ.get(name) == value else value for name, value in env.items()}
+def shown_env(env: Mapping[str, str], typed: Mapping[str, str]) -> dict[str, str | None]:
+    """The server's environment as reproductions print it: only a value typed on the command line or
+    set by a shipped strategy (`typed`) is copied; one this process has under the same name (`--env
+    TOKEN="$TOKEN"`) or one a client config file holds (a token, say) is printed as taken from the
+    environment (None), so no secret reaches a log that was not in it already."""
+    return {name: value if typed.get(name) == value and os.environ.get(name) != value else None
+            for name, value in env.items()}
 
 
 def apply_project_defaults(ctx: typer.Context) -> None:

@@ -3,8 +3,9 @@
 Every store is its own server (`--store NAME`); `--bug` switches on its twin's one bug.
 
 - catalogue (noun first): book_add(isbn, title) keeps one book per isbn, replacing;
-  book_fetch(isbn) answers the book as JSON; book_index() lists every book, one line each. Book
-  0000000001, "error log", is there from the start (a user's words that say "error"). An unknown
+  book_fetch(isbn) answers the book as JSON; book_index() lists every book as JSON text. Book
+  0000000001, "error log", is there from the start (a user's words that say "error"; and an isbn a
+  listing shows, so a read-only run can see a found book answered apart from the sentence). An unknown
   isbn is refused with isError and the sentence `No book with ISBN '…' is on the shelf.` Bug: the
   same sentence with isError false.
 - envelope (camelCase, every answer a JSON envelope): putItem(key, text) keeps one text per key,
@@ -57,10 +58,10 @@ def catalogue(mcp: MCPServer, bug: bool) -> None:
             raise ToolError(sentence)
         return json.dumps({"isbn": isbn, "title": books[isbn]})
 
-    @mcp.tool(name="book_index", description="Every book of the catalogue, one line each.", annotations=READ,
+    @mcp.tool(name="book_index", description="Every book of the catalogue.", annotations=READ,
               structured_output=False)
     def index() -> str:
-        return "\n".join(f"{title} (ISBN {isbn})" for isbn, title in books.items())
+        return json.dumps([{"isbn": isbn, "title": title} for isbn, title in books.items()])
 
 
 def envelope(mcp: MCPServer, bug: bool) -> None:

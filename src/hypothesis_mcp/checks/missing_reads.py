@@ -28,6 +28,7 @@ from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.model.refusals import learned_shape, text_template
 from hypothesis_mcp.results import Call, Reproduction, Result
 from hypothesis_mcp.rules.answers import blank, claimed_record
+from hypothesis_mcp.rules.expectations import INCIDENT_RULES
 from hypothesis_mcp.rules.registry import READ_MISSING, RULES
 from hypothesis_mcp.strategies import Overrides, salted_marker
 from hypothesis_mcp.strategies.dialect import value_validator
@@ -78,13 +79,17 @@ def read_missing(conn: Connection, tools: list[Tool], overrides: Overrides | Non
     found = MissingReads()
     asked = [_ask(conn, tool, key, given, seed, stop) for tool, key, given in
              list(keyed_readers(tools, overrides))[:MAX_READERS]]
-    asked = [a for a in asked if len(a.answers) == ASKED]
+    found.results = [_incident(call, outcome) for a in asked for call, _, outcome in a.answers
+                     if outcome.kind in INCIDENT_RULES]
+    asked = [a for a in asked if len(a.answers) == ASKED and all(o.kind not in INCIDENT_RULES for _, _, o in a.answers)]
     if not asked or stop() or conn.unavailable is not None:
         return found
     lists = [t for t in tools if t.is_read and not profile(t).required][:MAX_LISTS]
-    listed = [Call(t.name, overrides.for_tool(t) if overrides else {}) for t in lists]
-    succeeded = [(call, outcome) for call in listed if (outcome := conn.call(call.tool, call.arguments)).ok]
-    for shape, calls in _shapes(asked, [o for _, o in succeeded]):
+    listed = [(call, conn.call(call.tool, call.arguments))
+              for call in (Call(t.name, overrides.for_tool(t) if overrides else {}) for t in lists)]
+    found.results += [_incident(call, outcome) for call, outcome in listed if outcome.kind in INCIDENT_RULES]
+    succeeded = [(call, outcome) for call, outcome in listed if outcome.ok]
+    for shape, calls in _shapes(conn, asked, [o for _, o in succeeded]):
         if shape in conn.refusals:
             continue
         conn.refusals.append(shape)
@@ -93,8 +98,16 @@ def read_missing(conn: Connection, tools: list[Tool], overrides: Overrides | Non
                           f"{'; the successes did not' if succeeded else ''})",
                           calls=[*calls, *(c for c, _ in succeeded)], source="calibration")
         found.shapes.append((shape, fact))
-    found.results = [r for a in asked if (r := _made_up(a, conn.refusals)) is not None]
+    found.results += [r for a in asked if (r := _made_up(a, conn.refusals)) is not None]
     return found
+
+
+def _incident(call: Call, outcome: Outcome) -> Result:
+    """A read here that crashed, hung or broke the protocol: the run's incident like any other check's
+    (finishing.py makes it one per tool and rule)."""
+    return Result(kind="scenario", check=READ_MISSING, tool=call.tool, status="fail",
+                  rule=INCIDENT_RULES[outcome.kind], confidence="high", basis=BASIS, message=outcome.summary(),
+                  reproduction=Reproduction([call]), details={"returned": outcome.summary()})
 
 
 def _ask(conn: Connection, tool: Tool, key: str, given: dict[str, Any], seed: int,
@@ -109,18 +122,25 @@ def _ask(conn: Connection, tool: Tool, key: str, given: dict[str, Any], seed: in
         args = {**given, key: value}
         if not check.is_valid(args) or stop() or conn.unavailable is not None:
             return asked
-        asked.answers.append((Call(tool.name, args), str(value), conn.call(tool.name, args)))
+        outcome = conn.call(tool.name, args)
+        asked.answers.append((Call(tool.name, args), str(value), outcome))
+        if outcome.kind in INCIDENT_RULES:
+            break
     return asked
 
 
-def _shapes(asked: list[_Asked], succeeded: list[Outcome]) -> Iterator[tuple[LearnedRefusal, list[Call]]]:
+def _shapes(conn: Connection, asked: list[_Asked], succeeded: list[Outcome]
+            ) -> Iterator[tuple[LearnedRefusal, list[Call]]]:
     """Each shape the reads show: a not-found sentence per reader, a member per reader, and a member
     all the readers share."""
     for one in asked:
         calls = [call for call, _, _ in one.answers]
         template = text_template([(value, outcome) for _, value, outcome in one.answers])
-        if template is not None:
-            yield template, calls
+        if template is not None and (known := _known_read(conn, one, template, succeeded)) is not None:
+            yield template, [*calls, known]
+        shape = learned_shape([(one.tool.name, o) for _, _, o in one.answers], succeeded)
+        if shape is not None:
+            yield shape, calls
         shape = learned_shape([(one.tool.name, o) for _, _, o in one.answers], succeeded)
         if shape is not None:
             yield shape, calls
@@ -129,6 +149,34 @@ def _shapes(asked: list[_Asked], succeeded: list[Outcome]) -> Iterator[tuple[Lea
         shape = learned_shape(every, succeeded)
         if shape is not None:
             yield shape, [call for a in asked for call, _, _ in a.answers]
+
+
+def _known_read(conn: Connection, one: _Asked, template: LearnedRefusal, succeeded: list[Outcome]) -> Call | None:
+    """The read of an id a listing shows, whose answer does not fit the sentence the made-up ids drew:
+    the experiment that tells a not-found sentence from a tool that answers every id alike (a
+    greeting that names whoever it greets). None when no listing shows such an id, or it fits too:
+    the sentence is then not learned."""
+    for value in dict.fromkeys(v for o in succeeded for v in _values_under(o.value(), one.key)):
+        call = Call(one.tool.name, {**one.answers[0][0].arguments, one.key: value})
+        outcome = conn.call(call.tool, call.arguments)
+        if outcome.ok and not template.claim(outcome.content, outcome.structured,
+                                                                       outcome.has_structured):
+            return call
+        return None
+    return None
+
+
+def _values_under(value: Any, key: str) -> Iterator[str | int]:
+    """Every text or integer a parsed answer holds under `key`, at any depth."""
+    if isinstance(value, dict):
+        for member, inner in value.items():
+            if member == key and isinstance(inner, str | int) and not isinstance(inner, bool):
+                yield inner
+            else:
+                yield from _values_under(inner, key)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _values_under(inner, key)
 
 
 def _what(shape: LearnedRefusal) -> str:
