@@ -39,6 +39,9 @@ MAX_READERS = 4
 MAX_LISTS = 3
 ASKED = 2
 """Ids asked of each reader: two, so a sentence that names the id can be told from one that does not."""
+STOPPED = frozenset({"timeout", "closed"})
+"""A read here that hung or ended the server: the run's incident, and nothing more is asked of that
+tool (a protocol fault is left to the searches, which judge every tool's answers)."""
 INTEGER_BASE = 900_000_000
 """Integer ids asked start here: far past any count a store reaches while a run watches it."""
 
@@ -80,14 +83,14 @@ def read_missing(conn: Connection, tools: list[Tool], overrides: Overrides | Non
     asked = [_ask(conn, tool, key, given, seed, stop) for tool, key, given in
              list(keyed_readers(tools, overrides))[:MAX_READERS]]
     found.results = [_incident(call, outcome) for a in asked for call, _, outcome in a.answers
-                     if outcome.kind in INCIDENT_RULES]
-    asked = [a for a in asked if len(a.answers) == ASKED and all(o.kind not in INCIDENT_RULES for _, _, o in a.answers)]
+                     if outcome.kind in STOPPED]
+    asked = [a for a in asked if len(a.answers) == ASKED and all(o.kind not in STOPPED for _, _, o in a.answers)]
     if not asked or stop() or conn.unavailable is not None:
         return found
     lists = [t for t in tools if t.is_read and not profile(t).required][:MAX_LISTS]
     listed = [(call, conn.call(call.tool, call.arguments))
               for call in (Call(t.name, overrides.for_tool(t) if overrides else {}) for t in lists)]
-    found.results += [_incident(call, outcome) for call, outcome in listed if outcome.kind in INCIDENT_RULES]
+    found.results += [_incident(call, outcome) for call, outcome in listed if outcome.kind in STOPPED]
     succeeded = [(call, outcome) for call, outcome in listed if outcome.ok]
     for shape, calls in _shapes(conn, asked, [o for _, o in succeeded]):
         if shape in conn.refusals:
@@ -124,7 +127,7 @@ def _ask(conn: Connection, tool: Tool, key: str, given: dict[str, Any], seed: in
             return asked
         outcome = conn.call(tool.name, args)
         asked.answers.append((Call(tool.name, args), str(value), outcome))
-        if outcome.kind in INCIDENT_RULES:
+        if outcome.kind in STOPPED:
             break
     return asked
 
