@@ -105,15 +105,25 @@ class Lister:
                 return
 
 
+PASSED = object()
+"""What `_parsed_or_passed` gives for a line that is no JSON (JSON `null` is a message too)."""
+
+
+def _parsed_or_passed(line: bytes, out: IO[bytes]) -> Any:
+    """The JSON message on a line, or PASSED once a line that is no JSON was passed on unchanged."""
+    try:
+        return json.loads(line)
+    except ValueError:
+        out.write(line)
+        out.flush()
+        return PASSED
+
+
 def relay_requests(source: IO[bytes], child: IO[bytes], names: Names, listing: set[Any], lister: Lister) -> None:
     """Client → server: `tools/call` names mapped back (the catalog walked first when the client
     calls before listing); the ids of `tools/list` requests noted."""
     for line in source:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            child.write(line)
-            child.flush()
+        if (message := _parsed_or_passed(line, child)) is PASSED:
             continue
         for item in message if isinstance(message, list) else [message]:
             if not isinstance(item, dict):
@@ -134,11 +144,7 @@ def relay_answers(child: IO[bytes], sink: IO[bytes], names: Names, listing: set[
     """Server → client: the answers to `tools/list` blinded; the proxy's own listing kept; everything
     else as it came."""
     for line in child:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            sink.write(line)
-            sink.flush()
+        if (message := _parsed_or_passed(line, sink)) is PASSED:
             continue
         if isinstance(message, dict) and message.get("id") == OWN:
             result = message.get("result") if isinstance(message.get("result"), dict) else {}
