@@ -9,9 +9,9 @@ from helpers import ROOT, SERVE, shared_run, summary
 from hypothesis_mcp.results import Report
 from hypothesis_mcp.scorecard import GRADES
 
-LADDER = (None, "internal-refusals", "not-found-success", "writes-refused", "half-broken", "all-json-errors",
+LADDER = (None, "not-found-success", "internal-refusals", "writes-refused", "half-broken", "all-json-errors",
           "all-is-error")
-PARTLY_HEALTHY = (None, "internal-refusals", "not-found-success", "half-broken")
+PARTLY_HEALTHY = (None, "not-found-success", "internal-refusals", "half-broken")
 BROKEN_EVERYWHERE = ("all-json-errors", "all-is-error")
 LETTERS = [letter for letter, _ in GRADES]
 
@@ -58,12 +58,14 @@ def test_an_internal_error_refusing_invalid_input_is_one_smaller_fault_per_tool(
     assert ladder["half-broken"].score < report.score < ladder[None].score
 
 
-def test_an_error_reported_as_success_weighs_by_the_share_of_calls_it_affects(
-        ladder: dict[str | None, Report]) -> None:
+def test_a_refusal_without_iserror_is_a_style_that_weighs_little(ladder: dict[str | None, Report]) -> None:
+    """get_item's `{"error": ...}` with isError unset says it failed: a client that reads isError
+    alone misses it, which costs less than refusing invalid input with an internal error."""
     one_tool = ladder["not-found-success"]
     every_tool = ladder["all-json-errors"]
-    assert [r.tool for r in one_tool.results if r.rule == "error-as-success"] == ["get_item"]
-    assert 85.0 < one_tool.score < ladder["internal-refusals"].score
+    [found] = [r for r in one_tool.results if r.rule == "error-as-success"]
+    assert (found.tool, found.confidence, [w["tool"] for w in found.details["where"]]) == (None, "low", ["get_item"])
+    assert ladder["internal-refusals"].score < one_tool.score < ladder[None].score
     assert every_tool.score < ladder["all-is-error"].score
 
 

@@ -35,14 +35,17 @@ def read_as_refusals(report: Report) -> list[Result]:
     return [r for r in results(report, rule="error-as-success") if LEARNED in r.message]
 
 
+def where(result: Result) -> set[str]:
+    return {w["tool"] for w in result.details["where"]}
+
+
 def test_the_searches_read_the_learned_shape_as_a_refusal() -> None:
-    found = {r.tool: r for r in read_as_refusals(run("desk", True))}
-    assert set(found) == {"PutSecret", "ReadSecret"}, [(r.tool, r.rule, r.message) for r in run("desk", True).results]
-    for result in found.values():
-        facts = result.details["rests_on"]
-        assert [f["evidence"] for f in facts] == ["shown"], facts
-        assert "'state' is \"denied\"" in facts[0]["what"]
-        assert result.reproduction is not None and result.reproduction.refusals == [("state", "denied")]
+    [result] = read_as_refusals(run("desk", True))
+    assert where(result) == {"PutSecret", "ReadSecret"}, summary(run("desk", True))
+    facts = result.details["rests_on"]
+    assert [f["evidence"] for f in facts] == ["shown"], facts
+    assert "'state' is \"denied\"" in facts[0]["what"]
+    assert result.reproduction is not None and result.reproduction.refusals == [("state", "denied")]
 
 
 def test_a_correct_store_with_json_refusals_draws_no_sure_probe_finding() -> None:
@@ -52,7 +55,7 @@ def test_a_correct_store_with_json_refusals_draws_no_sure_probe_finding() -> Non
 
 
 def test_a_replay_reads_the_answers_by_the_learned_shape() -> None:
-    result = next(r for r in read_as_refusals(run("desk", True)) if r.tool == "ReadSecret")
+    [result] = read_as_refusals(run("desk", True))
     done = replay(result, parse_target([*SERVE, str(ROOT / "tests/servers/refusal_fields.py"), "--store", "desk"]))
     answer = done.steps[-1][1]
     assert answer.error_shaped and answer.failure is not None and LEARNED in answer.failure, answer.summary()
@@ -62,9 +65,9 @@ def test_a_replay_reads_the_answers_by_the_learned_shape() -> None:
 def test_without_writes_the_reads_learn_it() -> None:
     """Two reads of labels nobody wrote answer {"state": "denied"} and the listing {"state": "listed"}:
     the shape is learned read-only, from the reads, and both tools' refusals read by it."""
-    found = {r.tool: r for r in read_as_refusals(run("desk", False))}
-    assert set(found) == {"PutSecret", "ReadSecret"}, summary(run("desk", False))
-    [fact] = found["ReadSecret"].details["rests_on"]
+    [found] = read_as_refusals(run("desk", False))
+    assert where(found) == {"PutSecret", "ReadSecret"}, summary(run("desk", False))
+    [fact] = found.details["rests_on"]
     assert fact["evidence"] == "shown" and "reads of ids nobody wrote" in fact["what"], fact
     assert [c["tool"] for c in fact["calls"]] == ["ReadSecret", "ReadSecret", "ListSecrets"], fact
 

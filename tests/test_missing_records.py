@@ -47,9 +47,10 @@ def findings(report: Report) -> set[tuple[str, str | None]]:
 
 def test_a_not_found_sentence_is_a_refusal(run: Run) -> None:
     report = run("catalogue", True)
-    assert findings(report) == {("error-as-success", "book_fetch")}, summary(report)
+    assert findings(report) == {("error-as-success", None)}, summary(report)
     [found] = results(report, rule="error-as-success")
-    assert found.confidence == "medium" and "No book with ISBN '\u2026' is on the shelf." in found.message
+    assert [w["tool"] for w in found.details["where"]] == ["book_fetch"]
+    assert found.confidence == "low" and "No book with ISBN '\u2026' is on the shelf." in found.message
     [fact] = found.details["rests_on"]
     assert "reads of ids nobody wrote" in fact["what"] and fact["evidence"] == "shown"
     # Every random isbn the searches asked for was refused (the sentence, whatever the isbn), as on the twin.
@@ -62,12 +63,12 @@ def test_a_json_failure_flag_beside_members_of_its_own_is_a_refusal_and_writes_a
     Its refused writes (texts over 60 characters) are refusals to the probes: no unobservable write."""
     report = run("envelope", True)
     found = findings(report)
-    assert ("error-as-success", "getItem") in found, summary(report)
-    assert {rule for rule, _ in found} == {"error-as-success"}, summary(report)
+    assert found == {("error-as-success", None)}, summary(report)
     assert not results(report, rule="probe-write-not-observable"), summary(report)
     [probe] = results(report, kind="probe", tool="putItem", check="round-trip")
     assert probe.status == "pass", summary(report)
-    get = next(r for r in results(report, rule="error-as-success") if r.tool == "getItem")
+    [get] = results(report, rule="error-as-success")
+    assert "getItem" in {w["tool"] for w in get.details["where"]}
     assert "'ok' member is \"false\"" in get.message and get.reproduction is not None
     assert get.reproduction.refusals == [("ok", False)]
 

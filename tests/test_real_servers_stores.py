@@ -24,8 +24,13 @@ pytestmark = pytest.mark.slow
 UNKNOWN_TOOL = ("server", "smoke_unknown_tool", "fail", "high")
 
 
-def errors_as_success(*tools: str, high: tuple[str, ...] = ()) -> set[tuple[str, str, str, str]]:
-    return {(tool, "error-as-success", "warn", "high" if tool in high else "medium") for tool in (*tools, *high)}
+ERRORS_AS_SUCCESS = {("server", "error-as-success", "warn", "low")}
+"""Refusals answered with isError false, each saying it failed: one warning about the server."""
+
+
+def refused_without_iserror(report: Report) -> set[str]:
+    """The tools the server's error-as-success warning lists."""
+    return {w["tool"] for r in report.results if r.rule == "error-as-success" for w in r.details["where"]}
 
 
 def store(package: str, version: str, script: str, *args: str) -> list[str]:
@@ -72,7 +77,8 @@ def test_mcp_server_sqlite() -> None:
     report = graded(store("mcp-server-sqlite", "2025.4.25", "mcp-server-sqlite", "--db-path", "{tmpdir}/db.sqlite"),
                     "mcp-server-sqlite", 10)
     sql_tools = ("read_query", "write_query", "create_table", "describe_table")  # a missing argument: code 0 too
-    assert verdicts(report) == {UNKNOWN_TOOL} | SDK_1X | errors_as_success(*sql_tools)
+    assert verdicts(report) == {UNKNOWN_TOOL} | SDK_1X | ERRORS_AS_SUCCESS
+    assert refused_without_iserror(report) == set(sql_tools)
     assert edge_coercions(report) == set()
     probes = probe_verdicts(report)
     assert probes["append_insight"][0] == "pass" and "shown by resource memo://insights" in probes["append_insight"][1]
@@ -108,7 +114,8 @@ def test_mcp_memory_bank() -> None:
     report = graded(store("mcp-memory-bank", "1.1.3", "mcp-memory-bank", "--dir", "{tmpdir}"), "mcp-memory-bank", 10)
     assert verdicts(report) == {UNKNOWN_TOOL, *((tool, "probe-value-changed", "warn", "medium") for tool in (
         "memory_bank_append_content", "memory_bank_write_document"))} \
-        | errors_as_success("memory_bank_write_document", "memory_bank_append_content")
+        | ERRORS_AS_SUCCESS
+    assert refused_without_iserror(report) == {"memory_bank_write_document", "memory_bank_append_content"}
     for trimmed in [r for r in report.results if r.rule == "probe-value-changed"]:
         assert trimmed.details["field"] == "content" and trimmed.details["read"] == trimmed.details["written"].rstrip()
     assert edge_coercions(report) == set()
@@ -130,19 +137,19 @@ def test_todo_mcp_server_kit() -> None:
     assert probes["mark_done"][0] == "inconclusive" and "takes no free text" in probes["mark_done"][1]
 
 
-ERROR_AS_SUCCESS_TOOLKIT = errors_as_success(
+ERROR_AS_SUCCESS_TOOLKIT = {
     "fire_when_idle_all", "fire_when_idle_any", "idle_watch_cancel", "note_add_tags", "note_append_section",
     "note_append", "note_archive", "note_edit", "note_find", "note_read", "note_rename", "note_search", "note_tail",
     "project_doc_list", "project_doc_read", "project_doc_write", "project_get", "project_register",
     "project_resolve", "project_update", "template_create", "template_get", "template_render", "template_update",
     "timer_ack", "timer_cancel", "timer_pause", "timer_resume", "todo_add_blocker", "todo_add_tag",
     "todo_comment_add", "todo_comment_edit", "todo_comment_list", "todo_complete", "todo_create", "todo_get",
-    "todo_lock", "todo_set_blockers", "todo_unlock", "todo_update", high=("timer_set",))
+    "todo_lock", "todo_set_blockers", "todo_unlock", "todo_update", "timer_set"}
 """Every tool that takes a name or id answers a failure as a success: `{"error": true, "code": "not_found",
 "message": "Note '' not found."}`, `{"error": true, "code": "missing_arg", "message": "text required"}`,
 `{"error": true, "code": "unknown_project", ...}` (a project other than the strategy's global one,
 ""). timer_set answers so to `recurring_seconds: true`, an argument its schema does not allow, which
-it should have refused: high (checked by hand, as is note_append's `not_found` answer)."""
+it should have refused (checked by hand, as is note_append's `not_found` answer)."""
 
 
 MODEL_WARNINGS_TOOLKIT = {("note_write", "probe-identity-folded", "warn", "medium"),
@@ -161,7 +168,8 @@ def test_agent_toolkit() -> None:
     note with its content and leaves nothing under the old name; todo_complete
     takes no text (not judged), and no tool makes a comment without a todo (todo_comment_edit)."""
     report = graded(store("agent-toolkit-mcp-server", "0.4.0", "agent-toolkit-mcp-server"), "agent-toolkit", 3)
-    assert verdicts(report) == {UNKNOWN_TOOL} | ERROR_AS_SUCCESS_TOOLKIT | SDK_1X | MODEL_WARNINGS_TOOLKIT
+    assert verdicts(report) == {UNKNOWN_TOOL} | ERRORS_AS_SUCCESS | SDK_1X | MODEL_WARNINGS_TOOLKIT
+    assert refused_without_iserror(report) == ERROR_AS_SUCCESS_TOOLKIT
     assert edge_coercions(report) <= {"note_list", "note_tail", "note_append", "note_edit", "note_clear", "note_search",
                                       "note_find", "note_rename", "timer_set", "todo_list", "note_read"}
     probes = probe_verdicts(report)

@@ -336,17 +336,24 @@ def test_an_internal_error_refusal_counts_half_an_edge_failure_and_acceptance_a_
     assert score_run(accepted, num_tools=4, lint=100.0)[2]["edge"] == 75.0
 
 
-def test_errors_reported_as_success_weigh_by_the_share_of_calls_they_affect() -> None:
+def test_refusals_without_iserror_weigh_little_by_the_share_of_calls_they_affect() -> None:
+    """A style of answer, one warning for the server listing its tools: a server answering every call
+    so loses a tenth of its score; a blank record for an id nobody wrote (medium) costs more."""
     base = [*(_scenario("happy", t, "pass", "happy", 25) for t in "ab"), *(_scenario("edge", t, "pass", "edge", 25)
                                                                          for t in "ab")]
 
-    def scored(shaped: int) -> float:
-        warning = _scenario("error-as-success", "a", "warn", "error-as-success", error_shaped_valid=shaped)
+    def scored(*shaped: int) -> float:
+        where = [{"tool": t, "error_shaped_valid": n, "calls_answered": 50} for t, n in zip("ab", shaped, strict=False)]
+        warning = Result(kind="scenario", check="error-as-success", tool=None, status="warn", rule="error-as-success",
+                         message="m", confidence="low", details={"where": where})
         return score_run([*base, warning], num_tools=2, lint=100.0)[0]
 
     assert scored(0) == 100.0
-    assert scored(10) == round(100 * (1 - 0.5 * (10 / 50) / 2), 1) == 95.0
-    assert scored(50) == 75.0
+    assert scored(10) == round(100 * (1 - 0.1 * (10 / 50) / 2), 1) == 99.0
+    assert scored(50, 50) == 90.0
+    made_up = _scenario("read-missing-as-success", "b", "warn", "read-missing-as-success")
+    assert score_run([*base, dataclasses.replace(made_up, confidence="medium")], num_tools=2, lint=100.0)[0] == 85.0
+    assert score_run([*base, dataclasses.replace(made_up, confidence="low")], num_tools=2, lint=100.0)[0] == 100.0
 
 
 def test_few_tools_exercised_lower_the_score_and_none_grades_d_at_best() -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.error_shapes import error_as_success
+from hypothesis_mcp.checks.invalid_answers import invalid_refusals
 from hypothesis_mcp.checks.lint import lint as lint_tools
 from hypothesis_mcp.checks.missing_reads import read_missing
 from hypothesis_mcp.checks.prompts import PromptChecks
@@ -141,6 +142,7 @@ def searches(run: RunContext) -> None:
         found = read_missing(run.conn, planned.scenarios.called, run.overrides, run.options.profile.seed, run.budget)
         planned.reads.shapes.extend(found.shapes)
         planned.reads.results.extend(found.results)
+        planned.reads.shapes.extend(invalid_refusals(run.conn, planned.scenarios.called, run.overrides, run.budget))
     run.lanes.run(jobs)
     run.searching = False
 

@@ -2,7 +2,8 @@
 
 score = 0.6 happy + 0.2 edge + 0.2 lint (weights of absent subscores are shared out); an edge
 refused with a JSON-RPC internal error counts half. Then × min(1, 0.5 + exercised share),
-× (1 − 0.5 × the mean share of each tool's calls answered with an error reported as success),
+× (1 − 0.1 × the mean share of each tool's calls answered with a refusal without isError),
+minus 30 × tools answering a missing record with a blank one (read-missing-as-success, medium) / tools,
 minus 60 × tools_failing_probes / tools (high-confidence probe failures only), floored at 0.
 
 The letter is capped by harm, which the score alone weighs too lightly on a server of many tools:
@@ -18,7 +19,7 @@ from collections.abc import Collection, Iterable
 from hypothesis_mcp.gates import capping
 from hypothesis_mcp.results import ANSWERED, EXERCISED, GIVEN_OUTSIDE, Check, GradeCap, Result, RuleId
 from hypothesis_mcp.rules.expectations import INCIDENT_RULES
-from hypothesis_mcp.rules.registry import ERROR_AS_SUCCESS
+from hypothesis_mcp.rules.registry import ERROR_AS_SUCCESS, READ_MISSING
 
 WEIGHTS = {"happy": 0.6, "edge": 0.2, "lint": 0.2}
 GRADES = (("A", 90.0), ("B", 80.0), ("C", 70.0), ("D", 60.0), ("F", 0.0))
@@ -31,8 +32,12 @@ INTERNAL_REFUSAL: RuleId = "edge-internal-error"
 INTERNAL_REFUSAL_CREDIT = 0.5
 """An edge refused with a JSON-RPC internal error refused the input, only in the wrong shape: half
 the credit of a clean refusal, where accepting it or crashing earns none."""
-ERROR_AS_SUCCESS_WEIGHT = 0.5
-"""A server whose every call answers an error as success keeps half its score at most."""
+READ_MISSING_PENALTY = 0.3
+"""A read of a record nobody wrote answered with a blank record (medium confidence) is a refusal a
+client cannot tell from data: half what a tool whose writes were not stored costs."""
+ERROR_AS_SUCCESS_WEIGHT = 0.1
+"""Refusals without isError are a style of answer, each with its failure sign: a server whose every
+call answers so loses a tenth of its score, a fault in its data costs more."""
 
 
 def grade_for(score: float) -> str:
@@ -67,18 +72,21 @@ def exercised_share(results: list[Result]) -> float | None:
 
 
 def error_as_success_share(results: list[Result]) -> float:
-    """The mean, over the tools called, of the share of each tool's calls answered with an error
-    reported as success."""
+    """The mean, over the tools called, of the share of each tool's calls answered with a refusal
+    that did not set isError (the server's warning lists them under details.where)."""
     answered: dict[str, int] = {}
     for r in results:
         if r.kind == "scenario" and r.check in ("happy", "edge") and r.tool:
             answered[r.tool] = answered.get(r.tool, 0) + int(r.details.get(ANSWERED) or 0)
     shares = []
     for r in results:
-        calls = answered.get(r.tool or "")
-        if r.rule == ERROR_AS_SUCCESS and r.status == "warn" and calls:
-            shaped = int(r.details.get("error_shaped_valid") or 0) + int(r.details.get("error_shaped_invalid") or 0)
-            shares.append(min(1.0, shaped / calls))
+        if r.rule != ERROR_AS_SUCCESS or r.status != "warn":
+            continue
+        for where in r.details.get("where") or []:
+            calls = answered.get(str(where.get("tool")))
+            if calls:
+                shaped = int(where.get("error_shaped_valid") or 0) + int(where.get("error_shaped_invalid") or 0)
+                shares.append(min(1.0, shaped / calls))
     return sum(shares) / len(answered) if answered else 0.0
 
 
@@ -146,6 +154,8 @@ def score_run(
     score *= 1.0 - ERROR_AS_SUCCESS_WEIGHT * error_as_success_share(results)
     probe_failures = capping(results)
     failing_tools = {r.tool for r in probe_failures}
+    made_up = {r.tool for r in results if r.rule == READ_MISSING and r.status == "warn" and r.confidence == "medium"}
+    score -= 100.0 * READ_MISSING_PENALTY * len(made_up - failing_tools) / max(num_tools, 1)
     score = max(0.0, score - 100.0 * PROBE_PENALTY * len(failing_tools) / max(num_tools, 1))
     score = round(score, 1)
     subscores["effect"] = effect_subscore(results)
