@@ -81,6 +81,8 @@ def test_a_blank_record_for_an_id_nobody_wrote_is_a_finding(run: Run) -> None:
     assert found.reproduction is not None and len(found.reproduction.calls) == 1
     assert replay(found, parse_target(store("profiles", True))).still_fails
     assert not replay(found, parse_target(store("profiles", False))).still_fails
+    # A refusal a client cannot tell from data weighs: 30 points over the store's three tools.
+    assert report.score <= run("profiles", False).score - 9.9, (report.score, summary(run("profiles", False)))
 
 
 @pytest.mark.parametrize("name", ["catalogue", "envelope", "profiles"])
