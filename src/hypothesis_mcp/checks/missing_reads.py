@@ -144,9 +144,6 @@ def _shapes(conn: Connection, asked: list[_Asked], succeeded: list[Outcome]
         shape = learned_shape([(one.tool.name, o) for _, _, o in one.answers], succeeded)
         if shape is not None:
             yield shape, calls
-        shape = learned_shape([(one.tool.name, o) for _, _, o in one.answers], succeeded)
-        if shape is not None:
-            yield shape, calls
     if len(asked) > 1:
         every = [(a.tool.name, o) for a in asked for _, _, o in a.answers]
         shape = learned_shape(every, succeeded)
