@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import hypothesis_mcp.engine  # noqa: F401 - imported before the forks, not once per run
 from hypothesis_mcp.cli import app
-from storegen_laws import CONFIDENCES, ERROR_AS_SUCCESS, LAW_RULES, Pair, by_class, judge, load
+from storegen_laws import CONFIDENCES, ERROR_AS_SUCCESS, LAW_RULES, Pair, by_class, judge, load, serious_alarms
 from storegen_truth import SKIP_REASON, command, describe, storegen_dir
 
 FLAGS = ["--smoke", "--probes", "--allow-writes", "--allow-deletes", "--profile", "grading", "--timeout", "10"]
@@ -129,10 +129,9 @@ def details(pairs: list[Pair], show: int) -> None:
         print("found only loosely (the finding names another law):")
         for line in looser_only[:show]:
             print(f"  {line}")
-    serious = [f"{p.seed}:{p.bug_class} {rule}@{tool} ({conf})" for p in pairs for rule, tool, conf in p.alarms
-               if conf != "low"]
+    serious = serious_alarms(pairs)
     if serious:
-        print("twin medium/high false alarms:")
+        print("twin medium/high false alarms (error-as-success aside):")
         for line in serious[:show]:
             print(f"  {line}")
 
