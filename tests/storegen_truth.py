@@ -23,6 +23,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,18 +48,25 @@ def storegen_dir() -> Path | None:
     return place if (place / "storegen.py").is_file() else None
 
 
-def command(seed: int, *, blind: bool = False, python: str = sys.executable) -> list[str]:
-    """The correct twin of seed `seed`, served named or through the name-blind proxy."""
+TWIN = ("--correct",)
+"""storegen's flags for the correct twin of `--bug auto`; `("--bug", CLASS)` is a server with that bug and
+`("--bug", CLASS, "--correct")` its twin."""
+
+
+def command(seed: int, *, blind: bool = False, python: str = sys.executable,
+            flags: Sequence[str] = TWIN) -> list[str]:
+    """The server of seed `seed` (by default the correct twin), served named or through the name-blind
+    proxy."""
     place = storegen_dir()
     assert place is not None, SKIP_REASON
-    server = [python, str(place / "storegen.py"), "--seed", str(seed), "--correct"]
+    server = [python, str(place / "storegen.py"), "--seed", str(seed), *flags]
     return [python, str(BLIND), "--", *server] if blind else server
 
 
-def describe(seed: int) -> dict[str, Any]:
+def describe(seed: int, flags: Sequence[str] = TWIN) -> dict[str, Any]:
     place = storegen_dir()
     assert place is not None, SKIP_REASON
-    out = subprocess.run([sys.executable, str(place / "storegen.py"), "--seed", str(seed), "--correct",
+    out = subprocess.run([sys.executable, str(place / "storegen.py"), "--seed", str(seed), *flags,
                           "--describe"], capture_output=True, text=True, check=True)
     truth: dict[str, Any] = json.loads(out.stdout)
     return truth

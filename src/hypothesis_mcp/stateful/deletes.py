@@ -74,9 +74,16 @@ def deletes_fact(tool: Tool) -> Fact:
 
 
 def deleters(write: Tool, tools: list[Tool], excluded: set[str]) -> list[Tool]:
-    """The deleting tools of the same records as `write`: a noun of its name in theirs."""
+    """The deleting tools of the same records as `write`: a noun of its name in theirs, and no value of
+    the records set."""
     mine = nouns(write)
-    return [t for t in tools if t.name not in excluded and deleting(t) and nouns(t) & mine]
+    return [t for t in tools if t.name not in excluded and deleting(t) and nouns(t) & mine and not overwrites(t, write)]
+
+
+def overwrites(tool: Tool, write: Tool) -> bool:
+    """A destructive tool that takes two or more fields of the write's records sets values beside
+    naming the record: an update or a replace (destructiveHint covers those too), not a delete."""
+    return sum(name in write.properties for name in tool.properties) >= 2
 
 
 def delete_args(deleter: Reader, record: Record, base: dict[str, Any]) -> dict[str, Any] | None:

@@ -22,10 +22,11 @@ from hypothesis_mcp.stateful.context import (
     get_path,
     set_path,
 )
-from hypothesis_mcp.stateful.continuation import follow
+from hypothesis_mcp.stateful.continuation import page_full, pages_after
 from hypothesis_mcp.stateful.fidelity import changes, each_field
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.keys import top
+from hypothesis_mcp.stateful.pages import paging_of
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.stateful.resource_readers import resource_showing
 from hypothesis_mcp.stateful.unmarked import RETRIES, merged, retried, unmarked
@@ -248,7 +249,7 @@ class Example:
                 if any(t in shown(whole) for t in wanted):
                     self.confirm(record, best, whole)
                     return
-                later = follow(self.call, best.tool, self.reader_args(best, record), again)
+                later = pages_after(self.call, best.tool, self.reader_args(best, record), again)
                 if later is not None:
                     # One page of a longer listing: a later page that shows the record confirms it;
                     # none judges a loss here (the page probe walks such listings).
@@ -256,6 +257,8 @@ class Example:
                     if page is not None:
                         self.confirm(record, best, page)
                     return
+                if paging_of(best.tool) is not None or (page_limit(best) is None and page_full(best.tool, again)):
+                    return  # a page of a listing this run cannot walk or ask for more shows not all of it
             self.fail("probe-write-not-observable",
                       f"a write to key {record.key!r} reported success but no read tool shows it "
                       f"(read: {', '.join(r.tool.name for r in answered)})",
@@ -317,7 +320,16 @@ class Example:
         if limit is None:
             return None
         wanted = limit.maximum if limit.maximum is not None else count + len(self.model)
-        return self.call(reader.tool.name, {**self.reader_args(reader, record), limit.param: wanted})
+        args = {**self.reader_args(reader, record), limit.param: wanted}
+        most = self.call(reader.tool.name, args)
+        if not most.ok or any(t in shown(most) for t in record.evidence):
+            return most
+        # The largest page may still be one page of more: the record may sit on a later one.
+        later = pages_after(self.call, reader.tool, args, most)
+        if later is None:
+            return None if paging_of(reader.tool) is not None else most
+        page = next((p for p in later.pages if any(t in shown(p) for t in record.evidence)), None)
+        return page if page is not None else most if later.ended else None
 
     def largest_page(self, reader: Reader, record: Record, answer: Outcome) -> Outcome | None:
         """A listing with a limit parameter may hold the new record past its first page: it is asked
