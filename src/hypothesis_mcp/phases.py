@@ -11,6 +11,7 @@ from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.error_shapes import error_as_success
 from hypothesis_mcp.checks.lint import lint as lint_tools
 from hypothesis_mcp.checks.missing_reads import read_missing
+from hypothesis_mcp.checks.owned import retry_unexercised
 from hypothesis_mcp.checks.prompts import PromptChecks
 from hypothesis_mcp.checks.resources import ResourceChecks
 from hypothesis_mcp.checks.scenarios import plan as plan_scenarios
@@ -142,6 +143,9 @@ def searches(run: RunContext) -> None:
         planned.reads.shapes.extend(found.shapes)
         planned.reads.results.extend(found.results)
     run.lanes.run(jobs)
+    if not run.budget():
+        retried = retry_unexercised(planned.searches, planned.scenarios.called, run.conn, run.budget)
+        planned.probes.overrides = retried.overrides() | (run.overrides or Overrides())
     run.searching = False
 
 
