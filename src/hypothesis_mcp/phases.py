@@ -144,8 +144,7 @@ def searches(run: RunContext) -> None:
         planned.reads.results.extend(found.results)
     run.lanes.run(jobs)
     if not run.budget():
-        retried = retry_unexercised(planned.searches, planned.scenarios.called, run.conn, run.budget)
-        planned.probes.overrides = retried.overrides() | (run.overrides or Overrides())
+        retry_unexercised(planned.searches, planned.scenarios.called, run.conn, run.budget)
     run.searching = False
 
 

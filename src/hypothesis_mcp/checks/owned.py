@@ -4,45 +4,33 @@ After the searches, a tool that refused every valid call it was sent often wants
 server knows: an id a listing prints or a create returns, or one of a set its description or its
 refusal spells out. The run reads what its own server shows (each tool that served a call, called
 again with the arguments it served, the listings first), and searches each such tool again with
-those values drawn for the parameters its refusals name. A value that made a call succeed is kept
-for the probes, as a user's `--arg` would be. A tool still refused names the parameters its
-refusals named, so the report can say which value to supply (docs/checks.md, Not exercised).
+those values drawn for the parameters its refusals name. The probes are not given those values: an
+update probe addresses the records it wrote, and a fixed identity would take that from it. A tool
+still refused names the parameters its refusals named, so the report can say which value to supply
+(docs/scoring.md, Not exercised).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.searches import Search, Searches
 from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.model.owned import Printed, mentioned, owned_choices
-from hypothesis_mcp.strategies import Overrides
 
 ROUNDS = 3
 """A tool exercised in one round may print what another needs (a project, then a task in it)."""
 
 
-@dataclass
-class Retried:
-    """What the retries found: the values that made each tool's call succeed, for the probes."""
-
-    served: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-    def overrides(self) -> Overrides:
-        return Overrides.from_mapping(self.served, "values the server printed") if self.served else Overrides()
-
-
 def retry_unexercised(searches: Searches, tools: list[Tool], conn: Connection,
-                      stop: Callable[[], bool]) -> Retried:
+                      stop: Callable[[], bool]) -> None:
     """Search again, on `conn`, each called tool whose valid search saw no success, drawing the
     values the server owns; mark the parameters that blocked those that stay refused."""
-    retried = Retried()
     waiting = [t for t in tools if (s := _search(searches, t)) is not None and _refused_all(s)]
     if not waiting:
-        return retried
+        return
     printed = Printed()
     seen: set[str] = set()
     tried: dict[str, dict[str, list[Any]]] = {}
@@ -61,9 +49,6 @@ def retry_unexercised(searches: Searches, tools: list[Tool], conn: Connection,
             search = searches.with_values(tool, values, conn)
             if search.successes or search.finding is not None:
                 search.owned = {n: c.source for n, c in choices.items()}
-                if search.served_arguments is not None:
-                    retried.served[tool.name] = {n: search.served_arguments[n] for n in choices
-                                                 if n in search.served_arguments}
                 waiting.remove(tool)
                 progress = True
         if not progress:
@@ -71,7 +56,6 @@ def retry_unexercised(searches: Searches, tools: list[Tool], conn: Connection,
     for tool in waiting:
         search = searches.valid(tool)
         search.blocked = _blocked(tool, search)
-    return retried
 
 
 def _search(searches: Searches, tool: Tool) -> Search | None:
