@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import ROOT, SERVE, engine, grading, one, problems, summary
+from helpers import ROOT, SERVE, blind, engine, grading, one, problems, summary
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome, parse_target
 from hypothesis_mcp.model.owned import Printed, mentioned, owned_choices, value_sets
@@ -55,6 +55,18 @@ def test_the_buggy_twin_is_found_with_the_values_the_server_owns(name: str) -> N
     if name != "sessions":  # a session id is made anew by each server: the reproduction needs this run's
         assert replay(found, parse_target(store(name, bug=True))).still_fails
         assert not replay(found, parse_target(store(name))).still_fails
+
+
+@pytest.mark.parametrize("name", ["sessions", "dispatch"])
+def test_served_name_blind_the_bug_is_still_found(name: str) -> None:
+    """Opaque tool names, no descriptions: what the answers print and the refusals name is enough
+    (the workshop's severities are named only in a description, so that store is left out)."""
+    sources = WRITES[name][1]
+    report = engine(blind(store(name, bug=True)), grading())
+    [found] = problems(report)
+    assert (found.status, found.rule, found.confidence) == ("fail", "happy-rejected-valid-input", "high"), \
+        summary(report)
+    assert found.reproduction is not None and set(sources) <= set(found.reproduction.calls[-1].arguments)
 
 
 def test_a_write_no_call_could_make_succeed_names_the_argument_that_blocked_it() -> None:
