@@ -55,7 +55,9 @@ def retry_unexercised(searches: Searches, tools: list[Tool], conn: Connection,
             break
     for tool in waiting:
         search = searches.valid(tool)
-        search.blocked = _blocked(tool, search)
+        naming = [o for o in search.refused if any(n in tool.required for n in mentioned(tool, o.text))]
+        search.blocked = [n for n in tool.required if any(n in mentioned(tool, o.text) for o in naming)]
+        search.blocked_by = min(naming, key=lambda o: len(o.text)) if naming else None
 
 
 def _search(searches: Searches, tool: Tool) -> Search | None:
@@ -81,7 +83,3 @@ def _read_server(searches: Searches, tools: list[Tool], conn: Connection, printe
         seen.add(tool.name)
         printed.read(tool.name, conn.call(tool.name, args or {}))
 
-
-def _blocked(tool: Tool, search: Search) -> list[str]:
-    """The required parameters the refusals named."""
-    return [n for n in tool.required if any(n in mentioned(tool, o.text) for o in search.refused)]

@@ -93,10 +93,9 @@ def _result(check: Check, tool: Tool, search: Search, basis: str) -> Result:
 def _not_exercised(tool: Tool, search: Search, basis: str, exercised: dict[str, Any]) -> Result:
     """Inconclusive: no call succeeded. The parameters the refusals named are the ones to supply."""
     last = search.refused[-1] if search.refused else None
-    if search.blocked and search.refused:
-        plainest = min(search.refused, key=lambda o: len(o.text))
+    if search.blocked and search.blocked_by is not None:
         on = ", ".join(f"`{n}`" for n in search.blocked)
-        message = (f"not exercised: every call was refused on {on} (last with {plainest.summary()}); pass "
+        message = (f"not exercised: every call was refused on {on} (as in {search.blocked_by.summary()}); pass "
                    + " ".join(f"--arg {tool.name}:{n}=VALUE" for n in search.blocked) + " to test it")
     else:
         kept = f", last with {last.summary()}" if last is not None else ""

@@ -72,6 +72,8 @@ class Search:
     """Parameters drawn from values the server owns, each with where those values came from."""
     blocked: list[str] = field(default_factory=list)
     """The parameters the refusals named when no call could be made to succeed."""
+    blocked_by: Outcome | None = None
+    """The plainest refusal that named one of them."""
 
     @property
     def successes(self) -> list[Outcome]:
