@@ -44,8 +44,9 @@ def test_a_server_whose_every_answer_is_a_refusal_or_an_error_grades_d_or_worse(
 
 
 def test_the_share_of_tools_exercised_is_shown(ladder: dict[str | None, Report]) -> None:
-    # get_item refuses the made-up skus it is asked for, as a correct server does: 3 of 4 tools exercised
-    assert ladder[None].subscores["exercised"] == 75.0
+    # get_item refuses the made-up skus it is asked for, as a correct server does, and serves the skus
+    # add_item answered when searched again with them: all 4 tools exercised
+    assert ladder[None].subscores["exercised"] == 100.0
     assert ladder["half-broken"].subscores["exercised"] == 75.0
 
 

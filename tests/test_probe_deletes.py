@@ -4,7 +4,8 @@ server reported as done no reader shows the record, every other record stays, an
 is no error reported as success.
 
 Each bug is found under the grading profile with no probe config, at high confidence on facts the
-reproduction shows; the reproduction replays on the buggy store and not on its twin, and loses its
+reproduction shows where the delete is annotated destructiveHint (low where only its words say it
+deletes: words never decide a verdict); the reproduction replays on the buggy store and not on its twin, and loses its
 failure without any one call that is not what the finding is about. The twins draw no finding.
 Without --allow-deletes no deleting tool is called at all, and with it every delete names a record
 an earlier write of the run made (the server logs every call it gets).
@@ -34,6 +35,8 @@ FOUND = [("kept", "delete_note", "probe-delete-kept"), ("kept", "deck.drop", "pr
          ("neighbour", "delete_note", "probe-delete-took-other"), ("neighbour", "deck.drop", "probe-delete-kept"),
          ("again", "delete_note", "probe-delete-again-succeeded")]
 DELETES = ("delete_note", "deck.drop")
+DECLARED = ("delete_note",)
+"""The deletes annotated destructiveHint; deck.drop only says in its description that it deletes."""
 WRITES = {"add_note": "title", "deck.put": "label"}
 LOGS = Path(tempfile.mkdtemp(prefix="record-deletes-"))
 _reports: dict[tuple[str, bool], Report] = {}
@@ -64,7 +67,7 @@ def logged(name: str, deletes: bool) -> list[dict[str, Any]]:
 
 def finding(name: str, tool: str, rule: str) -> Result:
     report = run(name)
-    found = [r for r in results(report, kind="probe", tool=tool, rule=rule) if r.status == "fail"]
+    found = [r for r in results(report, kind="probe", tool=tool, rule=rule) if r.status in ("fail", "warn")]
     assert found, [(r.tool, r.rule, r.status, r.message) for r in results(report, kind="probe")]
     return found[0]
 
@@ -108,8 +111,13 @@ def test_the_twins_draw_no_finding_and_their_deletes_pass() -> None:
 @pytest.mark.parametrize(("name", "tool", "rule"), FOUND)
 def test_each_delete_bug_is_found_and_replays_on_a_fresh_server(name: str, tool: str, rule: str) -> None:
     result = finding(name, tool, rule)
-    assert result.confidence == "high"
-    assert all(f["evidence"] == "shown" for f in result.details["rests_on"]), result.details["rests_on"]
+    if tool in DECLARED:
+        assert (result.status, result.confidence) == ("fail", "high")
+        assert all(f["evidence"] == "shown" for f in result.details["rests_on"]), result.details["rests_on"]
+    else:  # that it deletes is only its words: a guess, so the finding is low
+        assert (result.status, result.confidence) == ("warn", "low")
+        [guess] = [f for f in result.details["rests_on"] if f["evidence"] != "shown"]
+        assert guess["source"] == "a delete verb in its name or description", guess
     assert result.reproduction is not None and result.reproduction.fresh_server
     assert replay(result, parse_target(store(RUNS[name]))).still_fails
     assert not replay(result, parse_target(store(()))).still_fails

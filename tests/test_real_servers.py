@@ -91,10 +91,13 @@ def test_memory_bank_noop_replays_and_is_real(memory_bank_report: Report) -> Non
 
 
 def test_memory_bank_grade_and_the_rest_of_its_report(memory_bank_report: Report) -> None:
-    # 3 of 5 tools exercised (list_projects; memory_bank_write and memory_bank_update by their probes),
-    # capped at C by the silent no-op
+    # 5 of 5 tools exercised: list_projects by its search, the tools that take a project name (refused
+    # for every made-up name) by searching them again with the names list_projects printed; capped at
+    # C by the silent no-op
     assert memory_bank_report.grade == "C" and memory_bank_report.grade_cap.uncapped_grade == "B"
-    assert memory_bank_report.score == 86.0 and memory_bank_report.subscores["exercised"] == 60.0
+    assert memory_bank_report.score == 86.0 and memory_bank_report.subscores["exercised"] == 100.0
+    owned = [r.tool for r in memory_bank_report.results if r.check == "happy" and r.details.get("owned")]
+    assert "list_project_files" in owned, owned
     assert memory_bank_report.grade_cap.reasons == ["probe-silent-noop on memory_bank_write"]
     assert memory_bank_report.subscores["happy"] == memory_bank_report.subscores["edge"] == 100.0
     assert not [r for r in memory_bank_report.results if r.kind == "incident"]

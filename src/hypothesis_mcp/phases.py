@@ -12,6 +12,7 @@ from hypothesis_mcp.checks.error_shapes import error_as_success
 from hypothesis_mcp.checks.invalid_answers import invalid_refusals
 from hypothesis_mcp.checks.lint import lint as lint_tools
 from hypothesis_mcp.checks.missing_reads import read_missing
+from hypothesis_mcp.checks.owned import retry_unexercised
 from hypothesis_mcp.checks.prompts import PromptChecks
 from hypothesis_mcp.checks.resources import ResourceChecks
 from hypothesis_mcp.checks.scenarios import plan as plan_scenarios
@@ -144,6 +145,8 @@ def searches(run: RunContext) -> None:
         planned.reads.results.extend(found.results)
         planned.reads.shapes.extend(invalid_refusals(run.conn, planned.scenarios.called, run.overrides, run.budget))
     run.lanes.run(jobs)
+    if not run.budget():
+        retry_unexercised(planned.searches, planned.scenarios.called, run.conn, run.budget)
     run.searching = False
 
 

@@ -32,6 +32,7 @@ from hypothesis_mcp.strategies.boundary import boundary_arguments
 from hypothesis_mcp.strategies.breakers import Breaker, invalid_breakers, valid_breakers, violation
 from hypothesis_mcp.strategies.dialect import schema_problem, value_validator
 from hypothesis_mcp.strategies.overrides import breaches
+from hypothesis_mcp.strategies.tools import chosen_arguments
 
 NO_INCIDENT = NoIncident()
 SERVED = Served()
@@ -65,6 +66,14 @@ class Search:
     error_shaped: list[tuple[Any, Outcome]] = field(default_factory=list)
     """Calls answered with a success whose content says it failed, with their arguments: refusals
     to every check, and the evidence of `error-as-success`."""
+    served_arguments: dict[str, Any] | None = None
+    """The first arguments the tool served with success, which a later step may send again."""
+    owned: dict[str, str] = field(default_factory=dict)
+    """Parameters drawn from values the server owns, each with where those values came from."""
+    blocked: list[str] = field(default_factory=list)
+    """The parameters the refusals named when no call could be made to succeed."""
+    blocked_by: Outcome | None = None
+    """The plainest refusal that named one of them."""
 
     @property
     def successes(self) -> list[Outcome]:
@@ -115,11 +124,7 @@ class Searches:
         cache[tool.name] = search
         if self._skipped(search, server):
             return search
-        schema = tool.output_schema
-        problem = schema_problem(schema) if schema is not None else None
-        output = ConformsTo(schema) if schema is not None and problem is None else None
-        if problem is not None:
-            search.output_unchecked = f"outputSchema not checked: it is not a valid JSON Schema ({problem})"
+        output = self._output(tool, search)
         fixed = self.overrides.for_tool(tool) if self.overrides else {}
         if outside := (breaches(tool, fixed) if fixed else []):
             search.outside_schema = "; ".join(f"its {b.where} {b.allowed} ({b.keyword})" for b in outside)
@@ -130,23 +135,7 @@ class Searches:
         except SchemaError as exc:
             search.skipped = f"cannot generate arguments: {exc}"
             return search
-
-        def prop(args: dict[str, Any]) -> Finding | None:
-            outcome = server.call(tool.name, args)
-            if outcome.kind == "unavailable":
-                return None  # not sent: the search stops here, and says why
-            if (found := NO_INCIDENT.breach(outcome)) is not None:
-                return found
-            search.answered.append(outcome.slim())
-            if outcome.error_shaped:
-                search.error_shaped.append((args, search.answered[-1]))
-            if not outputs_only and not outside and (why := SERVED.breach(outcome)) is not None:
-                return Finding(REJECTED_VALID, why, {"returned": outcome.summary()})
-            if not outcome.ok:
-                search.refused.append(search.answered[-1])
-                return None
-            return output.breach(outcome) if output is not None else None
-
+        prop = self._served(tool, search, server, output, judged=not outputs_only and not outside)
         check = value_validator(tool.input_schema or {"type": "object"})
         if self._breakers(search, breakers, prop, server, lambda args: bool(check.is_valid(args))):
             return search
@@ -165,6 +154,66 @@ class Searches:
                 search.finding, search.arguments = finding, args
                 break
         return search
+
+    def with_values(self, tool: Tool, choices: dict[str, list[Any]], conn: Connection | None = None) -> Search:
+        """Valid arguments again, each parameter of `choices` drawn from the values given for it
+        (values the server printed or named): kept as the tool's search when a call succeeds."""
+        server = conn or self.conn
+        search = Search()
+        if self._skipped(search, server):
+            return search
+        try:
+            strategy = chosen_arguments(tool, choices, self.overrides)
+        except SchemaError as exc:
+            search.skipped = f"cannot generate arguments: {exc}"
+            return search
+        fixed = self.overrides.for_tool(tool) if self.overrides else {}
+        prop = self._served(tool, search, server, self._output(tool, search), judged=True)
+        check = value_validator(tool.input_schema or {"type": "object"})
+        self._run(search, strategy, prop, self.profile.examples, server, keep=frozenset([*fixed, *choices]),
+                  admits=lambda args: bool(check.is_valid(args)),
+                  scope=f"owned:{tool.name}:{digest([tool.input_schema, fixed, choices])}")
+        if search.successes or search.finding is not None:
+            before = self._valid.get(tool.name)
+            if before is not None:  # the first search's answers stay evidence (error-as-success)
+                search.answered[:0], search.refused[:0] = before.answered, before.refused
+                search.error_shaped[:0] = before.error_shaped
+                search.examples += before.examples
+            self._valid[tool.name] = search
+        return search
+
+    def _output(self, tool: Tool, search: Search) -> ConformsTo | None:
+        """The outputSchema judgement, or None (with the reason kept) when it cannot be used."""
+        schema = tool.output_schema
+        problem = schema_problem(schema) if schema is not None else None
+        if problem is not None:
+            search.output_unchecked = f"outputSchema not checked: it is not a valid JSON Schema ({problem})"
+        return ConformsTo(schema) if schema is not None and problem is None else None
+
+    def _served(self, tool: Tool, search: Search, server: Connection, output: ConformsTo | None, *,
+                judged: bool) -> Prop:
+        """One valid call's judgement: no incident, not called invalid (when `judged`), its output
+        schema kept; a refusal is kept apart."""
+
+        def prop(args: dict[str, Any]) -> Finding | None:
+            outcome = server.call(tool.name, args)
+            if outcome.kind == "unavailable":
+                return None  # not sent: the search stops here, and says why
+            if (found := NO_INCIDENT.breach(outcome)) is not None:
+                return found
+            search.answered.append(outcome.slim())
+            if outcome.error_shaped:
+                search.error_shaped.append((args, search.answered[-1]))
+            if judged and (why := SERVED.breach(outcome)) is not None:
+                return Finding(REJECTED_VALID, why, {"returned": outcome.summary()})
+            if not outcome.ok:
+                search.refused.append(search.answered[-1])
+                return None
+            if search.served_arguments is None:
+                search.served_arguments = dict(args)
+            return output.breach(outcome) if output is not None else None
+
+        return prop
 
     def invalid(self, tool: Tool, conn: Connection | None = None) -> Search:
         """Schema-invalid arguments: each must be refused, with an isError result or a JSON-RPC

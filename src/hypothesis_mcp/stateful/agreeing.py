@@ -234,7 +234,7 @@ class AgreeExample(Example):
         """A search asked for an old value (a token only the replaced values held) must not find the
         record as now written. Judged only where the same words in another order find nothing: a
         search that matches words, not text, would find it by the identity's words alone."""
-        query = next((p for p in reader.tool.properties if is_query(p)), None)
+        query = query_parameter(reader.tool)
         if query is None:
             return
         asked = sorted(old.value_tokens)[0]
@@ -247,6 +247,12 @@ class AgreeExample(Example):
         self.judge_old(reader, record, ShowsNone(tuple(sorted(record.value_tokens))),
                        f"still finds the record by its old value {asked!r}",
                        {**self.reader_args(reader, record), query: asked}, (words,))
+
+
+def query_parameter(tool: Tool) -> str | None:
+    """The parameter a search is asked by, as its name says: words choose which experiment runs;
+    the control call of `judge_search` decides what it shows."""
+    return next((p for p in tool.properties if is_query(p)), None)
 
 
 def build_agree_machine(ctx: ProbeContext, calibration: Calibration) -> type[RuleBasedStateMachine]:

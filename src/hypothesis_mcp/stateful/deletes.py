@@ -47,7 +47,6 @@ from hypothesis_mcp.stateful.roles import updated_id
 from hypothesis_mcp.stateful.shrink import without_unpinned
 from hypothesis_mcp.stateful.steps import shown_calls
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
-from hypothesis_mcp.vocabulary import described_verb
 
 KEPT: RuleId = "probe-delete-kept"
 TOOK_OTHER: RuleId = "probe-delete-took-other"
@@ -64,13 +63,12 @@ def deleting(tool: Tool) -> bool:
 
 
 def deletes_fact(tool: Tool) -> Fact:
-    """That `tool` deletes the record it is given: declared (annotation, description), or a guess
-    from its name."""
+    """That `tool` deletes the record it is given: declared by its destructiveHint annotation, else a
+    guess from its words (a delete verb in its name or description), which no verdict may rest on
+    at more than low confidence (docs/architecture.md, Words order experiments)."""
     if tool.destructive_hint is True:
         return fact_shown(f"{tool.name} declares that it deletes", source="its destructiveHint annotation")
-    if described_verb(tool.description) == "delete":
-        return fact_shown(f"{tool.name} declares that it deletes", source="its description")
-    return fact_guessed(f"{tool.name} deletes the record it is given", "a delete verb in its name")
+    return fact_guessed(f"{tool.name} deletes the record it is given", "a delete verb in its name or description")
 
 
 def deleters(write: Tool, tools: list[Tool], excluded: set[str]) -> list[Tool]:

@@ -105,10 +105,12 @@ def _moving(said: list[str]) -> bool:
 
 
 def moves_fact(tool: Tool) -> Fact | None:
-    """That `tool` moves the record rather than copying it: said by its description, guessed from
-    its name; None when neither says so (a copy keeps the old record, and that is not judged)."""
+    """That `tool` moves the record rather than copying it: a guess from a move verb in its
+    description or name, which no verdict rests on at more than low confidence (docs/architecture.md,
+    Words order experiments); None when neither says so (a copy keeps the old record, and that is
+    not judged)."""
     if _moving(words(tool.description or "")[:1]):
-        return fact_shown(f"{tool.name} says it moves the record", source="its description")
+        return fact_guessed(f"{tool.name} moves the record rather than copying it", "a move verb in its description")
     if _moving(words(tool.name)):
         return fact_guessed(f"{tool.name} moves the record rather than copying it", "a move verb in its name")
     return None

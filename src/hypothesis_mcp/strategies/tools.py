@@ -35,9 +35,11 @@ def with_tool(tool: Tool, exc: SchemaError) -> SchemaError:
     return error
 
 
-def _constrained(schema: dict[str, Any], fixed: Mapping[str, Any]) -> dict[str, Any]:
-    """The schema plus "these properties are present with exactly these values"."""
-    constraint = {"properties": {n: {"enum": [v]} for n, v in fixed.items()}, "required": list(fixed)}
+def _constrained(schema: dict[str, Any], fixed: Mapping[str, Any],
+                 choices: Mapping[str, list[Any]] | None = None) -> dict[str, Any]:
+    """The schema plus "these properties are present with exactly these values" (or one of these)."""
+    allowed = {**{n: list(vs) for n, vs in (choices or {}).items()}, **{n: [v] for n, v in fixed.items()}}
+    constraint = {"properties": {n: {"enum": vs} for n, vs in allowed.items()}, "required": list(allowed)}
     compiler = compiler_for(schema)
     if "$ref" in schema and compiler.dialect.legacy_ref:
         rest = {k: v for k, v in schema.items() if k != "$ref"}
@@ -59,6 +61,29 @@ def _arguments(schema_text: str, fixed_text: str) -> st.SearchStrategy[dict[str,
             pass
     # The user's values break the schema (or each other): send them anyway, the user wins.
     return from_schema(schema).map(lambda args: {**args, **fixed})
+
+
+def chosen_arguments(tool: Tool, choices: Mapping[str, list[Any]],
+                     overrides: OverridesLike = None) -> st.SearchStrategy[dict[str, Any]]:
+    """Valid arguments whose named parameters each carry one of the values given for them (values
+    the server printed or named), the user's fixed values kept. A value its parameter's schema
+    forbids is left out; a parameter left with none is generated as usual."""
+    try:
+        schema, fixed = tool_schema(tool), fixed_values(tool, overrides)
+        compiler = compiler_for(schema)
+        root = compiler.normalise(compiler.root)
+        kept = {}
+        for name, values in choices.items():
+            if name in fixed:
+                continue
+            check = compiler.check(root.schema_for(name))
+            if allowed := [v for v in values if check(v)]:
+                kept[name] = allowed
+        if not kept:
+            return arguments(tool, overrides)
+        return from_schema(_constrained(schema, fixed, kept))
+    except SchemaError as exc:
+        raise with_tool(tool, exc) from exc
 
 
 def arguments(tool: Tool, overrides: OverridesLike = None) -> st.SearchStrategy[dict[str, Any]]:
