@@ -31,6 +31,7 @@ from hypothesis_mcp.stateful.fields import fields_probe
 from hypothesis_mcp.stateful.host import ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.keys import choose_key
+from hypothesis_mcp.stateful.laws.probe import laws_probe
 from hypothesis_mcp.stateful.machine import build_machine
 from hypothesis_mcp.stateful.modelrun import surest
 from hypothesis_mcp.stateful.pages import page_probes
@@ -159,6 +160,8 @@ class ProbeRun:
             yield Piece(ProbeRun.pages, servers=self.profile.probe_examples)
             yield Piece(lambda run: delete_probes(run, run.allow_deletes, run.learned),
                        servers=self.profile.probe_examples // 4 if self.allow_deletes else 0)
+        if self.allow_writes:  # the tools' roles come from experiments, so names need not call them writes
+            yield Piece(lambda run: laws_probe(run, run.allow_deletes), servers=1)
         yield Piece(ProbeRun.bounds, servers=1)
         yield Piece(ProbeRun.agreements, main=True)
         yield Piece(ProbeRun.idempotent, main=True)

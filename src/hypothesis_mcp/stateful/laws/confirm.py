@@ -1,0 +1,51 @@
+"""A broken law, confirmed on fresh servers: its example's calls replayed from a fresh start (the
+checks' reads left out first), then made smaller one call at a time while a fresh replay still
+breaks the law. Only what a fresh server shows again is reported."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from hypothesis_mcp.results import Call
+from hypothesis_mcp.rules.expectations import SameAnswer
+from hypothesis_mcp.stateful.judge import ProbeFinding
+from hypothesis_mcp.stateful.laws.laws import Breach
+
+SHRINK_REPLAYS = 10
+"""Fresh replays that make one confirmed breach smaller, at most."""
+
+
+def finding_of(breach: Breach, calls: list[Call]) -> ProbeFinding:
+    return ProbeFinding(breach.rule, breach.tool, breach.message, breach.confidence,
+                        "laws machine: " + "; ".join(f.what for f in breach.facts[:2]), calls=calls,
+                        expect=breach.expect, fresh=False, details=dict(breach.details or {}), facts=breach.facts)
+
+
+def confirmed(breach: Breach, calls: list[Call], checks: set[int], replays: Callable[[ProbeFinding], bool],
+              budget: int = SHRINK_REPLAYS) -> ProbeFinding | None:
+    """The breach as a finding seen on a fresh server, as small as `budget` replays make it; None
+    when no fresh replay shows it."""
+    judged = 2 if isinstance(breach.expect, SameAnswer) else 1
+    head, tail = calls[:-judged], calls[-judged:]
+    pinned = [head[i] for i in breach.pinned if i < len(head)]
+    steps = [c for i, c in enumerate(head) if i not in checks or i in breach.pinned]
+    finding = finding_of(breach, calls)
+    for candidate in (steps, head):
+        if replays(replace(finding, calls=candidate + tail)):
+            head = candidate
+            break
+    else:
+        return None
+    index = 0
+    while index < len(head) and budget > 0:
+        if any(head[index] is p for p in pinned):
+            index += 1
+            continue
+        fewer = head[:index] + head[index + 1:]
+        budget -= 1
+        if replays(replace(finding, calls=fewer + tail)):
+            head = fewer
+        else:
+            index += 1
+    return replace(finding, calls=head + tail, fresh=True)
