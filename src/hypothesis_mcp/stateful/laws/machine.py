@@ -39,6 +39,9 @@ from hypothesis_mcp.strategies.dialect import value_validator
 
 MAX_RECORDS = 3
 """Records one example holds at most: every check reads each of them."""
+SHRINK_EXAMPLES = 24
+"""Examples Hypothesis may run on the warm server to shrink a broken law; the later ones do nothing
+(fresh replays make the reproduction smaller still, see confirm.py)."""
 
 
 class LawBroken(AssertionError):
@@ -59,6 +62,8 @@ class Run:
     quiet: set[tuple[str, str]] = field(default_factory=set)
     """(rule, tool) of breaches already confirmed: not raised again."""
     stop: Callable[[], bool] = lambda: False
+    first_broken: int | None = None
+    """The example after which a law was first seen broken."""
 
     def marker(self) -> str:
         self.count += 1
@@ -337,32 +342,35 @@ def build(run: Run) -> type[RuleBasedStateMachine]:
         def __init__(self) -> None:
             super().__init__()
             run.examples += 1
+            if run.breaches and run.first_broken is None:
+                run.first_broken = run.examples
+            self.inert = run.first_broken is not None and run.examples - run.first_broken > SHRINK_EXAMPLES
             self.example = Example(run)
 
-        @precondition(lambda self: len(self.example.held) < MAX_RECORDS and not run.stop())
+        @precondition(lambda self: len(self.example.held) < MAX_RECORDS and not run.stop() and not self.inert)
         @rule(target=records, which=st.sampled_from(range(len(creators))), data=st.data())
         def create(self, which: int, data: st.DataObject) -> Any:
             tool, seen = creators[which]
             held = self.example.create(tool, seen.identity, data.draw(writes[tool.name]))
             return multiple() if held is None else held
 
-        @precondition(lambda self: bool(learned.updaters))
+        @precondition(lambda self: bool(learned.updaters) and not self.inert)
         @rule(held=records, which=st.integers(0, max(0, len(learned.updaters) - 1)), data=st.data())
         def update(self, held: Held, which: int, data: st.DataObject) -> None:
             actor = learned.updaters[which]
             self.example.update(actor, held, data.draw(patches[actor.tool.name]))
 
-        @precondition(lambda self: bool(learned.removers))
+        @precondition(lambda self: bool(learned.removers) and not self.inert)
         @rule(held=consumes(records), which=st.integers(0, max(0, len(learned.removers) - 1)))
         def remove(self, held: Held, which: int) -> None:
             self.example.remove(learned.removers[which], held)
 
-        @precondition(lambda self: bool(keyed))
+        @precondition(lambda self: bool(keyed) and not self.inert)
         @rule(held=records, which=st.integers(0, max(0, len(keyed) - 1)))
         def read(self, held: Held, which: int) -> None:
             self.example.read(keyed[which], held)
 
-        @precondition(lambda self: bool(lookers))
+        @precondition(lambda self: bool(lookers) and not self.inert)
         @rule(which=st.integers(0, max(0, len(lookers) - 1)))
         def look(self, which: int) -> None:
             self.example.look(*lookers[which])

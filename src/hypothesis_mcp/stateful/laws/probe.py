@@ -38,7 +38,7 @@ def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
             return
         run = Run(conn, model, host.profile.seed, stop=host.stop)
         for round_ in range(ROUNDS):
-            run.breaches = []
+            run.breaches, run.first_broken = [], None
             machine = seeded(build(run), host.profile.seed, "laws", str(round_))
             try:
                 with own_draws():
