@@ -15,9 +15,9 @@ from hypothesis_mcp.stateful.laws.confirm import confirmed
 from hypothesis_mcp.stateful.laws.machine import Run, build
 from hypothesis_mcp.stateful.laws.observe import learned
 
-EXAMPLES = 8
+EXAMPLES = 12
 """Examples per round on the warm server: the budget is per server, not per tool."""
-STEPS = 6
+STEPS = 8
 ROUNDS = 2
 """A round ends at its first broken law; the next round looks for another."""
 CONFIRMS = 3
