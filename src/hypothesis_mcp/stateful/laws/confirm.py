@@ -23,7 +23,7 @@ def finding_of(breach: Breach, calls: list[Call]) -> ProbeFinding:
 
 
 def confirmed(breach: Breach, calls: list[Call], checks: set[int], replays: Callable[[ProbeFinding], bool],
-              budget: int = SHRINK_REPLAYS) -> ProbeFinding | None:
+              reads: frozenset[str] = frozenset(), budget: int = SHRINK_REPLAYS) -> ProbeFinding | None:
     """The breach as a finding seen on a fresh server, as small as `budget` replays make it; None
     when no fresh replay shows it."""
     judged = 2 if isinstance(breach.expect, SameAnswer) else 1
@@ -48,4 +48,21 @@ def confirmed(breach: Breach, calls: list[Call], checks: set[int], replays: Call
             head = fewer
         else:
             index += 1
-    return replace(finding, calls=head + tail, fresh=True)
+    found = replace(finding, calls=head + tail, fresh=True)
+    return read_to_blame(found, head, tail, pinned, reads, replays) or found
+
+
+def read_to_blame(finding: ProbeFinding, head: list[Call], tail: list[Call], pinned: list[Call],
+                  reads: frozenset[str], replays: Callable[[ProbeFinding], bool]) -> ProbeFinding | None:
+    """A read the broken law needs: without that one call a fresh replay keeps the law, so the read
+    changed what the later read shows (a get that consumes, a search that archives)."""
+    if finding.rule == "probe-read-changed-state":
+        return None
+    for index, call in enumerate(head):
+        if call.tool not in reads or any(call is p for p in pinned) or call.tool == tail[-1].tool:
+            continue
+        if not replays(replace(finding, calls=head[:index] + head[index + 1:] + tail)):
+            return replace(finding, rule="probe-read-changed-state", tool=call.tool,
+                           message=f"a call of {call.tool}, which only reads, changed what {tail[-1].tool} shows: "
+                           f"without it the law holds ({finding.message})")
+    return None

@@ -155,7 +155,10 @@ class Example:
         if value is None or not held.live:
             return
         answer = self.call(actor.tool, {**self.learned.widest(actor.tool), actor.arg: value})
-        if answer.ok:
+        if answer.ok and actor.tool.read_only_hint:
+            # The tool declares that it only reads: the record it took is judged as still held.
+            self.check(Step("read", actor.tool.name, held, actor.facts))
+        elif answer.ok:
             held.state, held.removed = REMOVED, (actor.tool.name, len(self.calls) - 1)
             self.delta -= 1
             self.check(Step("remove", actor.tool.name, held, actor.facts))
@@ -279,8 +282,8 @@ class Example:
                                       "a record was removed with success"))
             return found
         showing = [r for r, _, a in readers if shows(a, tokens)]
-        if mine and step.kind in ("create", "update") and not showing and self.claims(held):
-            for reader, at, _ in [r for r in readers if r[0].kind != "list"][:1]:
+        if mine and step.kind in ("create", "update") and not showing:
+            for reader, at, _ in [r for r in readers if r[0].kind != "list" and self.claims(held)][:1]:
                 found.append(missing("probe-silent-noop", step.tool, reader.tool.name, at, tokens,
                                      (*step.facts, reader.fact),
                                      f"{step.tool} answered a success, yet no reader shows what it wrote"))
@@ -289,7 +292,7 @@ class Example:
             name = reader.tool.name
             expected = reader.kind != "list" or name in held.shown or (
                 mine and step.kind == "create" and size(answer) == self.sizes.get(name, -1) + 1)
-            if not expected or not showing:
+            if not expected:
                 continue
             if not shows(answer, tokens):
                 grew = size(answer) > self.sizes.get(name, 0)

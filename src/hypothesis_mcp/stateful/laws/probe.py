@@ -37,6 +37,7 @@ def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
         if not model.creators or not model.readers:
             return
         run = Run(conn, model, host.profile.seed, stop=host.stop)
+        reads = frozenset({r.tool.name for r in model.readers} | {t.name for t in host.tools if t.read_only_hint})
         for round_ in range(ROUNDS):
             run.breaches, run.first_broken = [], None
             machine = seeded(build(run), host.profile.seed, "laws", str(round_))
@@ -56,7 +57,7 @@ def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
                 tried.add(key)
                 run.quiet.add(key)
                 pool.expect(12)
-                finding = confirmed(breach, calls, checks, host.reproduces)
+                finding = confirmed(breach, calls, checks, host.reproduces, reads)
                 if finding is not None:
                     yield finding
             if not run.breaches:
