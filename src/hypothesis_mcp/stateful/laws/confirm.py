@@ -8,9 +8,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from hypothesis_mcp.results import Call
-from hypothesis_mcp.rules.expectations import SameAnswer
+from hypothesis_mcp.rules.expectations import FieldEquals, SameAnswer
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.laws.laws import Breach
+from hypothesis_mcp.stateful.shrink import plain_calls
 
 SHRINK_REPLAYS = 10
 """Fresh replays that make one confirmed breach smaller, at most."""
@@ -37,6 +38,12 @@ def confirmed(breach: Breach, calls: list[Call], checks: set[int], replays: Call
             break
     else:
         return None
+    plain, _ = plain_calls(head + tail)
+    if plain != head + tail and not isinstance(breach.expect, FieldEquals):
+        budget -= 1
+        if replays(replace(finding, calls=plain)):
+            pinned = [plain[i] for i, c in enumerate(head) if any(c is p for p in pinned)]
+            head, tail = plain[:len(head)], plain[len(head):]
     index = 0
     while index < len(head) and budget > 0:
         if any(head[index] is p for p in pinned):

@@ -90,6 +90,8 @@ class Example:
         """Indexes of the calls the checks made (not the steps): a reproduction tries without them first."""
         self.held: list[Held] = []
         self.delta = 0
+        self.leaked: set[int] = set()
+        """Refused writes (by index in `held`) a reader showed stored: a count counts them."""
         self.sizes: dict[str, int] = {}
         self.start: dict[str, float] = {}
         for counter in self.learned.counters:
@@ -242,9 +244,10 @@ class Example:
             answer = self.call(counter.tool, self.learned.widest(counter.tool))
             now = numbers_in(answer).get(counter.path)
             began = self.start.get(counter.tool.name)
-            if now is not None and began is not None and answer.ok and now != began + self.delta:
+            delta = self.delta + len(self.leaked)
+            if now is not None and began is not None and answer.ok and now != began + delta:
                 breaches.append(miscounted(counter.tool.name, counter.path, len(self.calls) - 1, counter.fresh,
-                                           self.delta, now, began + self.delta, (counter.fact,)))
+                                           delta, now, began + delta, (counter.fact,)))
         for name, (_, answer) in listed.items():
             self.sizes[name] = size(answer)
         broken = first([b for b in breaches if (b.rule, b.tool) not in self.run.quiet])
@@ -268,6 +271,7 @@ class Example:
             tokens = held.token_list()
             for reader, at, answer in readers:
                 if shows(answer, tokens):
+                    self.leaked.add(index)  # stored after all: counted as a record from now on
                     found.append(kept("probe-refusal-changed-state", held.tool, reader.tool.name, at, tokens,
                                       (*step.facts, reader.fact) if mine else (reader.fact,),
                                       f"a call of {held.tool} was refused, yet what it sent was stored"))
