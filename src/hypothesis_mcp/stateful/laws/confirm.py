@@ -1,6 +1,7 @@
 """A broken law, confirmed on fresh servers: its example's calls replayed from a fresh start (the
 checks' reads left out first), then made smaller one call at a time while a fresh replay still
-breaks the law. Only what a fresh server shows again is reported."""
+breaks the law (halves, then quarters, down to single calls). Only what a fresh server shows again is
+reported."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.laws.laws import Breach
 from hypothesis_mcp.stateful.shrink import plain_calls
 
-SHRINK_REPLAYS = 10
+SHRINK_REPLAYS = 16
 """Fresh replays that make one confirmed breach smaller, at most."""
 
 
@@ -44,17 +45,21 @@ def confirmed(breach: Breach, calls: list[Call], checks: set[int], replays: Call
         if replays(replace(finding, calls=plain)):
             pinned = [plain[i] for i, c in enumerate(head) if any(c is p for p in pinned)]
             head, tail = plain[:len(head)], plain[len(head):]
-    index = 0
-    while index < len(head) and budget > 0:
-        if any(head[index] is p for p in pinned):
-            index += 1
-            continue
-        fewer = head[:index] + head[index + 1:]
-        budget -= 1
-        if replays(replace(finding, calls=fewer + tail)):
-            head = fewer
-        else:
-            index += 1
+    chunk = max(1, len(head) // 2)
+    while chunk >= 1 and budget > 0:
+        index = 0
+        while index < len(head) and budget > 0:
+            part = head[index:index + chunk]
+            if any(c is p for c in part for p in pinned):
+                index += chunk
+                continue
+            fewer = head[:index] + head[index + chunk:]
+            budget -= 1
+            if replays(replace(finding, calls=fewer + tail)):
+                head = fewer
+            else:
+                index += chunk
+        chunk //= 2
     found = replace(finding, calls=head + tail, fresh=True)
     return read_to_blame(found, head, tail, pinned, reads, replays) or found
 

@@ -11,7 +11,7 @@ from hypothesis.stateful import run_state_machine_as_test
 from hypothesis_mcp.results import CONFIDENCE_ORDER
 from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
-from hypothesis_mcp.stateful.laws.confirm import confirmed
+from hypothesis_mcp.stateful.laws.confirm import SHRINK_REPLAYS, confirmed
 from hypothesis_mcp.stateful.laws.machine import Run, build
 from hypothesis_mcp.stateful.laws.observe import learned
 
@@ -56,7 +56,7 @@ def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
                     continue
                 tried.add(key)
                 run.quiet.add(key)
-                pool.expect(12)
+                pool.expect(SHRINK_REPLAYS + 2)
                 finding = confirmed(breach, calls, checks, host.reproduces, reads)
                 if finding is not None:
                     yield finding
