@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, Outcome
-from hypothesis_mcp.model.facts import Fact
+from hypothesis_mcp.model.facts import Fact, fact_guessed
 from hypothesis_mcp.rules.answers import numbers_in
 from hypothesis_mcp.search.seeding import own_draws, seeded
-from hypothesis_mcp.stateful.watch import CREATORS, TEXT, Seen, Watcher, counter, draw_all
+from hypothesis_mcp.stateful.watch import CREATORS, TEXT, Seen, Watcher, counter, draw_all, may_delete
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,7 @@ def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> N
             fresh = numbers_in(first[name]).get(path) if name in first and first[name].ok else None
             if fresh is not None:
                 found.counters.append(Counter(tool, path, fact, fresh))
+    guessed_removers(found, watcher)
     found.used = {identity_text(r.args.get(watcher.seen[r.tool].identity or "")) for r in watcher.records}
 
 
@@ -124,3 +125,19 @@ def search_field(reader: Reader, args: dict[str, Any], tokens: dict[str, str]) -
     if reader.field == TEXT:
         return next((f for f in args if f in tokens), None)
     return reader.field if reader.field in tokens else None
+
+
+def guessed_removers(found: Learned, watcher: Watcher) -> None:
+    """A tool no experiment placed that may delete by its words or annotations and takes nothing but
+    a creator's identity: a remover by guess (its removal may be what is broken, so the experiments
+    could not show it). A finding that rests on it is at most low."""
+    identities = {s.identity for _, s in found.creators if s.identity}
+    placed = {t.name for t, _ in found.creators} | {r.tool.name for r in found.readers} | {
+        a.tool.name for a in (*found.removers, *found.updaters)}
+    for tool in watcher.tools:
+        if tool.name in placed or not may_delete(tool) or not watcher.callable(tool):
+            continue
+        if len(tool.properties) == 1 and (arg := next(iter(tool.properties))) in identities:
+            fact = fact_guessed(f"{tool.name} removes records", "its words or annotations say it may delete; "
+                                "no experiment showed what it does")
+            found.removers.append(Actor(tool, arg, (fact,)))
