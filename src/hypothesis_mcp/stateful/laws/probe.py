@@ -47,6 +47,10 @@ def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
                         EXAMPLES, stateful_steps=STEPS))
             except (AssertionError, Flaky):
                 pass
+            except Exception:
+                # Hypothesis can fail while shrinking a run the warm server answered otherwise; the
+                # breaches seen before are still confirmed on fresh servers.
+                pass
             host.examples += run.examples
             seen = sorted(run.breaches, key=lambda b: (CONFIDENCE_ORDER[b[0].confidence], len(b[1])))
             tried: set[tuple[str, str]] = set()
