@@ -14,13 +14,16 @@ from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.laws.laws import Breach
 from hypothesis_mcp.stateful.shrink import plain_calls
 
+LAWS_BASIS = "laws machine: "
+"""How a finding of the machine's basis begins (grading keeps another probe's finding of the same rule
+on the same tool instead)."""
 SHRINK_REPLAYS = 16
 """Fresh replays that make one confirmed breach smaller, at most."""
 
 
 def finding_of(breach: Breach, calls: list[Call]) -> ProbeFinding:
     return ProbeFinding(breach.rule, breach.tool, breach.message, breach.confidence,
-                        "laws machine: " + "; ".join(f.what for f in breach.facts[:2]), calls=calls,
+                        LAWS_BASIS + "; ".join(f.what for f in breach.facts[:2]), calls=calls,
                         expect=breach.expect, fresh=False, details=dict(breach.details or {}), facts=breach.facts)
 
 
