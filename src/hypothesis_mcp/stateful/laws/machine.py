@@ -144,6 +144,7 @@ class Example:
         answer = self.call(actor.tool, args)
         if answer.ok:
             held.updated(args, marker, actor.arg)
+            held.agreed.clear()
             self.check(Step("update", actor.tool.name, held, actor.facts))
             return
         refused = Held.written(actor.tool.name, args, marker, answer, REFUSED)
@@ -307,7 +308,12 @@ class Example:
                 found.append(missing(rule, tool, name, at, tokens, (*step.facts, reader.fact), what))
                 continue
             held.shown.add(name)
-            for diff in differing(answer, held.mark(), held.values):
+            diffs = differing(answer, held.mark(), held.values)
+            if not diffs:
+                held.agreed.add(name)
+            elif not mine and name not in held.agreed:
+                continue  # a field this reader never showed as written: not this step's doing
+            for diff in diffs:
                 rule, tool, what = self.blame(step, mine, name)
                 if rule == "probe-silent-noop" or (rule == "probe-readers-disagree" and not any(
                         not differing(a, held.mark(), {diff[0]: diff[1]}) and shows(a, tokens)

@@ -27,6 +27,8 @@ class Held:
     state: str = LIVE
     stale: set[str] = field(default_factory=set)
     shown: set[str] = field(default_factory=set)
+    agreed: set[str] = field(default_factory=set)
+    """The readers that showed every field as last written."""
     ids: list[tuple[str, Any]] = field(default_factory=list)
     at: int = 0
     """Where the write that made it (or was refused) is among the example's calls."""
