@@ -99,6 +99,7 @@ NOT_COVERED = {
     "probe-pages-skip": "page walks replay in test_probe_pages.py (ledger_pages.py, bookmark_cursor.py and twins)",
     "probe-pages-repeat": "page walks replay in test_probe_pages.py (ledger_pages.py, bookmark_cursor.py and twins)",
     "probe-read-changed-state": "reads replay in test_probe_reads.py (read_effects.py stores and their twins)",
+    "probe-refusal-changed-state": "refused writes replay in test_probe_laws.py (laws_store.py and its twin)",
     "probe-delete-kept": "deletes replay in test_probe_deletes.py (record_deletes.py stores and their twins)",
     "probe-delete-took-other": "deletes replay in test_probe_deletes.py (record_deletes.py stores and their twins)",
     "probe-delete-again-succeeded": "deletes replay in test_probe_deletes.py (record_deletes.py notes store)",

@@ -116,7 +116,8 @@ def _judge(result: Result, steps: list[tuple[Call, Outcome]], conn: Connection,
     last = steps[-1][0]
     previous = steps[-2][1] if len(steps) > 1 else None
     still_fails, verdict = judge_last(result, steps[-1][1], schema, previous)
-    if still_fails and result.kind == "probe" and result.tool and premise_refused(steps, result.tool):
+    if (still_fails and result.kind == "probe" and result.tool and result.rule != "probe-refusal-changed-state"
+            and premise_refused(steps, result.tool)):
         return False, (f"the server refused a call of {result.tool} before the last: nothing it did is left "
                        "to judge"), False
     sent = [call.arguments for call, _ in steps[:-1]]

@@ -19,7 +19,7 @@ RuleId = Literal[
     "probe-paths-disagree", "probe-read-changed-state", "probe-delete-kept", "probe-delete-took-other",
     "probe-delete-again-succeeded", "probe-rename-lost-fields", "probe-rename-left-old",
     "probe-identity-folded", "probe-identity-prefix", "probe-readers-disagree",
-    "probe-count-wrong", "probe-overwrite-kept-old", "probe-not-idempotent",
+    "probe-count-wrong", "probe-overwrite-kept-old", "probe-not-idempotent", "probe-refusal-changed-state",
     # Smoke checks
     "smoke_structured_content", "smoke_invalid_arguments", "smoke_unknown_tool",
     # Scenarios

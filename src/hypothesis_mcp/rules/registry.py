@@ -96,6 +96,10 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "Keep reads free of side effects: a get, search or listing must not archive, consume, move or "
         "reorder what it finds; give such a change its own write tool, or drop the read-only claim."
     )),
+    Rule("probe-refusal-changed-state", "probe", (
+        "Check every rule before changing anything: a write or update that answers with a refusal must "
+        "leave the store as it was, with no record, field or count stored from the refused call."
+    )),
     Rule("probe-delete-kept", "probe", (
         "Make a delete that reports success remove the record from every store and index a reader uses "
         "(no soft-delete flag a listing ignores, no cache left holding it); if it cannot delete, refuse."

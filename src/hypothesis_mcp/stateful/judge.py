@@ -70,14 +70,15 @@ class ProbeFailure(AssertionError):
 def reproduces(finding: ProbeFinding, conn: Connection) -> bool:
     """Replay the calls on `conn` (a fresh server) and see the last answer break the property. A call
     of the finding's own tool refused before the read that judges it shows nothing (premise_refused):
-    the failure rested on its success."""
+    the failure rested on its success, unless the finding is that a refused call changed something."""
     rebinder = Rebinder()
     outcomes = []
     for call in finding.calls:
         call = rebinder.before(call)
         outcomes.append(conn.call(call.tool, call.arguments))
         rebinder.after(call, outcomes[-1])
-    if premise_refused(list(zip(finding.calls, outcomes, strict=True)), finding.tool):
+    if finding.rule != "probe-refusal-changed-state" and premise_refused(
+            list(zip(finding.calls, outcomes, strict=True)), finding.tool):
         return False
     previous = outcomes[-2] if len(outcomes) > 1 else None
     expect = finding.expectation

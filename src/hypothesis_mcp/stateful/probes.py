@@ -31,6 +31,8 @@ from hypothesis_mcp.stateful.fields import fields_probe
 from hypothesis_mcp.stateful.host import ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.keys import choose_key
+from hypothesis_mcp.stateful.laws.confirm import LAWS_BASIS
+from hypothesis_mcp.stateful.laws.probe import laws_probe
 from hypothesis_mcp.stateful.machine import build_machine
 from hypothesis_mcp.stateful.modelrun import surest
 from hypothesis_mcp.stateful.pages import page_probes
@@ -159,6 +161,8 @@ class ProbeRun:
             yield Piece(ProbeRun.pages, servers=self.profile.probe_examples)
             yield Piece(lambda run: delete_probes(run, run.allow_deletes, run.learned),
                        servers=self.profile.probe_examples // 4 if self.allow_deletes else 0)
+        if self.allow_writes:  # the tools' roles come from experiments, so names need not call them writes
+            yield Piece(lambda run: laws_probe(run, run.allow_deletes), servers=1)
         yield Piece(ProbeRun.bounds, servers=1)
         yield Piece(ProbeRun.agreements, main=True)
         yield Piece(ProbeRun.idempotent, main=True)
@@ -218,7 +222,11 @@ class ProbeRun:
 
     def add_finding(self, finding: ProbeFinding) -> None:
         """One result per tool, rule and cause (the field a write broke): the surest finding, then
-        the shortest reproduction."""
+        the shortest reproduction. The laws machine's finding of a rule another probe already found on
+        the tool adds nothing."""
+        if finding.basis.startswith(LAWS_BASIS) and any((r.tool, r.rule) == (finding.tool, finding.rule)
+                                                        and r.status in ("fail", "warn") for r in self.results):
+            return
         for i, seen in enumerate(self.results):
             same = ((seen.tool, seen.rule, seen.basis, cause_of(seen.details))
                     == (finding.tool, finding.rule, finding.basis, cause_of(finding.details)))

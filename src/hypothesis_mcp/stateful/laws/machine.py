@@ -1,0 +1,391 @@
+"""The laws machine: one Hypothesis state machine whose rules are the server's tools as the
+experiments showed them (create, update, remove, keyed read, search, listing, count), run on one
+warm server. Each example writes under its own markers and judges every law after every step
+against its own model and the numbers it saw at its start, so examples do not depend on each other."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema
+import referencing.exceptions
+from hypothesis import strategies as st
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, multiple, precondition, rule
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.model.facts import Fact
+from hypothesis_mcp.results import Binding, Call
+from hypothesis_mcp.rules.answers import numbers_in, shown
+from hypothesis_mcp.stateful.laws.laws import (
+    Breach,
+    changed_by_read,
+    differing,
+    field_breach,
+    first,
+    kept,
+    miscounted,
+    missing,
+    shows,
+)
+from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held
+from hypothesis_mcp.stateful.laws.observe import Actor, Learned, Reader, identity_text, search_field
+from hypothesis_mcp.stateful.watch import full_arguments, size
+from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
+from hypothesis_mcp.strategies.dialect import value_validator
+
+MAX_RECORDS = 3
+"""Records one example holds at most: every check reads each of them."""
+SHRINK_EXAMPLES = 24
+"""Examples Hypothesis may run on the warm server to shrink a broken law; the later ones do nothing
+(fresh replays make the reproduction smaller still, see confirm.py)."""
+
+
+class LawBroken(AssertionError):
+    """A law broke in an example; Hypothesis shrinks the example on the warm server."""
+
+
+@dataclass
+class Run:
+    """What the examples of one server share: the warm server, what the experiments showed, and
+    every breach seen (the machine keeps them; Hypothesis only steers the search)."""
+
+    conn: Connection
+    learned: Learned
+    seed: int
+    breaches: list[tuple[Breach, list[Call], set[int]]] = field(default_factory=list)
+    examples: int = 0
+    count: int = 0
+    quiet: set[tuple[str, str]] = field(default_factory=set)
+    """(rule, tool) of breaches already confirmed: not raised again."""
+    stop: Callable[[], bool] = lambda: False
+    first_broken: int | None = None
+    """The example after which a law was first seen broken."""
+
+    def marker(self) -> str:
+        self.count += 1
+        return salted_marker(zlib.crc32(f"laws:{self.seed}".encode()) & 0xFFFF, self.count)
+
+
+@dataclass
+class Step:
+    kind: str
+    tool: str
+    target: Held | None = None
+    facts: tuple[Fact, ...] = ()
+    at: int = -1
+    """Where the step's call is among the example's calls."""
+
+
+class Example:
+    """One example: its calls, its records, and the numbers and listing sizes it saw last."""
+
+    def __init__(self, run: Run) -> None:
+        self.run, self.learned = run, run.learned
+        self.calls: list[Call] = []
+        self.checks: set[int] = set()
+        """Indexes of the calls the checks made (not the steps): a reproduction tries without them first."""
+        self.held: list[Held] = []
+        self.delta = 0
+        self.leaked: set[int] = set()
+        """Refused writes (by index in `held`) a reader showed stored: a count counts them."""
+        self.sizes: dict[str, int] = {}
+        self.start: dict[str, float] = {}
+        for counter in self.learned.counters:
+            answer = self.run.conn.call(counter.tool.name, self.learned.widest(counter.tool))
+            self.start[counter.tool.name] = numbers_in(answer).get(counter.path, float("nan"))
+        for lister in self.learned.listers:
+            self.sizes[lister.tool.name] = size(self.run.conn.call(lister.tool.name, self.learned.widest(lister.tool)))
+
+    def call(self, tool: Tool, args: dict[str, Any]) -> Outcome:
+        self.step_at = len(self.calls)
+        self.calls.append(Call(tool.name, args))
+        return self.run.conn.call(tool.name, args)
+
+    # --- steps ------------------------------------------------------------------------------------
+
+    def create(self, tool: Tool, seen_identity: str | None, drawn: dict[str, Any]) -> Held | None:
+        marker = self.run.marker()
+        args = with_marker(drawn, marker)
+        key = identity_text(args.get(seen_identity or ""))
+        if seen_identity is not None and key in self.learned.used:
+            return None
+        self.learned.used.add(key)
+        answer = self.call(tool, args)
+        held = Held.written(tool.name, args, marker, answer, LIVE if answer.ok else REFUSED)
+        held.at = len(self.calls) - 1
+        if not held.tokens:
+            return None
+        if answer.ok:
+            self.delta += 1
+            self.bind(held)
+        self.held.append(held)
+        creator = next(s for t, s in self.learned.creators if t.name == tool.name)
+        facts = tuple(f for f in (creator.fact,) if f is not None)
+        self.check(Step("create" if answer.ok else "refused", tool.name, held, facts))
+        return held if answer.ok else None
+
+    def bind(self, held: Held) -> None:
+        """The write's call names the server-made values a later call of the example may take."""
+        if held.ids:
+            binds = tuple(Binding(v, (m,)) for m, v in held.ids[:2])
+            last = self.calls[-1]
+            self.calls[-1] = Call(last.tool, last.arguments, last.method, binds)
+
+    def update(self, actor: Actor, held: Held, drawn: dict[str, Any]) -> None:
+        value = held.value_of(actor.arg)
+        if value is None or not held.live:
+            return
+        marker = self.run.marker()
+        args = {**with_marker(drawn, marker), actor.arg: value}
+        answer = self.call(actor.tool, args)
+        if answer.ok:
+            held.updated(args, marker, actor.arg)
+            held.agreed.clear()
+            self.check(Step("update", actor.tool.name, held, actor.facts))
+            return
+        refused = Held.written(actor.tool.name, args, marker, answer, REFUSED)
+        refused.ids, refused.args, refused.at = held.ids, {**held.args, **args}, len(self.calls) - 1
+        if refused.tokens:
+            self.held.append(refused)
+        self.check(Step("refused", actor.tool.name, refused, actor.facts))
+
+    def remove(self, actor: Actor, held: Held) -> None:
+        value = held.value_of(actor.arg)
+        if value is None or not held.live:
+            return
+        answer = self.call(actor.tool, {**self.learned.widest(actor.tool), actor.arg: value})
+        if answer.ok and actor.tool.read_only_hint:
+            # The tool declares that it only reads: the record it took is judged as still held.
+            self.check(Step("read", actor.tool.name, held, actor.facts))
+        elif answer.ok:
+            held.state, held.removed = REMOVED, (actor.tool.name, len(self.calls) - 1)
+            self.delta -= 1
+            self.check(Step("remove", actor.tool.name, held, actor.facts))
+
+    def read(self, reader: Reader, held: Held) -> None:
+        args = self.ask(reader, held)
+        if args is None:
+            return
+        self.call(reader.tool, args)
+        self.check(Step("read", reader.tool.name, held, (reader.fact,)))
+
+    def look(self, tool: Tool, fact: Fact) -> None:
+        self.call(tool, self.learned.widest(tool))
+        self.check(Step("read", tool.name, None, (fact,)))
+
+    # --- asking readers ---------------------------------------------------------------------------
+
+    def ask(self, reader: Reader, held: Held) -> dict[str, Any] | None:
+        """The arguments that ask `reader` for `held`: none where it was not shown to read records of
+        that writer."""
+        if not any(c.tool == held.tool for c in reader.fact.shown_by):
+            return None
+        base = self.learned.widest(reader.tool)
+        if reader.kind == "key" and reader.arg is not None and reader.field is not None:
+            value = held.value_of(reader.field)
+            return None if value is None else {**base, reader.arg: value}
+        if reader.kind == "search" and reader.arg is not None:
+            name = search_field(reader, held.args, held.tokens)
+            if name is None:
+                return None
+            return next(({**base, reader.arg: q} for q in (held.values.get(name), held.tokens[name])
+                         if isinstance(q, str) and self.valid(reader.tool, {**base, reader.arg: q})), None)
+        return None
+
+    def valid(self, tool: Tool, args: dict[str, Any]) -> bool:
+        try:
+            return bool(value_validator(tool.input_schema or {"type": "object"}).is_valid(args))
+        except (jsonschema.exceptions.SchemaError, referencing.exceptions.Unresolvable, TypeError, ValueError):
+            return True
+
+    # --- the laws ---------------------------------------------------------------------------------
+
+    def check(self, step: Step) -> None:
+        start = len(self.calls)
+        try:
+            self.judged(step, start)
+        finally:
+            self.checks.update(range(start, len(self.calls)))
+
+    def judged(self, step: Step, start: int) -> None:
+        step.at = start - 1
+        breaches: list[Breach] = []
+        answers: dict[tuple[str, int], tuple[int, Outcome]] = {}
+        listed: dict[str, tuple[int, Outcome]] = {}
+        for lister in self.learned.listers:
+            answer = self.call(lister.tool, self.learned.widest(lister.tool))
+            listed[lister.tool.name] = (len(self.calls) - 1, answer)
+        for index, held in enumerate(self.held):
+            for reader in self.learned.readers:
+                if reader.kind == "list":
+                    if any(c.tool == held.tool for c in reader.fact.shown_by) or held.state == REFUSED:
+                        answers[(reader.tool.name, index)] = listed[reader.tool.name]
+                    continue
+                args = self.ask(reader, held)
+                if args is None:
+                    continue
+                answer = self.call(reader.tool, args)
+                answers[(reader.tool.name, index)] = (len(self.calls) - 1, answer)
+                if reader.kind == "key" and held.live:
+                    again = self.call(reader.tool, args)
+                    if self.digest(answer, held) != self.digest(again, held):
+                        breach = changed_by_read(reader.tool.name, len(self.calls) - 1, (reader.fact,))
+                        breach.pinned = (held.at, len(self.calls) - 2)
+                        breaches.append(breach)
+        for index, held in enumerate(self.held):
+            for breach in self.judge(step, index, held, answers, listed):
+                removal = (held.removed[1],) if held.removed is not None else ()
+                breach.pinned = (held.at, *removal, *((step.at,) if step.at >= 0 else ()))
+                breaches.append(breach)
+        for counter in self.learned.counters:
+            answer = self.call(counter.tool, self.learned.widest(counter.tool))
+            now = numbers_in(answer).get(counter.path)
+            began = self.start.get(counter.tool.name)
+            delta = self.delta + len(self.leaked)
+            if now is not None and began is not None and answer.ok and now != began + delta:
+                breaches.append(miscounted(counter.tool.name, counter.path, len(self.calls) - 1, counter.fresh,
+                                           delta, now, began + delta, (counter.fact,)))
+        for name, (_, answer) in listed.items():
+            self.sizes[name] = size(answer)
+        broken = first([b for b in breaches if (b.rule, b.tool) not in self.run.quiet])
+        if broken is not None:
+            self.checks.update(range(start, len(self.calls)))
+            self.run.breaches.append((broken, self.calls[:broken.at + 1], set(self.checks)))
+            raise LawBroken(broken.message)
+
+    def digest(self, answer: Outcome, held: Held) -> tuple[Any, ...]:
+        mark = held.mark()
+        return (answer.ok, tuple(t for t in held.token_list() if t in shown(answer)),
+                tuple(differing(answer, mark, held.values)) if mark else ())
+
+    def judge(self, step: Step, index: int, held: Held, answers: dict[tuple[str, int], tuple[int, Outcome]],
+              listed: dict[str, tuple[int, Outcome]]) -> list[Breach]:
+        mine = step.target is held
+        found: list[Breach] = []
+        readers = [(r, *answers[(r.tool.name, index)]) for r in self.learned.readers
+                   if (r.tool.name, index) in answers]
+        if held.state == REFUSED:
+            tokens = held.token_list()
+            for reader, at, answer in readers:
+                if shows(answer, tokens):
+                    self.leaked.add(index)  # stored after all: counted as a record from now on
+                    found.append(kept("probe-refusal-changed-state", held.tool, reader.tool.name, at, tokens,
+                                      (*step.facts, reader.fact) if mine else (reader.fact,),
+                                      f"a call of {held.tool} was refused, yet what it sent was stored"))
+            return found
+        tokens = tuple(sorted(held.tokens.values()))
+        if held.state == REMOVED:
+            every = tuple(sorted({*tokens, *held.stale}))
+            for reader, at, answer in readers:
+                if (reader.tool.name in held.shown or reader.kind != "list") and shows(answer, every):
+                    found.append(kept("probe-delete-kept", held.removed[0] if held.removed else step.tool,
+                                      reader.tool.name, at, every, (*step.facts, reader.fact),
+                                      "a record was removed with success"))
+            return found
+        showing = [r for r, _, a in readers if shows(a, tokens)]
+        if mine and step.kind in ("create", "update") and not showing:
+            for reader, at, _ in [r for r in readers if r[0].kind != "list" and self.claims(held)][:1]:
+                found.append(missing("probe-silent-noop", step.tool, reader.tool.name, at, tokens,
+                                     (*step.facts, reader.fact),
+                                     f"{step.tool} answered a success, yet no reader shows what it wrote"))
+            return found
+        for reader, at, answer in readers:
+            name = reader.tool.name
+            expected = reader.kind != "list" or name in held.shown or (
+                mine and step.kind == "create" and size(answer) == self.sizes.get(name, -1) + 1)
+            if not expected:
+                continue
+            if not shows(answer, tokens):
+                grew = size(answer) > self.sizes.get(name, 0)
+                if reader.kind == "list" and step.kind == "create" and not mine and not grew:
+                    held.shown.discard(name)  # a window of the newest or oldest records, not a loss
+                    continue
+                rule, tool, what = self.blame(step, mine, name)
+                found.append(missing(rule, tool, name, at, tokens, (*step.facts, reader.fact), what))
+                continue
+            held.shown.add(name)
+            diffs = differing(answer, held.mark(), held.values)
+            if not diffs:
+                held.agreed.add(name)
+            elif not mine and name not in held.agreed:
+                continue  # a field this reader never showed as written: not this step's doing
+            for diff in diffs:
+                rule, tool, what = self.blame(step, mine, name)
+                if rule == "probe-silent-noop" or (rule == "probe-readers-disagree" and not any(
+                        not differing(a, held.mark(), {diff[0]: diff[1]}) and shows(a, tokens)
+                        and r.tool.name != name for r, _, a in readers)):
+                    rule, tool = "probe-value-changed", step.tool
+                found.append(field_breach(rule, tool, name, at, held.mark() or "", diff,
+                                          (*step.facts, reader.fact), what))
+        return found
+
+    def claims(self, held: Held) -> bool:
+        """A write's answer that names what it wrote (a value sent, or a value it made): a success, not
+        a refusal in a shape the run has not learned."""
+        text = shown(held.answer)
+        return any(t in text for t in held.tokens.values()) or bool(held.ids)
+
+    @staticmethod
+    def blame(step: Step, mine: bool, reader: str) -> tuple[Any, str, str]:
+        if step.kind == "read":
+            return "probe-read-changed-state", step.tool, f"a record was read by {step.tool}"
+        if mine and step.kind in ("create", "update"):
+            return "probe-readers-disagree", reader, f"{step.tool} wrote a record and another reader shows it"
+        if step.kind == "remove":
+            return "probe-delete-took-other", step.tool, f"{step.tool} removed another record"
+        return "probe-data-lost", step.tool, f"{step.tool} wrote another record"
+
+
+def build(run: Run) -> type[RuleBasedStateMachine]:
+    learned = run.learned
+    creators = learned.creators
+    keyed = [r for r in learned.readers if r.kind != "list"]
+    lookers: list[tuple[Tool, Fact]] = [(r.tool, r.fact) for r in learned.listers] + [
+        (c.tool, c.fact) for c in learned.counters]
+    writes = {t.name: full_arguments(t) for t, _ in creators}
+    patches = {a.tool.name: marked_arguments(a.tool, PLACEHOLDER) for a in learned.updaters}
+
+    class Laws(RuleBasedStateMachine):
+        records = Bundle("records")
+
+        def __init__(self) -> None:
+            super().__init__()
+            run.examples += 1
+            if run.breaches and run.first_broken is None:
+                run.first_broken = run.examples
+            self.inert = run.first_broken is not None and run.examples - run.first_broken > SHRINK_EXAMPLES
+            self.example = Example(run)
+
+        @precondition(lambda self: len(self.example.held) < MAX_RECORDS and not run.stop() and not self.inert)
+        @rule(target=records, which=st.sampled_from(range(len(creators))), data=st.data())
+        def create(self, which: int, data: st.DataObject) -> Any:
+            tool, seen = creators[which]
+            held = self.example.create(tool, seen.identity, data.draw(writes[tool.name]))
+            return multiple() if held is None else held
+
+        @precondition(lambda self: bool(learned.updaters) and not self.inert)
+        @rule(held=records, which=st.integers(0, max(0, len(learned.updaters) - 1)), data=st.data())
+        def update(self, held: Held, which: int, data: st.DataObject) -> None:
+            actor = learned.updaters[which]
+            self.example.update(actor, held, data.draw(patches[actor.tool.name]))
+
+        @precondition(lambda self: bool(learned.removers) and not self.inert)
+        @rule(held=consumes(records), which=st.integers(0, max(0, len(learned.removers) - 1)))
+        def remove(self, held: Held, which: int) -> None:
+            self.example.remove(learned.removers[which], held)
+
+        @precondition(lambda self: bool(keyed) and not self.inert)
+        @rule(held=records, which=st.integers(0, max(0, len(keyed) - 1)))
+        def read(self, held: Held, which: int) -> None:
+            self.example.read(keyed[which], held)
+
+        @precondition(lambda self: bool(lookers) and not self.inert)
+        @rule(which=st.integers(0, max(0, len(lookers) - 1)))
+        def look(self, which: int) -> None:
+            self.example.look(*lookers[which])
+
+    return Laws

@@ -1,0 +1,74 @@
+"""What one example of the laws machine did: each record it wrote under its own marker, the values
+it last wrote, and whether it was removed or refused. Every law is judged against this model."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.stateful.watch import answer_values, tokens_of
+
+LIVE, REMOVED, REFUSED = "live", "removed", "refused"
+
+
+@dataclass
+class Held:
+    """One record of the example. `values` are the fields last written; `tokens` the marked texts it
+    holds now, by field; `stale` the tokens an update replaced; `shown` the readers that showed it."""
+
+    tool: str
+    args: dict[str, Any]
+    answer: Outcome
+    marker: str
+    tokens: dict[str, str]
+    values: dict[str, Any]
+    state: str = LIVE
+    stale: set[str] = field(default_factory=set)
+    shown: set[str] = field(default_factory=set)
+    agreed: set[str] = field(default_factory=set)
+    """The readers that showed every field as last written."""
+    ids: list[tuple[str, Any]] = field(default_factory=list)
+    at: int = 0
+    """Where the write that made it (or was refused) is among the example's calls."""
+    removed: tuple[str, int] | None = None
+    """The tool that removed it, and where that call is."""
+
+    @staticmethod
+    def written(tool: str, args: dict[str, Any], marker: str, answer: Outcome, state: str = LIVE) -> Held:
+        tokens = {t.removeprefix(f"{marker}-"): t for t in tokens_of(args, marker)}
+        ids = answer_values(answer, args) if answer.ok else []
+        return Held(tool, args, answer, marker, tokens, dict(args), state, ids=ids)
+
+    @property
+    def live(self) -> bool:
+        return self.state == LIVE
+
+    def token_list(self) -> tuple[str, ...]:
+        return tuple(sorted(self.tokens.values()))
+
+    def value_of(self, name: str) -> Any:
+        """The record's value for a reader's or actor's argument: a field written, else a member of
+        the write's answer (a server-made id)."""
+        if name in self.args:
+            return self.args[name]
+        return next((v for m, v in self.ids if m == name), None)
+
+    def updated(self, args: dict[str, Any], marker: str, named: str) -> set[str]:
+        """The model after an update that named these fields; the tokens it wrote."""
+        fresh = {t.removeprefix(f"{marker}-"): t for t in tokens_of(args, marker)}
+        for name in fresh:
+            if name in self.tokens:
+                self.stale.add(self.tokens[name])
+        self.tokens.update(fresh)
+        self.values.update({k: v for k, v in args.items() if k != named})
+        return set(fresh.values())
+
+    def mark(self) -> str | None:
+        """A token the record holds now (it finds the record's object in a structured answer)."""
+        return next(iter(sorted(self.tokens.values())), None)
+
+
+def sent(args: dict[str, Any]) -> str:
+    return json.dumps(args, ensure_ascii=False, sort_keys=True)

@@ -1,0 +1,143 @@
+"""What the laws machine knows of a server: the roles stateful.watch showed by experiment, and how
+to ask each reader about one record. Only what an experiment showed is used; a tool whose role was
+not shown takes no part."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.model.facts import Fact, fact_guessed
+from hypothesis_mcp.rules.answers import numbers_in
+from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.stateful.watch import CREATORS, TEXT, Seen, Watcher, counter, draw_all, may_delete
+
+
+@dataclass(frozen=True)
+class Reader:
+    """A tool that shows records: a listing (no argument), a keyed read (`arg` takes the record's
+    `field`: a written field, or a member of the write's answer), or a search (`arg` takes the text
+    written under `field`, any text field for TEXT)."""
+
+    tool: Tool
+    kind: str
+    fact: Fact
+    arg: str | None = None
+    field: str | None = None
+
+
+@dataclass(frozen=True)
+class Actor:
+    """A tool that acts on one record (update, remove), named by `arg`."""
+
+    tool: Tool
+    arg: str
+    facts: tuple[Fact, ...]
+
+
+@dataclass(frozen=True)
+class Counter:
+    tool: Tool
+    path: str
+    fact: Fact
+    fresh: float
+    """The number a fresh server shows: a count's expectation on a fresh replay starts from it."""
+
+
+@dataclass
+class Learned:
+    creators: list[tuple[Tool, Seen]] = field(default_factory=list)
+    updaters: list[Actor] = field(default_factory=list)
+    removers: list[Actor] = field(default_factory=list)
+    readers: list[Reader] = field(default_factory=list)
+    counters: list[Counter] = field(default_factory=list)
+    used: set[str] = field(default_factory=set)
+    """Identity values the experiments wrote on the server the machine goes on with."""
+    widest: Callable[[Tool], dict[str, Any]] = lambda tool: {}
+    done: bool = False
+
+    @property
+    def listers(self) -> list[Reader]:
+        return [r for r in self.readers if r.kind == "list"]
+
+
+def learned(conn: Connection, tools: list[Tool], base: Callable[[Tool], dict[str, Any]], seed: int,
+            run_settings: settings, deletes: bool) -> Learned:
+    """The experiments of stateful.watch on `conn` (a fresh server), read into what the machine
+    needs; the server is left as the experiments leave it, for the machine to go on with."""
+    found = Learned()
+
+    @run_settings
+    @given(data=st.data())
+    def experiments(data: st.DataObject) -> None:
+        if found.done:
+            return
+        watcher = Watcher(conn, tools, base, deletes, draw_all(data, tools))
+        first = watcher.look()
+        watcher.run()
+        found.widest, found.done = watcher.widest, True
+        read_roles(found, watcher, first)
+
+    with own_draws():
+        seeded(experiments, seed, "laws", "watch")()
+    return found
+
+
+def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> None:
+    by_name = {t.name: t for t in watcher.tools}
+    for name, seen in watcher.seen.items():
+        tool, fact = by_name[name], seen.fact
+        if fact is None or not fact.shown:
+            continue
+        if seen.role in CREATORS:
+            found.creators.append((tool, seen))
+        elif seen.role in ("update", "delete") and seen.identity is not None and seen.identity_fact is not None:
+            actor = Actor(tool, seen.identity, (fact, seen.identity_fact))
+            (found.updaters if seen.role == "update" else found.removers).append(actor)
+        elif seen.role == "read" and seen.bindings:
+            found.readers.append(Reader(tool, "key", seen.bindings[0].fact, seen.bindings[0].argument,
+                                        seen.bindings[0].field))
+        elif seen.role == "search" and seen.bindings:
+            found.readers.append(Reader(tool, "search", seen.bindings[0].fact, seen.bindings[0].argument,
+                                        seen.bindings[0].field))
+        elif seen.role == "list" and name in watcher.shown_alive:
+            found.readers.append(Reader(tool, "list", fact))
+        elif seen.role == "count" and (path := counter(watcher.moves.get(name, []))) is not None:
+            fresh = numbers_in(first[name]).get(path) if name in first and first[name].ok else None
+            if fresh is not None:
+                found.counters.append(Counter(tool, path, fact, fresh))
+    guessed_removers(found, watcher)
+    found.used = {identity_text(r.args.get(watcher.seen[r.tool].identity or "")) for r in watcher.records}
+
+
+def identity_text(value: Any) -> str:
+    return repr(value)
+
+
+def search_field(reader: Reader, args: dict[str, Any], tokens: dict[str, str]) -> str | None:
+    """The written field a search is asked by: its own, or for TEXT the first marked text."""
+    if reader.field == TEXT:
+        return next((f for f in args if f in tokens), None)
+    return reader.field if reader.field in tokens else None
+
+
+def guessed_removers(found: Learned, watcher: Watcher) -> None:
+    """A tool no experiment placed that may delete by its words or annotations and takes nothing but
+    a creator's identity: a remover by guess (its removal may be what is broken, so the experiments
+    could not show it). A finding that rests on it is at most low."""
+    identities = {s.identity for _, s in found.creators if s.identity}
+    placed = {t.name for t, _ in found.creators} | {r.tool.name for r in found.readers} | {
+        a.tool.name for a in (*found.removers, *found.updaters)}
+    for tool in watcher.tools:
+        if tool.name in placed or not may_delete(tool) or not watcher.callable(tool):
+            continue
+        if len(tool.properties) == 1 and (arg := next(iter(tool.properties))) in identities:
+            fact = fact_guessed(f"{tool.name} removes records", "its words or annotations say it may delete; "
+                                "no experiment showed what it does")
+            found.removers.append(Actor(tool, arg, (fact,)))

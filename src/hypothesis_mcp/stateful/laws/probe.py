@@ -1,0 +1,70 @@
+"""The laws machine as a probe of grading: learn the roles on a fresh server, run the machine's
+examples on that same server (now warm), confirm each broken law on fresh servers, report it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from hypothesis.errors import Flaky
+from hypothesis.stateful import run_state_machine_as_test
+
+from hypothesis_mcp.results import CONFIDENCE_ORDER
+from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
+from hypothesis_mcp.stateful.laws.confirm import SHRINK_REPLAYS, confirmed
+from hypothesis_mcp.stateful.laws.machine import Run, build
+from hypothesis_mcp.stateful.laws.observe import learned
+
+EXAMPLES = 12
+"""Examples per round on the warm server: the budget is per server, not per tool."""
+STEPS = 8
+ROUNDS = 2
+"""A round ends at its first broken law; the next round looks for another."""
+CONFIRMS = 3
+"""Breaches of one round tried on fresh servers, at most (shortest first)."""
+
+
+def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
+    """Every law the machine judges, over every tool the experiments showed a role for."""
+    pool = host.pool
+    if pool.shared or host.stop():
+        return
+    pool.expect(1)
+    conn = pool.acquire()
+    try:
+        run_settings = host.profile.settings(1)
+        model = learned(conn, host.tools, host.base, host.profile.seed, run_settings, allow_deletes)
+        if not model.creators or not model.readers:
+            return
+        run = Run(conn, model, host.profile.seed, stop=host.stop)
+        reads = frozenset({r.tool.name for r in model.readers} | {t.name for t in host.tools if t.read_only_hint})
+        for round_ in range(ROUNDS):
+            run.breaches, run.first_broken = [], None
+            machine = seeded(build(run), host.profile.seed, "laws", str(round_))
+            try:
+                with own_draws():
+                    run_state_machine_as_test(machine, settings=host.profile.settings(
+                        EXAMPLES, stateful_steps=STEPS))
+            except (AssertionError, Flaky):
+                pass
+            except Exception:
+                # Hypothesis can fail while shrinking a run the warm server answered otherwise; the
+                # breaches seen before are still confirmed on fresh servers.
+                pass
+            host.examples += run.examples
+            seen = sorted(run.breaches, key=lambda b: (CONFIDENCE_ORDER[b[0].confidence], len(b[1])))
+            tried: set[tuple[str, str]] = set()
+            for breach, calls, checks in seen:
+                key = (breach.rule, breach.tool)
+                if key in tried or len(tried) >= CONFIRMS or host.stop():
+                    continue
+                tried.add(key)
+                run.quiet.add(key)
+                pool.expect(SHRINK_REPLAYS + 2)
+                finding = confirmed(breach, calls, checks, host.reproduces, reads)
+                if finding is not None:
+                    yield finding
+            if not run.breaches:
+                return
+    finally:
+        pool.release(conn)
