@@ -36,9 +36,8 @@ LAW_RULES: dict[str, frozenset[str]] = {
                                "probe-overwrite-kept-old", "probe-count-wrong"}),
     # "counts equal the records the readers show".
     "count-drift": frozenset({"probe-count-wrong"}),
-    # "a refused write changes nothing": no rule of the registry says it yet, so the class is never
-    # found until one does (issue #43's law 2).
-    "refusal-side-effect": frozenset(),
+    # "a refused write changes nothing".
+    "refusal-side-effect": frozenset({"probe-refusal-changed-state"}),
     # "reads change nothing": a read that changed the store, or a repeated read that answers otherwise.
     "read-mutates": frozenset({"probe-read-changed-state", "probe-not-idempotent"}),
     # "walking the pages yields every record exactly once".
