@@ -49,9 +49,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 LONGEST_FIRST = (
-    "test_probe_renames.py", "test_real_servers_stores.py", "test_probe_fields.py", "test_probe_deletes.py",
-    "test_probe_agreeing.py", "test_probe_variety.py", "test_real_servers_sandboxed.py", "test_effect_failure.py",
-    "test_smoke.py", "test_robustness.py", "test_crashes.py", "test_draws_stable.py", "test_real_servers.py",
+    "test_real_servers_stores.py", "test_probe_fields.py", "test_probe_learned.py", "test_probe_renames.py",
+    "test_probe_agreeing.py", "test_probe_deletes.py", "test_probe_variety.py", "test_real_servers_sandboxed.py",
+    "test_effect_failure.py", "test_smoke.py", "test_robustness.py", "test_crashes.py", "test_draws_stable.py",
+    "test_real_servers.py",
 )
 """The costliest test files, most test-seconds first (measured, docs/performance.md "The suite")."""
 

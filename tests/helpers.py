@@ -147,6 +147,14 @@ def grading(max_examples: int | None = None) -> Profile:
     return make_profile("grading", max_examples=max_examples)
 
 
+def hunting() -> Profile:
+    """The grading profile with two examples per effect machine instead of eight, for a buggy
+    server whose bugs show on a machine's first examples: the examples it saves are those of the
+    server's correct tools, each a fresh server, and its correct twin keeps the full profile (that
+    eight examples draw no finding is what a twin asserts)."""
+    return Profile(**{**grading().__dict__, "probe_examples": 2})
+
+
 def seeded(seed: int, *, max_examples: int | None = None, shrink_calls: int | None = None) -> Profile:
     """The default profile with a pinned seed and no example database (so a saved failure from an
     earlier run cannot make a later one find it more easily than the seed alone would)."""

@@ -3,10 +3,11 @@ a deck store with a listing and {"error": ...} refusals): behind --allow-deletes
 server reported as done no reader shows the record, every other record stays, and a second delete
 is no error reported as success.
 
-Each bug is found under the grading profile with no probe config, at high confidence on facts the
-reproduction shows where the delete is annotated destructiveHint (low where only its words say it
-deletes: words never decide a verdict); the reproduction replays on the buggy store and not on its twin, and loses its
-failure without any one call that is not what the finding is about. The twins draw no finding.
+Each bug is found with no probe config and two examples per effect machine (helpers.hunting), at
+high confidence on facts the reproduction shows where the delete is annotated destructiveHint (low
+where only its words say it deletes: words never decide a verdict); the reproduction replays on the
+buggy store and not on its twin, and loses its failure without any one call that is not what the
+finding is about. The twins draw no finding under the full grading profile.
 Without --allow-deletes no deleting tool is called at all, and with it every delete names a record
 an earlier write of the run made (the server logs every call it gets).
 """
@@ -21,8 +22,9 @@ from typing import Any
 
 import pytest
 
-from helpers import ROOT, SERVE, cli, engine, grading, results
+from helpers import ROOT, SERVE, cli, engine, grading, hunting, results
 from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
 from hypothesis_mcp.rules.expectations import from_dict
@@ -51,11 +53,18 @@ def log_of(name: str, deletes: bool) -> Path:
     return LOGS / f"{name}-{'deletes' if deletes else 'writes'}.log"
 
 
+def profile(name: str, deletes: bool) -> Profile:
+    """The twin under the grading profile, a buggy store with two examples per effect machine."""
+    if not deletes:
+        return grading(max_examples=5)
+    return grading() if name == "twin" else hunting()
+
+
 def run(name: str, deletes: bool = True) -> Report:
     """A grading run of the store; without --allow-deletes a short one (it only has to show what is called)."""
     if (name, deletes) not in _reports:
         _reports[name, deletes] = engine(store(RUNS[name], log_of(name, deletes)),
-                                         grading() if deletes else grading(max_examples=5),
+                                         profile(name, deletes),
                                          probes=True, allow_writes=True, allow_deletes=deletes)
     return _reports[name, deletes]
 

@@ -2,10 +2,11 @@
 reader showing what it showed.
 
 A search that archives what it finds (inbox) and a fetch that moves an entry out of the listing
-(kv) pass the effect machine's round trip; the reads machine finds each under the grading profile
-with --allow-writes and no probe config, at high confidence on facts the reproduction shows, and
-the reproduction replays on the buggy store, not on its twin, and loses its failure without any
-one of its calls. The correct twins draw no finding.
+(kv) pass the effect machine's round trip; the reads machine finds each with --allow-writes, no
+probe config and two examples per effect machine (helpers.hunting), at high confidence on facts
+the reproduction shows, and the reproduction replays on the buggy store, not on its twin, and loses
+its failure without any one of its calls. The correct twins draw no finding under the grading
+profile.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from helpers import ROOT, SERVE, engine, grading, results
+from helpers import ROOT, SERVE, engine, grading, hunting, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction
@@ -29,7 +30,8 @@ def store(name: str, bug: bool = False) -> list[str]:
 
 def run(name: str, bug: bool = False) -> Report:
     if (name, bug) not in _reports:
-        _reports[name, bug] = engine(store(name, bug), grading(), probes=True, allow_writes=True)
+        _reports[name, bug] = engine(store(name, bug), hunting() if bug else grading(), probes=True,
+                                     allow_writes=True)
     return _reports[name, bug]
 
 

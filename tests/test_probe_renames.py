@@ -8,8 +8,9 @@ in tool names (snake and dotted), identity fields (`title`, `slot` whose mover c
 readers (a keyed get answering structured content, a text listing only) and refusals (isError, an
 "error: ..." text answered as success).
 
-Three grading runs with no probe config: the correct twin, and two runs that each switch on one
-bug of each store's mover and one of its updater. Every bug is found high on facts its reproduction
+Three runs with no probe config: the correct twin under the grading profile, and two runs that
+each switch on one bug of each store's mover and one of its updater, with two examples per effect
+machine (helpers.hunting). Every bug is found high on facts its reproduction
 shows, replays on its buggy server and not on the twin, and loses its failure without any one of
 its calls. The twin draws no finding, and a tool that says it copies (clone_draft) is never judged
 for leaving the old record.
@@ -21,7 +22,7 @@ from dataclasses import replace
 
 import pytest
 
-from helpers import ROOT, SERVE, engine, grading, results
+from helpers import ROOT, SERVE, engine, grading, hunting, results
 from hypothesis_mcp.connection import Outcome, parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
@@ -50,7 +51,8 @@ def server(name: str) -> list[str]:
 
 def run(name: str) -> Report:
     if name not in _reports:
-        _reports[name] = engine(server(name), grading(), probes=True, allow_writes=True)
+        _reports[name] = engine(server(name), grading() if name == "twin" else hunting(), probes=True,
+                                allow_writes=True)
     return _reports[name]
 
 
