@@ -436,7 +436,13 @@ class Watcher:
             start = len(self.calls)
             answer = self.call(tool, args)
             what = f"a second write to {tool.name} sharing only {name} with a record"
-            if not answer.ok:
+            after = self.look() if answer.ok else before
+            # Answered as a success, a write with values of its own that changed no snapshot kept the
+            # first record as a refusal does.
+            kept = (answer.ok and bool(tokens_of(args, marker) - {f"{marker}-{name}"})
+                    and all(shown(after[n]) == shown(before[n]) for n in after))
+            if not answer.ok or kept:
+                how = "is refused" if not answer.ok else "changed nothing, though answered as a success"
                 again = {**args, name: self.next_draw(tool)[1].get(name)}
                 second = len(self.calls)
                 accepted = self.call(tool, again)
@@ -451,13 +457,12 @@ class Watcher:
                 calls = [first.call, *self.calls[start:]]
                 seen.identity, seen.overwrite = name, "refused"
                 seen.overwrite_fact = fact_shown(
-                    f"{what} is refused, not replacing or adding: the same write with another {name} was "
+                    f"{what} {how}, not replacing or adding: the same write with another {name} was "
                     "accepted and shown", calls=calls, source="experiment")
                 seen.identity_fact = fact_shown(
-                    f"{name} tells {tool.name}'s records apart: sharing it alone was refused, and with another "
-                    f"{name} the same write was accepted", calls=calls, source="experiment")
+                    f"{name} tells {tool.name}'s records apart: sharing it alone {how}, and with another "
+                    f"{name} the same write was accepted and shown", calls=calls, source="experiment")
                 return
-            after = self.look()
             ids = answer_values(answer, args)
             shared = {f"{first.marker}-{name}", str(first.args[name])}
             new = self.marks(tool, args, marker, ids, before, after) - shared
@@ -544,9 +549,13 @@ class Watcher:
         return (args, taken, marker) if taken else None
 
     def on_records(self, tool: Tool) -> None:
-        """The tool called with a record's identity; refused, in the shapes of ON_RECORDS, then with
-        an id from the answer."""
-        for attempt, variant in enumerate(ON_RECORDS):
+        """The tool called with a record's identity; refused, in the shapes of ON_RECORDS, then in
+        them again with the next id from the answer."""
+        variants = list(ON_RECORDS)
+        attempt = 0
+        while attempt < len(variants):
+            variant = variants[attempt]
+            attempt += 1
             record = self.fresh_record()
             if record is None:
                 return
@@ -561,9 +570,11 @@ class Watcher:
             after = self.look()
             if not answer.ok:
                 self.refused[tool.name] = args
-                if any(v.startswith("id:") for v in taken.values()):
+                if (any(v.startswith("id:") for v in taken.values()) and attempt == len(variants)
+                        and len(record.ids) > 1 and len(variants) < 3 * len(ON_RECORDS)):
                     record.ids = record.ids[1:]
-                if attempt < len(ON_RECORDS) - 1:
+                    variants += ON_RECORDS
+                if attempt < len(variants):
                     continue
                 self.search(tool, record)
                 return
