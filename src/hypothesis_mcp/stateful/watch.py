@@ -303,7 +303,11 @@ class Watcher:
     def next_draw(self, tool: Tool, variant: int | None = None) -> tuple[str, dict[str, Any]]:
         """Fresh values, shaped like the tool's last accepted write (see try_create)."""
         pool = self.draws[tool.name]
-        drawn = pool.pop(0) if len(pool) > 1 else pool[0]
+        # A value a record of the run holds would name that record by chance: a draw without one first.
+        held = {json.dumps(v) for r in self.records for v in r.args.values()}
+        pick = next((i for i, d in enumerate(pool) if not any(
+            json.dumps(d[c]) in held for c in candidates(tool) if c in d and not str(d[c]).startswith(PLACEHOLDER))), 0)
+        drawn = pool.pop(pick) if len(pool) > 1 else pool[0]
         marker = salted_marker(self.salt, self.count)
         self.count += 1
         args = with_marker(drawn, marker)
@@ -430,7 +434,10 @@ class Watcher:
             if first is None or name not in first.args:
                 continue
             tried.append(name)
+            # Fresh values, with the first record's booleans and choices (a rule between fields keys on
+            # them, and the server accepted those): only sharing `name` should make it fail.
             marker, args = self.next_draw(tool)
+            args.update({k: v for k, v in first.args.items() if k in args and switch(tool, k, v)})
             args[name] = first.args[name]
             before = self.snap
             start = len(self.calls)
@@ -464,7 +471,7 @@ class Watcher:
                     f"{name} the same write was accepted and shown", calls=calls, source="experiment")
                 return
             ids = answer_values(answer, args)
-            shared = {f"{first.marker}-{name}", str(first.args[name])}
+            shared = {f"{first.marker}-{name}", str(first.args[name]), json.dumps(first.args[name])}
             new = self.marks(tool, args, marker, ids, before, after) - shared
             old = first.tokens - shared
             new_shown = self.showing(after, new)
@@ -816,6 +823,12 @@ def typed(value: Any) -> list[Any]:
     if isinstance(value, int):
         return [value, str(value)]
     return [value]
+
+
+def switch(tool: Tool, name: str, value: Any) -> bool:
+    """A boolean, or a value of an enumeration: what a rule between fields keys on."""
+    schema = tool.properties.get(name)
+    return isinstance(value, bool) or (isinstance(schema, dict) and "enum" in schema)
 
 
 def candidates(tool: Tool) -> list[str]:
