@@ -101,9 +101,9 @@ def accepts(tool: Tool, param: str, value: Any) -> bool:
 
 
 def find_pager(call: Caller, tool: Tool, args: dict[str, Any], first: Outcome,
-               tried: set[tuple[str, str]]) -> tuple[Pager, Outcome] | None:
-    """The member and parameter that continue the listing, with the second page; each pair that
-    answered no other items is added to `tried` and not tried again."""
+               tried: set[tuple[str, str]]) -> Pager | None:
+    """The member and parameter that continue the listing; each pair that answered no other items is
+    added to `tried` and not tried again."""
     old = {json.dumps(i, sort_keys=True) for i in items(first)}
     for member, value in scalars(first).items():
         for param in tool.properties:
@@ -113,7 +113,7 @@ def find_pager(call: Caller, tool: Tool, args: dict[str, Any], first: Outcome,
             answer = call({**args, param: value})
             new = [i for i in items(answer) if json.dumps(i, sort_keys=True) not in old]
             if answer.ok and new:
-                return Pager(member, param), answer
+                return Pager(member, param)
     return None
 
 

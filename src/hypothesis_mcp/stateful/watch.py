@@ -272,10 +272,9 @@ class Watcher:
             return first
         if seen.paging is None:
             start = len(self.calls)
-            found = find_pager(lambda a: self.call(tool, a), tool, args, first, self.page_tries[tool.name])
-            if found is None:
+            pager = find_pager(lambda a: self.call(tool, a), tool, args, first, self.page_tries[tool.name])
+            if pager is None:
                 return first
-            pager = found[0]
             joined, pages, ended = walk(lambda a: self.call(tool, a), args, first, pager)
             if not ended:
                 return first
