@@ -694,9 +694,12 @@ class Watcher:
         self.search(tool, record)
 
     def search(self, tool: Tool, record: Record) -> None:
-        """Each text argument tried with each written text's value: a reader found by it searches."""
-        texts = [(f, v) for f, v in record.args.items()
-                 if isinstance(v, str) and f"{record.marker}-{f}" in record.tokens]
+        """Each text argument tried with each written text's value: a reader found by it searches. The
+        live record with the most texts of its own is the one looked for."""
+        record = max([record, *reversed(self.live())], key=lambda r: len(own_texts(r)))
+        if not own_texts(record) and (made := self.try_create(next(t for t in self.tools if t.name == record.tool))):
+            record = made
+        texts = own_texts(record)
         seen = self.seen[tool.name]
         for arg in tool.required:
             if arg in record.args:
@@ -822,6 +825,11 @@ def typed(value: Any) -> list[Any]:
     if isinstance(value, int):
         return [value, str(value)]
     return [value]
+
+
+def own_texts(record: Record) -> list[tuple[str, str]]:
+    """The record's text fields whose marked value no other record shares."""
+    return [(f, v) for f, v in record.args.items() if isinstance(v, str) and f"{record.marker}-{f}" in record.tokens]
 
 
 def switch(tool: Tool, name: str, value: Any) -> bool:
