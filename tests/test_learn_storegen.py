@@ -14,9 +14,10 @@ from storegen_truth import SKIP_REASON, Graded, command, describe, grade, shown_
 
 pytestmark = pytest.mark.skipif(storegen_dir() is None, reason=SKIP_REASON)
 
-SEEDS = (0, 1, 2, 3)
+SEEDS = (0, 1, 2, 3, 165)
 """The first seeds: user keys that replace and that refuse, server-made ids in prose, search, rename,
-counts, offset and cursor paging."""
+counts, offset and cursor paging; and 165, whose listing answers two records a page as a table (a
+remover was taken for an update while only the first page was looked at)."""
 
 
 def learned(seed: int, blind: bool) -> dict[str, Any]:
@@ -46,5 +47,5 @@ def test_roles_identities_and_bindings_are_right_on_the_sample(runs: dict[int, A
     for truth, by_name, by_place in runs.values():
         named.add(grade(by_name, truth))
         blind.add(grade(by_place, truth, [t["name"] for t in by_name["tools"]]))
-    # Measured: every tool but seed 2's get (its binding not shown) has role, identity and bindings right.
-    assert (named.tools_right, named.tools) == (blind.tools_right, blind.tools) == (21, 22), named.wrong
+    # Measured: every tool has role, identity and bindings right.
+    assert (named.tools_right, named.tools) == (blind.tools_right, blind.tools) == (30, 30), named.wrong

@@ -21,7 +21,7 @@ from hypothesis_mcp.model.facts import GUESSED, SHOWN
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.profiles import make_profile
 from hypothesis_mcp.search.pool import ServerPool
-from hypothesis_mcp.stateful.calibrate import Calibration, calibrated_readers
+from hypothesis_mcp.stateful.calibrate import REPLACES, Calibration, calibrated_readers
 from hypothesis_mcp.stateful.keys import choose_key
 from hypothesis_mcp.stateful.probes import ProbeRun
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
@@ -60,13 +60,18 @@ class Learned:
         if seen.bindings or seen.role in ("read", "list", "search", "count"):
             data["bindings"] = [{"argument": b.argument, "field": b.field, "evidence": SHOWN,
                                  "experiment": b.fact.what} for b in seen.bindings]
+        if seen.paging is not None and seen.paging_fact is not None:
+            data["paging"] = {"member": seen.paging.member, "param": seen.paging.param, "evidence": SHOWN,
+                              "experiment": seen.paging_fact.what}
         if (self.tool.is_write and seen.role is None) or seen.role in EFFECTS:
             readers = self.readers or list(seen.readers)
             data["readers"] = [{"name": r, "evidence": SHOWN if (cal and r in cal.readers) or r in seen.readers
                                 else GUESSED} for r in readers]
             identity = cal.identity if cal and cal.identity else seen.identity
             data["identity"] = {"field": identity or self.key, "evidence": SHOWN if identity else GUESSED}
-            overwrite = cal.overwrite if cal and cal.overwrite else seen.overwrite
+            # Calibration varies one key, often guessed: a second record beside the first shows only
+            # that it is no identity, so that the tool appends is the experiments' to show.
+            overwrite = cal.overwrite if cal and cal.overwrite == REPLACES else seen.overwrite
             data["overwrite"] = {"behaviour": overwrite, "evidence": SHOWN if overwrite else GUESSED}
             if (cal is not None and cal.answer_id) or seen.answer_id:
                 data["answer_id"] = cal.answer_id if cal is not None and cal.answer_id else seen.answer_id
@@ -176,6 +181,8 @@ def print_learned(learned: list[Learned], write: Any) -> None:
         write(f"{data['name']}: {data['role']} ({data['evidence']}; {why})")
         for binding in data.get("bindings", []):
             write(f"    binding: {binding['argument']} selects by {binding['field']} ({binding['evidence']})")
+        if paging := data.get("paging"):
+            write(f"    pages: its {paging['member']} given back as {paging['param']} ({paging['evidence']})")
         if data.get("answer_id"):
             write(f"    answer id: {data['answer_id']}")
         for name in ("readers", "identity", "overwrite", "refusal", "refusal_shape"):

@@ -48,6 +48,7 @@ from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import numbers_in, shown
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.stateful.looking import Pager, find_pager, walk
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.dialect import value_validator
 from hypothesis_mcp.strategies.markers import MARKER
@@ -57,6 +58,10 @@ CREATORS = ("create", "write")
 """A creator whose second write with the same identity replaces the first writes (an upsert)."""
 ATTEMPTS = 4
 """Tries of a write with fresh values before it counts as no creator (see try_create)."""
+LIKE_RECORD = 4
+ON_RECORDS = (0, 0, 2, LIKE_RECORD, 3)
+"""The shapes of a call on a record, tried in turn while refused: fresh values, other fresh values,
+its booleans turned, only the arguments the record's own write sent, its required arguments alone."""
 DRAWS = 16
 MIN_DRAWS = 12
 """Argument sets drawn per tool, pairwise different in every identity candidate."""
@@ -106,9 +111,12 @@ class Seen:
     bindings: list[Binding] = field(default_factory=list)
     readers: dict[str, Fact] = field(default_factory=dict)
     """For a writer: the lookers that showed its new record."""
+    paging: Pager | None = None
+    paging_fact: Fact | None = None
+    """For a listing: the member of its answer that, given back, answers the next page."""
 
     def facts(self) -> list[Fact]:
-        found = [self.fact, self.identity_fact, self.answer_fact, self.overwrite_fact,
+        found = [self.fact, self.identity_fact, self.answer_fact, self.overwrite_fact, self.paging_fact,
                  *(b.fact for b in self.bindings), *self.readers.values()]
         return [f for f in found if f is not None]
 
@@ -126,14 +134,33 @@ def draw_all(data: st.DataObject, tools: list[Tool]) -> dict[str, list[dict[str,
                        for f in candidates(tool))
         drawn = data.draw(st.lists(full_arguments(tool), min_size=MIN_DRAWS, max_size=DRAWS, unique_by=unique)
                           if unique else st.lists(full_arguments(tool), min_size=MIN_DRAWS, max_size=DRAWS))
-        draws[tool.name] = [{**{k: v for other in drawn for k, v in other.items()}, **args} for args in drawn]
+        draws[tool.name] = [all_marked(tool, {**{k: v for other in drawn for k, v in other.items()}, **args})
+                            for args in drawn]
     return draws
+
+
+def all_marked(tool: Tool, args: dict[str, Any]) -> dict[str, Any]:
+    """Every plain text field carries the marker where its schema admits `{marker}-{field}`, whatever
+    the field is called: a write's values then show where they went."""
+    marked = dict(args)
+    for name, schema in tool.properties.items():
+        bare = f"{PLACEHOLDER}-{name}"
+        if (isinstance(marked.get(name), str) and not marked[name].startswith(PLACEHOLDER) and isinstance(schema, dict)
+                and schema.get("type") == "string" and not {"pattern", "format", "enum", "const"} & schema.keys()
+                and schema.get("minLength", 0) <= len(bare) <= schema.get("maxLength", len(bare))):
+            marked[name] = bare
+    return marked
 
 
 def full_arguments(tool: Tool) -> st.SearchStrategy[dict[str, Any]]:
     """Marked arguments that set every field the schema allows together (a write that sets more
-    shows more of what it does), or, where the schema will not have them all, the usual ones."""
-    full = replace(tool, input_schema={**tool.input_schema, "required": list(tool.properties)})
+    shows more of what it does), or, where the schema will not have them all, the usual ones. A
+    field's default or examples are not preferred: a write of the default shows nothing."""
+    declared = tool.input_schema.get("properties")
+    plain = {name: {k: v for k, v in sub.items() if k not in ("default", "examples")} if isinstance(sub, dict) else sub
+             for name, sub in declared.items()} if isinstance(declared, dict) else declared
+    full = replace(tool, input_schema={**tool.input_schema, "required": list(tool.properties),
+                                       **({"properties": plain} if plain is not None else {})})
     try:
         return marked_arguments(full, PLACEHOLDER)
     except SchemaError:
@@ -211,7 +238,12 @@ class Watcher:
         self.changed: set[str] = set()
         self.validators: dict[str, jsonschema.protocols.Validator] = {}
         self.snap: dict[str, Outcome] = {}
+        self.look_calls: list[Call] = []
+        """The calls of the latest snapshot."""
+        self.page_tries: dict[str, set[tuple[str, str]]] = {t.name: set() for t in self.lookers}
         self.shape: dict[str, int] = {}
+        self.refused: dict[str, dict[str, Any]] = {}
+        """Per tool, the arguments of its last refused call."""
         """Per tool, the variant of its draws its last accepted write took (see try_create)."""
 
     def callable(self, tool: Tool) -> bool:
@@ -224,9 +256,35 @@ class Watcher:
         return self.conn.call(tool.name, args)
 
     def look(self) -> dict[str, Outcome]:
-        """A new snapshot, kept as the current one: each looker asked for its largest page."""
-        self.snap = {t.name: self.call(t, self.widest(t)) for t in self.lookers}
+        """A new snapshot, kept as the current one: each looker asked for its largest page, and walked
+        to its last page where it pages."""
+        start = len(self.calls)
+        self.snap = {t.name: self.whole(t) for t in self.lookers}
+        self.look_calls = self.calls[start:]
         return self.snap
+
+    def whole(self, tool: Tool) -> Outcome:
+        """Everything a looker shows: its pages joined, once a page showed how it continues."""
+        args = self.widest(tool)
+        first = self.call(tool, args)
+        seen = self.seen[tool.name]
+        if not first.ok:
+            return first
+        if seen.paging is None:
+            start = len(self.calls)
+            pager = find_pager(lambda a: self.call(tool, a), tool, args, first, self.page_tries[tool.name])
+            if pager is None:
+                return first
+            joined, pages, ended = walk(lambda a: self.call(tool, a), args, first, pager)
+            if not ended:
+                return first
+            seen.paging = pager
+            seen.paging_fact = fact_shown(
+                f"{tool.name} pages: its answer's {pager.member}, given back as {pager.param}, answered records "
+                f"the first page did not, and {pages} pages led to one that named no next", calls=[
+                    self.calls[start - 1], *self.calls[start:]], source="experiment")
+            return joined
+        return walk(lambda a: self.call(tool, a), args, first, seen.paging)[0]
 
     def widest(self, tool: Tool) -> dict[str, Any]:
         return {**self.base(tool), **{b.param: b.maximum or 100 for b in profile(tool).bounds if b.kind == "limit"}}
@@ -244,13 +302,20 @@ class Watcher:
     def next_draw(self, tool: Tool, variant: int | None = None) -> tuple[str, dict[str, Any]]:
         """Fresh values, shaped like the tool's last accepted write (see try_create)."""
         pool = self.draws[tool.name]
-        drawn = pool.pop(0) if len(pool) > 1 else pool[0]
+        # A value a record of the run holds would name that record by chance: a draw without one first.
+        held = {json.dumps(v) for r in self.records for v in r.args.values()}
+        pick = next((i for i, d in enumerate(pool) if not any(
+            json.dumps(d[c]) in held for c in candidates(tool) if c in d and not str(d[c]).startswith(PLACEHOLDER))), 0)
+        drawn = pool.pop(pick) if len(pool) > 1 else pool[0]
         marker = salted_marker(self.salt, self.count)
         self.count += 1
         args = with_marker(drawn, marker)
         variant = self.shape.get(tool.name, 0) if variant is None else variant
+        # Turned against the last refused call's booleans: a rule that refused it (one boolean's value
+        # forbids another field) is then not met again.
+        refused = self.refused.get(tool.name, {})
         if variant >= 2:
-            args = {k: not v if isinstance(v, bool) else v for k, v in args.items()
+            args = {k: not refused.get(k, v) if isinstance(v, bool) else v for k, v in args.items()
                     if variant == 2 or k in tool.required}
         return marker, args
 
@@ -322,6 +387,7 @@ class Watcher:
             call = self.calls[-1]
             after = self.look()
             if not answer.ok:
+                self.refused[tool.name] = args
                 continue
             self.shape[tool.name] = attempt
             ids = answer_values(answer, args)
@@ -341,7 +407,7 @@ class Watcher:
                 seen.fact = fact_shown(
                     f"{tool.name} creates records: after its successful call {showing[0]} showed the values it "
                     "sent, which no tool showed before (not a reader: it changed a snapshot)",
-                    marker=marker, tools=[tool.name, showing[0]], calls=[call, *self.calls[-len(after):]],
+                    marker=marker, tools=[tool.name, showing[0]], calls=[call, *self.look_calls],
                     source="experiment")
             for name in showing:
                 seen.readers.setdefault(name, fact_shown(
@@ -367,35 +433,44 @@ class Watcher:
             if first is None or name not in first.args:
                 continue
             tried.append(name)
+            # Fresh values, with the first record's booleans and choices (a rule between fields keys on
+            # them, and the server accepted those): only sharing `name` should make it fail.
             marker, args = self.next_draw(tool)
+            args.update({k: v for k, v in first.args.items() if k in args and switch(tool, k, v)})
             args[name] = first.args[name]
             before = self.snap
             start = len(self.calls)
             answer = self.call(tool, args)
             what = f"a second write to {tool.name} sharing only {name} with a record"
-            if not answer.ok:
+            after = self.look() if answer.ok else before
+            # Answered as a success, a write with values of its own that changed no snapshot kept the
+            # first record as a refusal does.
+            kept = (answer.ok and bool(tokens_of(args, marker) - {f"{marker}-{name}"})
+                    and all(shown(after[n]) == shown(before[n]) for n in after))
+            if not answer.ok or kept:
+                how = "is refused" if not answer.ok else "changed nothing, though answered as a success"
                 again = {**args, name: self.next_draw(tool)[1].get(name)}
+                second = len(self.calls)
                 accepted = self.call(tool, again)
                 after = self.look()
                 ids = answer_values(accepted, again)
                 marks = self.marks(tool, again, marker, ids, before, after)
                 if not accepted.ok or not marks or not self.showing(after, marks):
                     continue
-                self.records.append(Record(tool.name, again, marker, marks, accepted, self.calls[-len(after) - 1],
+                self.records.append(Record(tool.name, again, marker, marks, accepted, self.calls[second],
                                            ids, self.showing(after, marks)))
                 self.moved(before, after, +1)
                 calls = [first.call, *self.calls[start:]]
                 seen.identity, seen.overwrite = name, "refused"
                 seen.overwrite_fact = fact_shown(
-                    f"{what} is refused, not replacing or adding: the same write with another {name} was "
+                    f"{what} {how}, not replacing or adding: the same write with another {name} was "
                     "accepted and shown", calls=calls, source="experiment")
                 seen.identity_fact = fact_shown(
-                    f"{name} tells {tool.name}'s records apart: sharing it alone was refused, and with another "
-                    f"{name} the same write was accepted", calls=calls, source="experiment")
+                    f"{name} tells {tool.name}'s records apart: sharing it alone {how}, and with another "
+                    f"{name} the same write was accepted and shown", calls=calls, source="experiment")
                 return
-            after = self.look()
             ids = answer_values(answer, args)
-            shared = {f"{first.marker}-{name}", str(first.args[name])}
+            shared = {f"{first.marker}-{name}", str(first.args[name]), json.dumps(first.args[name])}
             new = self.marks(tool, args, marker, ids, before, after) - shared
             old = first.tokens - shared
             new_shown = self.showing(after, new)
@@ -426,6 +501,9 @@ class Watcher:
                     "replaces it" + (f", while sharing {', '.join(appended)} added a record" if appended else ""),
                     calls=calls, source="experiment")
                 return
+            # The value both writes sent tells the first record apart no longer.
+            first.tokens = first.tokens - shared
+            first.alive = bool(first.tokens)
             if new_shown and old and old_shown:
                 self.records.append(record)
                 self.moved(before, after, +1)
@@ -448,18 +526,20 @@ class Watcher:
 
     def fill(self, tool: Tool, record: Record, variant: int | None = None
              ) -> tuple[dict[str, Any], dict[str, str], str] | None:
-        """Arguments that name `record`: its identity (or, unknown, the values of its identity
-        candidates) by the same names, or an id from its answer for a required argument it did not
-        send; the rest drawn fresh. With which argument took which field."""
-        marker, args = self.next_draw(tool, variant)
+        """Arguments that name `record`: its identity by the same name; unknown, an id from its answer
+        for a required argument it did not send, else the values of its identity candidates (none
+        where its writes were shown to append); the rest drawn fresh. With which argument took which
+        field."""
+        marker, args = self.next_draw(tool, 0 if variant == LIKE_RECORD else variant)
+        if variant == LIKE_RECORD:
+            args = {k: v for k, v in args.items() if k in record.args or k in tool.required}
         creator = next(t for t in self.tools if t.name == record.tool)
         known = self.seen[record.tool].identity
-        names = [known] if known is not None else candidates(creator)
         taken: dict[str, str] = {}
-        for name in names:
-            if name in tool.properties and name in record.args:
-                args[name], taken[name] = record.args[name], name
-        for name in [] if taken else tool.required:
+        if known is not None and known in tool.properties and known in record.args:
+            args[known], taken[known] = record.args[known], known
+            return args, taken, marker
+        for name in [n for n in tool.required if n not in record.args]:
             for member, value in sorted(record.ids, key=lambda mv: mv[0] != name):
                 for option in typed(value):
                     if self.valid(tool, {**args, name: option}):
@@ -467,18 +547,25 @@ class Watcher:
                         break
                 if name in taken:
                     break
-            if taken:
-                break
+            if name in taken:
+                return args, taken, marker
+        for name in [] if known is not None or self.seen[record.tool].overwrite == "appends" else candidates(creator):
+            if name in tool.properties and name in record.args:
+                args[name], taken[name] = record.args[name], name
         return (args, taken, marker) if taken else None
 
     def on_records(self, tool: Tool) -> None:
-        """The tool called with a record's identity; refused, with other values, its booleans
-        turned, its required arguments alone, then an id from the answer."""
-        for attempt in range(ATTEMPTS):
+        """The tool called with a record's identity; refused, in the shapes of ON_RECORDS, then in
+        them again with the next id from the answer."""
+        variants = list(ON_RECORDS)
+        attempt = 0
+        while attempt < len(variants):
+            variant = variants[attempt]
+            attempt += 1
             record = self.fresh_record()
             if record is None:
                 return
-            filled = self.fill(tool, record, attempt if attempt != 1 else 0)
+            filled = self.fill(tool, record, variant)
             if filled is None:
                 self.search(tool, record)
                 return
@@ -488,9 +575,12 @@ class Watcher:
             answer = self.call(tool, args)
             after = self.look()
             if not answer.ok:
-                if any(v.startswith("id:") for v in taken.values()):
+                self.refused[tool.name] = args
+                if (any(v.startswith("id:") for v in taken.values()) and attempt == len(variants)
+                        and len(record.ids) > 1 and len(variants) < 3 * len(ON_RECORDS)):
                     record.ids = record.ids[1:]
-                if attempt < ATTEMPTS - 1:
+                    variants += ON_RECORDS
+                if attempt < len(variants):
                     continue
                 self.search(tool, record)
                 return
@@ -519,8 +609,13 @@ class Watcher:
                 seen.fact = fact_shown(f"{tool.name} changes records: its successful call with the {ident[1]} of "
                                        f"a record changed what {changed[0]} shows, and made no record appear "
                                        "or vanish", calls=calls, source="experiment")
+            elif not [k for k, v in args.items() if k not in taken and record.args.get(k) != v] and (
+                    set(tool.properties) - set(taken)):
+                # Given nothing but what the record holds, a writer has nothing to write: a call that
+                # changed nothing tells a reader from it only with values it could have written.
+                return
             else:
-                self.read(tool, record, taken, answer)
+                self.read(tool, record, taken, answer, self.calls[start:])
                 return
             self.answer_id(record, taken, tool, calls)
             if ident[0] is not None:
@@ -564,7 +659,7 @@ class Watcher:
                 return record
         return None
 
-    def read(self, tool: Tool, record: Record, taken: dict[str, str], answer: Outcome) -> None:
+    def read(self, tool: Tool, record: Record, taken: dict[str, str], answer: Outcome, asked: list[Call]) -> None:
         """A call that changed nothing: a reader, bound to the argument that took the record's
         identity when it shows that record and, asked for another, that one and not the first."""
         if not any(t in shown(answer) for t in record.tokens):
@@ -585,7 +680,7 @@ class Watcher:
             if unchanged and second.ok and any(t in text for t in other.tokens) and not any(
                     t in text for t in record.tokens):
                 field_ = taken[ident[0]].removeprefix("id:")
-                calls = [record.call, other.call, *self.calls[start - len(self.snap) - 1:start + 1]]
+                calls = [record.call, other.call, *asked, self.calls[start]]
                 seen.role = "read"
                 seen.fact = fact_shown(
                     f"{tool.name} reads one record: given the {ident[1]} of a record it answered that record, "
@@ -599,15 +694,19 @@ class Watcher:
         self.search(tool, record)
 
     def search(self, tool: Tool, record: Record) -> None:
-        """Each text argument tried with each written text's value: a reader found by it searches."""
-        texts = [(f, v) for f, v in record.args.items()
-                 if isinstance(v, str) and f"{record.marker}-{f}" in record.tokens]
+        """Each text argument tried with each written text's value: a reader found by it searches. The
+        live record with the most texts of its own is the one looked for."""
+        record = max([record, *reversed(self.live())], key=lambda r: len(own_texts(r)))
+        if not own_texts(record) and (made := self.try_create(next(t for t in self.tools if t.name == record.tool))):
+            record = made
+        texts = own_texts(record)
         seen = self.seen[tool.name]
         for arg in tool.required:
             if arg in record.args:
                 continue
             strong: list[str] = []
             weak: list[str] = []
+            asked: list[str] = []
             start = len(self.calls)
             before = self.snap
             for name, value in texts:
@@ -617,6 +716,7 @@ class Watcher:
                 if query is None:
                     continue
                 answer = self.call(tool, {**base, arg: query})
+                asked.append(name)
                 out = shown(answer) if answer.ok else ""
                 others = record.tokens - {token}
                 if any(t in out for t in others):
@@ -638,14 +738,16 @@ class Watcher:
             found = strong if echoes else [n for n, _ in texts if n in strong or n in weak]
             if not found:
                 continue
-            field_ = found[0] if len(found) == 1 else TEXT
+            # One field is shown only against another that was tried and found nothing.
+            field_ = found[0] if len(found) == 1 and len(asked) > 1 else TEXT
             calls = [record.call, *self.calls[start:]]
             seen.role = "search"
             seen.fact = fact_shown(
                 f"{tool.name} finds records by text: given a value the run wrote under {', '.join(found)}, it "
                 "answered that record; given a text no record holds, none; no call of it changed a snapshot",
                 calls=calls, source="experiment")
-            what = f"the text of {', '.join(found)}" if len(found) > 1 else f"their {found[0]}"
+            what = (f"their {found[0]}, not their {', '.join(n for n in asked if n not in found)}" if field_ != TEXT
+                    else f"the text of {', '.join(found)}" + ("" if len(found) > 1 else " (no other field was tried)"))
             seen.bindings.append(Binding(arg, field_, fact_shown(
                 f"{tool.name}'s {arg} selects records by {what}", calls=calls, source="experiment")))
             return
@@ -723,6 +825,17 @@ def typed(value: Any) -> list[Any]:
     if isinstance(value, int):
         return [value, str(value)]
     return [value]
+
+
+def own_texts(record: Record) -> list[tuple[str, str]]:
+    """The record's text fields whose marked value no other record shares."""
+    return [(f, v) for f, v in record.args.items() if isinstance(v, str) and f"{record.marker}-{f}" in record.tokens]
+
+
+def switch(tool: Tool, name: str, value: Any) -> bool:
+    """A boolean, or a value of an enumeration: what a rule between fields keys on."""
+    schema = tool.properties.get(name)
+    return isinstance(value, bool) or (isinstance(schema, dict) and "enum" in schema)
 
 
 def candidates(tool: Tool) -> list[str]:

@@ -1,0 +1,148 @@
+"""Observation: the whole of what a listing shows, page after page where it pages.
+
+A listing may answer one page and name where the next one starts, under a member and a parameter
+of its own naming. Which member continues it is learned by trying, never read from names: a
+scalar the answer shows beside its items (a JSON member of the object that holds the items, or a
+`name: value` line after a table), given back through one of the tool's unset optional parameters
+that can hold it, continues the listing when that call answers items the first page did not.
+Once learned, a look walks to the page that names no next one, and the pages are joined into one
+answer (their items in one list or table), so a snapshot is the whole listing, not its first page.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.rules.answers import shown
+
+MAX_PAGES = 25
+LINE = re.compile(r"^([A-Za-z_][\w.-]*)\s*[:=]\s*(\S.*?)\s*$")
+"""A `name: value` line outside a table: where a text answer names its next page."""
+
+Caller = Callable[[dict[str, Any]], Outcome]
+
+
+@dataclass(frozen=True)
+class Pager:
+    """How a listing continues: its answer's `member`, given back as the tool's `param`."""
+
+    member: str
+    param: str
+
+
+def holder(value: Any, depth: int = 0) -> dict[str, Any] | None:
+    """The object of a JSON answer that holds its items: the first one with exactly one list member."""
+    if not isinstance(value, dict) or depth > 3:
+        return None
+    if sum(isinstance(v, list) for v in value.values()) == 1:
+        return value
+    for item in value.values():
+        if (found := holder(item, depth + 1)) is not None:
+            return found
+    return None
+
+
+def scalars(answer: Outcome) -> dict[str, Any]:
+    """The texts and integers an answer shows beside its items, by member."""
+    value = answer.value()
+    if isinstance(value, dict | list):
+        found = holder(value)
+        return {k: v for k, v in (found or {}).items()
+                if (isinstance(v, str) and v.strip()) or (isinstance(v, int) and not isinstance(v, bool))}
+    pairs = (LINE.match(line.strip()) for line in answer.text.splitlines() if not line.lstrip().startswith("|"))
+    return {m.group(1): plain(m.group(2)) for m in pairs if m is not None and plain(m.group(2)) is not None}
+
+
+def plain(text: str) -> Any:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, str | int) and not isinstance(value, bool) else None
+
+
+def items(answer: Outcome) -> list[Any]:
+    """The items of one page: the list its JSON holds, else the rows of its table."""
+    value = answer.value()
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict) and (found := holder(value)) is not None:
+        return next(v for v in found.values() if isinstance(v, list))
+    return table(answer.text)[1]
+
+
+def table(text: str) -> tuple[list[str], list[str], list[str]]:
+    """A text's lines before its table's rows, the rows (header and separator left out), the lines
+    after."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.lstrip().startswith("|")), None)
+    if start is None or start + 1 >= len(lines) or not set(lines[start + 1].replace("|", "").strip()) <= set("-: "):
+        return lines, [], []
+    end = start + 2
+    while end < len(lines) and lines[end].lstrip().startswith("|"):
+        end += 1
+    return lines[:start + 2], lines[start + 2:end], lines[end:]
+
+
+def accepts(tool: Tool, param: str, value: Any) -> bool:
+    schema = tool.properties.get(param)
+    if not isinstance(schema, dict):
+        return False
+    declared = schema.get("type")
+    types = {declared} if isinstance(declared, str) else set(declared or [])
+    wanted = {"string"} if isinstance(value, str) else {"integer", "number"}
+    return bool(types & wanted) and "enum" not in schema and "const" not in schema
+
+
+def find_pager(call: Caller, tool: Tool, args: dict[str, Any], first: Outcome,
+               tried: set[tuple[str, str]]) -> Pager | None:
+    """The member and parameter that continue the listing; each pair that answered no other items is
+    added to `tried` and not tried again."""
+    old = {json.dumps(i, sort_keys=True) for i in items(first)}
+    for member, value in scalars(first).items():
+        for param in tool.properties:
+            if param in args or param in tool.required or (member, param) in tried or not accepts(tool, param, value):
+                continue
+            tried.add((member, param))
+            answer = call({**args, param: value})
+            new = [i for i in items(answer) if json.dumps(i, sort_keys=True) not in old]
+            if answer.ok and new:
+                return Pager(member, param)
+    return None
+
+
+def walk(call: Caller, args: dict[str, Any], first: Outcome, pager: Pager) -> tuple[Outcome, int, bool]:
+    """Every page from `first` on, joined; how many; whether the last named no next page."""
+    pages = [first]
+    while len(pages) < MAX_PAGES:
+        value = scalars(pages[-1]).get(pager.member)
+        if value is None or not items(pages[-1]):
+            return joined(pages), len(pages), True
+        page = call({**args, pager.param: value})
+        if not page.ok or shown(page) == shown(pages[-1]):
+            break
+        pages.append(page)
+    return joined(pages), len(pages), False
+
+
+def joined(pages: list[Outcome]) -> Outcome:
+    """One answer holding every page's items, in the place the first page holds its own."""
+    first = pages[0]
+    if len(pages) == 1:
+        return first
+    value = json.loads(json.dumps(first.value()))
+    if isinstance(value, dict) and (found := holder(value)) is not None:
+        member = next(k for k, v in found.items() if isinstance(v, list))
+        found[member] = [i for page in pages for i in items(page)]
+        text = json.dumps(value, ensure_ascii=False)
+        return replace(first, content=[{"type": "text", "text": text}],
+                       structured=value if first.has_structured else first.structured)
+    head, rows, tail = table(first.text)
+    rows = rows + [r for page in pages[1:] for r in table(page.text)[1]]
+    return replace(first, content=[{"type": "text", "text": "\n".join([*head, *rows, *tail])}])
