@@ -33,20 +33,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import hypothesis_mcp.engine  # noqa: F401 - imported before the forks, not once per run
 from hypothesis_mcp.cli import app
 from storegen_laws import CONFIDENCES, ERROR_AS_SUCCESS, LAW_RULES, Pair, by_class, judge, load, serious_alarms
-from storegen_truth import SKIP_REASON, command, describe, storegen_dir
+from storegen_truth import SKIP_REASON, command, describe, seeds_of, storegen_dir
 
 FLAGS = ["--smoke", "--probes", "--allow-writes", "--allow-deletes", "--profile", "grading", "--timeout", "10"]
 
 Job = tuple[int, str, bool, bool]
 """A seed, a bug class (`auto`: the seed's own), whether it is the twin, whether served blind."""
-
-
-def seeds_of(text: str) -> list[int]:
-    found: list[int] = []
-    for part in text.split(","):
-        low, _, high = part.partition("-")
-        found += range(int(low), int(high or low) + 1)
-    return found
 
 
 def flags_of(bug_class: str, twin: bool) -> tuple[str, ...]:

@@ -32,19 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import hypothesis_mcp.learn  # noqa: F401 - imported before the forks, not once per run
 from hypothesis_mcp.cli import app
-from storegen_truth import SKIP_REASON, Graded, command, describe, grade, shown_model, storegen_dir
+from storegen_truth import SKIP_REASON, Graded, command, describe, grade, seeds_of, shown_model, storegen_dir
 
 FLAGS = ["--allow-writes", "--allow-deletes"]
 """storegen's creates and updates are often annotated destructive: without deletes allowed no
 experiment may call them, blind or named."""
-
-
-def seeds_of(text: str) -> list[int]:
-    found: list[int] = []
-    for part in text.split(","):
-        low, _, high = part.partition("-")
-        found += range(int(low), int(high or low) + 1)
-    return found
 
 
 def learn_one(job: tuple[int, bool]) -> tuple[int, bool, dict[str, Any] | str, float]:

@@ -42,6 +42,15 @@ TEXT = "text"
 """A search's binding: its argument selects records by the text of their string fields."""
 
 
+def seeds_of(text: str) -> list[int]:
+    """Seeds from a command line's `0-199` or `3,7,10-12`."""
+    found: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        found += range(int(low), int(high or low) + 1)
+    return found
+
+
 def storegen_dir() -> Path | None:
     """The storegen folder: STOREGEN_DIR, else `<repo>/../shared/storegen`; None where absent."""
     place = Path(os.environ.get("STOREGEN_DIR") or ROOT.parent / "shared" / "storegen")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.checks.minimise import drop_keys, narrow
@@ -78,6 +78,18 @@ class Search:
     @property
     def successes(self) -> list[Outcome]:
         return [o for o in self.answered if o.ok]
+
+    def keep(self, outcome: Outcome, args: Any) -> Finding | Literal[False] | None:
+        """Record one answer of the search. Anything but False ends that example's judgement: None
+        for a call never sent (the search stops and says why), the finding for an incident."""
+        if outcome.kind == "unavailable":
+            return None
+        if (found := NO_INCIDENT.breach(outcome)) is not None:
+            return found
+        self.answered.append(outcome.slim())
+        if outcome.error_shaped:
+            self.error_shaped.append((args, self.answered[-1]))
+        return False
 
 
 @dataclass
@@ -197,13 +209,8 @@ class Searches:
 
         def prop(args: dict[str, Any]) -> Finding | None:
             outcome = server.call(tool.name, args)
-            if outcome.kind == "unavailable":
-                return None  # not sent: the search stops here, and says why
-            if (found := NO_INCIDENT.breach(outcome)) is not None:
-                return found
-            search.answered.append(outcome.slim())
-            if outcome.error_shaped:
-                search.error_shaped.append((args, search.answered[-1]))
+            if (stop := search.keep(outcome, args)) is not False:
+                return stop
             if judged and (why := SERVED.breach(outcome)) is not None:
                 return Finding(REJECTED_VALID, why, {"returned": outcome.summary()})
             if not outcome.ok:
@@ -240,13 +247,8 @@ class Searches:
 
         def prop(invalid: Any) -> Finding | None:
             outcome = server.call(tool.name, invalid.value)
-            if outcome.kind == "unavailable":
-                return None  # not sent: the search stops here, and says why
-            if (found := NO_INCIDENT.breach(outcome)) is not None:
-                return found
-            search.answered.append(outcome.slim())
-            if outcome.error_shaped:
-                search.error_shaped.append((invalid.value, search.answered[-1]))
+            if (stop := search.keep(outcome, invalid.value)) is not False:
+                return stop
             details = {"returned": outcome.summary(), "keyword": invalid.keyword,
                        "violation": invalid.description}
             if not REFUSED_CLEANLY.holds(outcome):
