@@ -17,6 +17,7 @@ from helpers import ROOT, SERVE, engine, grading, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
+from hypothesis_mcp.stateful.config import ProbeConfig
 
 FOUND = [("refusal", "stock", "probe-refusal-changed-state"), ("cache", "scrap", "probe-delete-kept")]
 _reports: dict[str | None, Report] = {}
@@ -28,7 +29,8 @@ def bin_of(bug: str | None) -> list[str]:
 
 def run(bug: str | None) -> Report:
     if bug not in _reports:
-        _reports[bug] = engine(bin_of(bug), grading(), probes=True, allow_writes=True, allow_deletes=True)
+        _reports[bug] = engine(bin_of(bug), grading(), probes=True, allow_writes=True, allow_deletes=True,
+                               probe_config=ProbeConfig(laws=True))
     return _reports[bug]
 
 

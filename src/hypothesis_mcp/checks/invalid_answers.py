@@ -18,12 +18,13 @@ from collections.abc import Callable
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, LearnedRefusal, Outcome
+from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.model.refusals import learned_shape
 from hypothesis_mcp.results import Call
-from hypothesis_mcp.strategies import Overrides
+from hypothesis_mcp.strategies import NoInvalidValues, Overrides
 from hypothesis_mcp.strategies.breakers import invalid_breakers, plain_call
-from hypothesis_mcp.strategies.dialect import value_validator
+from hypothesis_mcp.strategies.dialect import schema_problem, value_validator
 
 MAX_TOOLS = 6
 PER_TOOL = 2
@@ -40,6 +41,8 @@ def invalid_refusals(conn: Connection, tools: list[Tool], overrides: Overrides |
     for tool in tools[:MAX_TOOLS]:
         if stop() or conn.unavailable is not None:
             break
+        if schema_problem(tool.input_schema or {"type": "object"}) is not None:
+            continue  # a schema no value can be judged against: lint reports it, no call here learns
         given = overrides.for_tool(tool) if overrides else {}
         plain = plain_call(tool, given)
         if value_validator(tool.input_schema or {"type": "object"}).is_valid(plain):
@@ -47,7 +50,11 @@ def invalid_refusals(conn: Connection, tools: list[Tool], overrides: Overrides |
             calls.append(Call(tool.name, plain))
             if answer.ok:
                 succeeded.append(answer)
-        for breaker in invalid_breakers(tool, given)[:PER_TOOL]:
+        try:
+            breakers = invalid_breakers(tool, given)[:PER_TOOL]
+        except (SchemaError, NoInvalidValues):
+            continue
+        for breaker in breakers:
             failed.append((tool.name, conn.call(tool.name, breaker.arguments)))
             calls.append(Call(tool.name, breaker.arguments))
     shape = learned_shape(failed, succeeded)

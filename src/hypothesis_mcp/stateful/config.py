@@ -17,7 +17,7 @@ from hypothesis_mcp.waivers import Waiver, parse_waiver
 EXPECTS = ("at_most", "exact", "prefix", "suffix")
 UNITS = ("auto", "lines", "items")
 AGREEMENTS = ("subset", "equal")
-TOP_KEYS = {"args", "builtins", "writes", "exclude", "pairs", "relations", "agreements", "idempotent",
+TOP_KEYS = {"args", "builtins", "laws", "writes", "exclude", "pairs", "relations", "agreements", "idempotent",
             "ignore", "allow_writes"}
 
 
@@ -61,6 +61,8 @@ class Agreement:
 class ProbeConfig:
     args: dict[str, dict[str, Any]] = field(default_factory=dict)
     builtins: bool = True
+    laws: bool = False
+    """Run the laws machine (stateful/laws/): opt-in while its findings on real servers are checked by hand."""
     writes: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     pairs: list[Pair] = field(default_factory=list)
@@ -129,6 +131,9 @@ def _parse(data: Any, source: str) -> ProbeConfig:
     builtins = data.get("builtins", True)
     _need(isinstance(builtins, bool), "builtins", "must be true or false")
     config.builtins = builtins
+    laws = data.get("laws", False)
+    _need(isinstance(laws, bool), "laws", "must be true or false")
+    config.laws = laws
     config.writes = _names(data.get("writes"), "writes")
     config.exclude = _names(data.get("exclude"), "exclude")
     for i, raw in enumerate(data.get("pairs") or []):

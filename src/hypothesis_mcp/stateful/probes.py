@@ -161,7 +161,7 @@ class ProbeRun:
             yield Piece(ProbeRun.pages, servers=self.profile.probe_examples)
             yield Piece(lambda run: delete_probes(run, run.allow_deletes, run.learned),
                        servers=self.profile.probe_examples // 4 if self.allow_deletes else 0)
-        if self.allow_writes:  # the tools' roles come from experiments, so names need not call them writes
+        if self.allow_writes and self.config.laws:  # roles come from experiments: names need not call them writes
             yield Piece(lambda run: laws_probe(run, run.allow_deletes), servers=1)
         yield Piece(ProbeRun.bounds, servers=1)
         yield Piece(ProbeRun.agreements, main=True)

@@ -65,6 +65,9 @@ its booleans turned, only the arguments the record's own write sent, its require
 DRAWS = 16
 MIN_DRAWS = 12
 """Argument sets drawn per tool, pairwise different in every identity candidate."""
+DRAWN_SETS = 192
+"""Argument sets one example can draw for every tool together before Hypothesis's buffer overruns:
+a larger catalogue gets fewer per tool."""
 MAX_CANDIDATES = 4
 """Identity candidates varied one at a time, at most: each costs a write and a look."""
 LINE = re.compile(r"^\s*\|?\s*([A-Za-z_][\w.-]*)\s*[:=|]\s*(.+?)\s*\|?\s*$")
@@ -126,14 +129,16 @@ def draw_all(data: st.DataObject, tools: list[Tool]) -> dict[str, list[dict[str,
     apart (a marked text differs by the marker each write gets), every field set where a draw set
     it."""
     draws: dict[str, list[dict[str, Any]]] = {}
+    most = max(2, min(DRAWS, DRAWN_SETS // max(1, len(tools))))
+    least = min(MIN_DRAWS, most)
     for tool in tools:
         if not tool.properties:
             draws[tool.name] = [{}]
             continue
         unique = tuple((lambda a, f=f: id(a) if str(a.get(f)).startswith(PLACEHOLDER) else json.dumps(a.get(f)))
                        for f in candidates(tool))
-        drawn = data.draw(st.lists(full_arguments(tool), min_size=MIN_DRAWS, max_size=DRAWS, unique_by=unique)
-                          if unique else st.lists(full_arguments(tool), min_size=MIN_DRAWS, max_size=DRAWS))
+        drawn = data.draw(st.lists(full_arguments(tool), min_size=least, max_size=most, unique_by=unique)
+                          if unique else st.lists(full_arguments(tool), min_size=least, max_size=most))
         draws[tool.name] = [all_marked(tool, {**{k: v for other in drawn for k, v in other.items()}, **args})
                             for args in drawn]
     return draws

@@ -59,9 +59,13 @@ def differing(answer: Outcome, mark: str | None, values: dict[str, Any]) -> list
 
 
 def same(shown_value: Any, written: Any) -> bool:
+    """Equal, or equal up to a normalisation: the field probes report normalisations as warnings, so
+    the machine judges only values that differ in substance."""
     if isinstance(written, bool) or isinstance(shown_value, bool):
         return shown_value is written
-    return bool(shown_value == written)
+    if isinstance(written, list) and isinstance(shown_value, list) and len(written) == len(shown_value):
+        return all(same(s, w) for s, w in zip(shown_value, written, strict=True))
+    return bool(shown_value == written) or normalised(written, shown_value) or (written == "" and shown_value is None)
 
 
 def normalised(written: Any, seen: Any) -> bool:
@@ -69,7 +73,8 @@ def normalised(written: Any, seen: Any) -> bool:
     if not (isinstance(written, str) and isinstance(seen, str)):
         return False
     forms = {written.strip(), unicodedata.normalize("NFKC", written), unicodedata.normalize("NFC", written),
-             written.casefold(), unicodedata.normalize("NFKC", written).strip()}
+             written.casefold(), unicodedata.normalize("NFKC", written).strip(), " ".join(written.split()),
+             " ".join(written.splitlines()), written.replace("\n", " ")}
     return seen in forms or seen.casefold() in {f.casefold() for f in forms}
 
 

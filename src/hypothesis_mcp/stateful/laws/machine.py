@@ -247,8 +247,12 @@ class Example:
             began = self.start.get(counter.tool.name)
             delta = self.delta + len(self.leaked)
             if now is not None and began is not None and answer.ok and now != began + delta:
-                breaches.append(miscounted(counter.tool.name, counter.path, len(self.calls) - 1, counter.fresh,
-                                           delta, now, began + delta, (counter.fact,)))
+                breach = miscounted(counter.tool.name, counter.path, len(self.calls) - 1, counter.fresh,
+                                    delta, now, began + delta, (counter.fact,))
+                # The number a replay expects counts these writes and removals: none may be shrunk away.
+                breach.pinned = tuple(sorted({h.at for h in self.held}
+                                             | {h.removed[1] for h in self.held if h.removed is not None}))
+                breaches.append(breach)
         for name, (_, answer) in listed.items():
             self.sizes[name] = size(answer)
         broken = first([b for b in breaches if (b.rule, b.tool) not in self.run.quiet])
