@@ -73,3 +73,10 @@ def test_no_call_of_the_reproduction_can_go(bug: str, tool: str, rule: str) -> N
             continue
         shorter = Reproduction(calls[:index] + calls[index + 1:], fresh_server=True)
         assert not replay(replace(result, reproduction=shorter), target).still_fails, (index, calls)
+
+
+def test_the_machine_runs_only_when_the_probe_config_asks() -> None:
+    """Opt-in: without `laws: true` the same buggy bin draws no finding of the machine."""
+    report = engine(bin_of("refusal"), grading(), probes=True, allow_writes=True, allow_deletes=True)
+    assert not machine_findings(report)
+    assert machine_findings(run("refusal"))
