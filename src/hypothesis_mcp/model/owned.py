@@ -23,7 +23,7 @@ MAX_VALUES = 24
 """At most this many candidates per parameter: the search draws among them uniformly."""
 MAX_TEXT = 40
 """A longer printed value is content (a title, a body), not an identity."""
-_TOKEN = r"[A-Za-z0-9][\w.:/-]*"
+_TOKEN = re.compile(r"[A-Za-z0-9][\w.:/-]*")
 _SEPARATOR_TEXT = r"\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+|\s*\|\s*|\s*/\s*)\s*"
 _QUOTED = re.compile(r"""(?:'([^'\n]{1,40})'|"([^"\n]{1,40})"|`([^`\n]{1,40})`)""")
 _QUOTED_LIST = re.compile(rf"(?:{_QUOTED.pattern})(?:{_SEPARATOR_TEXT}(?:{_QUOTED.pattern}))+")
@@ -159,7 +159,7 @@ def _items(rest: str) -> list[str]:
     """The list a text starts with: tokens joined by commas, `or`, bars or slashes."""
     items: list[str] = []
     position = 0
-    while (token := re.compile(_TOKEN).match(rest, position)) is not None:
+    while (token := _TOKEN.match(rest, position)) is not None:
         items.append(token.group(0).rstrip(".:"))
         separator = _SEPARATOR.match(rest, token.end())
         if separator is None or separator.end() == token.end():
