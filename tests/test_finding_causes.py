@@ -1,6 +1,7 @@
 """One cause, one finding: two fields one write breaks are two findings (tests/servers/flash_cards.py,
 its twin none), and a cause the smoke check and the edge scenario both see is printed, counted and
-annotated once (tests/servers/smoke_bugs.py --bug range-unchecked)."""
+annotated once (tests/servers/smoke_bugs.py --bug range-unchecked), and one cause on three tools is one
+finding listing them (tests/servers/lax_numbers.py, its twin none)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,12 @@ from hypothesis_mcp.replay import replay
 from hypothesis_mcp.report.annotations import render_github
 from hypothesis_mcp.report.markdown import render_markdown
 from hypothesis_mcp.results import Report, Result, with_ids
+from hypothesis_mcp.waivers import parse_waiver
 
 CARDS = [*SERVE, str(ROOT / "tests/servers/flash_cards.py")]
 BUGGY = [*CARDS, "--bug", "two-fields"]
+LAX = [*SERVE, str(ROOT / "tests/servers/lax_numbers.py")]
+LAX_TOOLS = ["count_words", "page_words", "repeat"]
 
 
 @pytest.fixture(scope="module")
@@ -75,3 +79,43 @@ def test_a_cause_smoke_and_edge_both_see_is_one_finding() -> None:
     assert code == EXIT_SMOKE and report.smoke.failed == 1
     assert gate_line(report, None, None, ci=True).endswith(
         "1 smoke check failed: edge-accepted-invalid-input on score_label")
+
+
+@pytest.fixture(scope="module")
+def lax() -> Report:
+    return shared_run([*LAX, "--bug", "lax-numbers"], grading(10), smoke=True)
+
+
+def test_one_cause_on_three_tools_is_one_finding_listing_them(lax: Report) -> None:
+    """`0.5` taken for an integer on every tool is the server's validation, one cause: the first
+    tool's result lists where it shows, the others point at it, every format counts it once."""
+    accepted = [r for r in lax.results if r.kind == "scenario" and r.status == "fail"]
+    assert [(r.tool, r.rule, r.details["given"], r.details["wanted"]) for r in accepted] == [
+        (tool, "edge-accepted-invalid-input", "number", "integer") for tool in LAX_TOOLS], summary(lax)
+    head, *others = accepted
+    assert [w["tool"] for w in head.details["where"]] == LAX_TOOLS
+    assert "the same cause (a number taken where the schema wants integer) on 2 other tool(s)" in head.message
+    assert [r.covered_by for r in others] == [head.id, head.id]
+    assert lax.failures() == [head]
+    assert "### Failures (1)" in render_markdown(lax) and render_github(lax).count("::error") == 1
+    assert lax.subscores["edge"] == 0.0, "each tool still fails its own edge scenario"
+
+
+def test_each_tool_of_a_merged_cause_replays_on_its_own(lax: Report) -> None:
+    [linked] = [r for r in lax.results if r.kind == "scenario" and r.tool == "page_words" and r.status == "fail"]
+    assert replay(linked, parse_target([*LAX, "--bug", "lax-numbers"])).still_fails
+    assert not replay(linked, parse_target(LAX)).still_fails
+
+
+def test_a_waived_tool_leaves_the_cause_to_the_others() -> None:
+    waived = engine([*LAX, "--bug", "lax-numbers"], grading(10), smoke=True,
+                    waivers=[parse_waiver("edge-accepted-invalid-input:count_words", "--ignore")])
+    [head] = waived.failures()
+    assert head.tool == "page_words" and [w["tool"] for w in head.details["where"]] == ["page_words", "repeat"]
+    assert {r.status for r in waived.results if r.tool == "count_words" and r.rule == "edge-accepted-invalid-input"} \
+        == {"waived"}
+
+
+def test_the_lax_numbers_twin_draws_no_finding() -> None:
+    twin = shared_run(LAX, grading(10), smoke=True)
+    assert not [r for r in twin.results if r.status in ("fail", "warn")], summary(twin)

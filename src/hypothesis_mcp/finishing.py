@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from hypothesis_mcp.checks.causes import one_per_cause
 from hypothesis_mcp.checks.smoke import smoke_entry
 from hypothesis_mcp.connection import LearnedRefusal, StdoutNoise, Target
 from hypothesis_mcp.results import SAME_CAUSE, IncidentRule, Result, Smoke, with_ids
@@ -148,5 +149,6 @@ def finish(made: list[Result], smoke: Smoke, surfaces: list[Result], waivers: li
     results = [_with_fix(r) for r in _same_cause(_linked(results, incidents))]
     results, isolation = _isolated(target, results, server_name)
     results, matched = apply_waivers(results, waivers)
+    results = one_per_cause(results)
     section = _smoke_section(smoke, [results[n] for n in checks], [results[n] for n in surface_places])
     return Finished(results, section, isolation, matched)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.checks.causes import broken
 from hypothesis_mcp.checks.minimise import drop_keys, narrow
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.errors import SchemaError
@@ -250,7 +251,7 @@ class Searches:
             if (stop := search.keep(outcome, invalid.value)) is not False:
                 return stop
             details = {"returned": outcome.summary(), "keyword": invalid.keyword,
-                       "violation": invalid.description}
+                       "violation": invalid.description, **broken(check, invalid)}
             if not REFUSED_CLEANLY.holds(outcome):
                 return Finding(INTERNAL_ON_INVALID,
                                f"answered schema-invalid arguments with internal error {outcome.code}", details)
