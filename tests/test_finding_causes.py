@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import ROOT, SERVE, engine, grading, shared_run, smoke_bug_run, summary
+from hypothesis_mcp.checks.causes import one_per_cause
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.gates import EXIT_SMOKE, exit_code, gate_line
 from hypothesis_mcp.replay import replay
@@ -119,3 +120,16 @@ def test_a_waived_tool_leaves_the_cause_to_the_others() -> None:
 def test_the_lax_numbers_twin_draws_no_finding() -> None:
     twin = shared_run(LAX, grading(10), smoke=True)
     assert not [r for r in twin.results if r.status in ("fail", "warn")], summary(twin)
+
+
+def test_a_lint_rule_on_many_tools_is_one_finding_and_a_second_rule_stays_its_own() -> None:
+    def lint(tool: str, rule: str) -> Result:
+        return Result(kind="lint", check="lint", tool=tool, status="warn", rule=rule, message=f"{rule} on {tool}")
+
+    made = with_ids([lint("a", "lint-missing-annotations"), lint("a", "lint-short-description"),
+                     lint("b", "lint-missing-annotations"), lint("c", "lint-missing-annotations")])
+    folded = one_per_cause(made)
+    head, short, *others = folded
+    assert [w["tool"] for w in head.details["where"]] == ["a", "b", "c"] and head.covered_by is None
+    assert head.message.endswith("(lint-missing-annotations) on 2 other tool(s): b, c")
+    assert short == made[1] and [r.covered_by for r in others] == [head.id, head.id]

@@ -182,9 +182,10 @@ class Result:
 
     @property
     def covered_by(self) -> str | None:
-        """The id of the result that reports this failure's cause, when another does: the incident
-        of a crash or hang, or the scenario that failed by the same rule on the same tool."""
-        if self.kind == "incident" or self.status != "fail":
+        """The id of the result that reports this failure's (or warning's) cause, when another does:
+        the incident of a crash or hang, the scenario that failed by the same rule on the same tool,
+        or the first tool of a cause shown on many (checks/causes.py)."""
+        if self.kind == "incident" or self.status not in ("fail", "warn"):
             return None
         found = self.details.get("incident") or self.details.get(SAME_CAUSE)
         return found if isinstance(found, str) else None

@@ -4,7 +4,8 @@ A server that takes `true` for an integer on six tools shows one cause (how it v
 input, often its SDK's lax mode), not six faults. The first result of such a group lists every
 tool it shows on under `details.where`; the others stay, so the score, waivers, rule filters and
 `replay` still see each tool, and point at it (`details.same_cause`), so the report prints and
-counts the cause once. A group holds one result per tool: two different broken values on one
+counts the cause once. A lint rule that fires on many tools is one habit of how the catalog is
+written, one finding too. A group holds one result per tool: two different broken values on one
 tool are never merged.
 """
 
@@ -44,38 +45,40 @@ def broken(check: Validator, invalid: Invalid) -> dict[str, Any]:
     return {"given": json_type(value), **({"wanted": wanted} if wanted is not None else {})}
 
 
-def _cause(result: Result) -> str | None:
-    """The server's cause behind a failure, when one rule's failure on many tools shares one."""
-    if result.rule != ACCEPTED_INVALID or result.status != "fail" or result.tool is None or \
-            result.covered_by is not None or "given" not in result.details:
+def _cause(result: Result) -> tuple[str, str] | None:
+    """The server's cause behind a failure or warning, when one rule's finding on many tools shares
+    one, with the words that name it: a schema break of one kind accepted, or a lint rule (how the
+    catalog is written, the same habit on every tool it shows on)."""
+    if result.status not in ("fail", "warn") or result.tool is None or result.covered_by is not None:
         return None
-    return json.dumps([result.rule, result.details.get("keyword"), result.details["given"],
-                       result.details.get("wanted")])
-
-
-def _what(result: Result) -> str:
+    if result.kind == "lint":
+        return json.dumps([result.kind, result.rule, result.status]), f"{result.rule}"
+    if result.rule != ACCEPTED_INVALID or "given" not in result.details:
+        return None
     given, wanted = result.details["given"], result.details.get("wanted")
-    if wanted is not None:
-        return f"a {given} taken where the schema wants {' or '.join(wanted) if isinstance(wanted, list) else wanted}"
-    return f"a {given} that breaks '{result.details.get('keyword')}' accepted"
+    what = f"a {given} taken where the schema wants {' or '.join(wanted) if isinstance(wanted, list) else wanted}" \
+        if wanted is not None else f"a {given} that breaks '{result.details.get('keyword')}' accepted"
+    return json.dumps([result.rule, result.details.get("keyword"), given, wanted]), what
 
 
 def one_per_cause(results: list[Result]) -> list[Result]:
     """The results with each cause shown on several tools folded into its first result."""
     groups: dict[str, list[int]] = {}
+    words: dict[str, str] = {}
     for place, result in enumerate(results):
         cause = _cause(result)
-        if cause is not None and all(results[p].tool != result.tool for p in groups.get(cause, [])):
-            groups.setdefault(cause, []).append(place)
+        if cause is not None and all(results[p].tool != result.tool for p in groups.get(cause[0], [])):
+            groups.setdefault(cause[0], []).append(place)
+            words[cause[0]] = cause[1]
     folded = list(results)
-    for places in groups.values():
+    for key, places in groups.items():
         if len(places) < 2:
             continue
         shown = [results[p] for p in places]
         head = next((r for r in shown if r.kind == "scenario"), shown[0])
         where = [{"tool": r.tool, "id": r.id, "message": r.message} for r in shown]
         others = ", ".join(str(r.tool) for r in shown if r is not head)
-        message = f"{head.message}; the same cause ({_what(head)}) on {len(shown) - 1} other tool(s): {others}"
+        message = f"{head.message}; the same cause ({words[key]}) on {len(shown) - 1} other tool(s): {others}"
         for place, result in zip(places, shown, strict=True):
             folded[place] = replace(head, message=message, details={**head.details, "where": where}) \
                 if result is head else replace(result, details={**result.details, SAME_CAUSE: head.id})

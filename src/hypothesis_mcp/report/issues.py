@@ -32,7 +32,7 @@ def ranked_failures(report: Report) -> list[Result]:
     the failures (each in `top_issues` order), warnings last."""
     gating = {id(r) for r in blocking(report)}
     failures = top_issues(report, limit=len(report.results))
-    warnings = [r for r in report.results if r.status == "warn"]
+    warnings = [r for r in report.results if r.status == "warn" and r.covered_by is None]
     return ([r for r in failures if id(r) in gating] + [r for r in failures if id(r) not in gating]
             + sorted(warnings, key=lambda r: (CONFIDENCE_ORDER.get(r.confidence, 3), KIND_ORDER.get(r.kind, 5))))
 

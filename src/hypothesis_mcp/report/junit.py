@@ -37,8 +37,8 @@ def _suite(report: Report, kind: str) -> ET.Element:
     suite = ET.Element(
         "testsuite", name=f"hypothesis-mcp.{kind}", tests=str(len(results)),
         failures=str(sum(r.status == "fail" and r.covered_by is None for r in results)), errors="0",
-        skipped=str(sum(r.status in ("skip", "inconclusive", "waived") or r.covered_by is not None
-                        for r in results)),
+        skipped=str(sum(r.status in ("skip", "inconclusive", "waived")
+                        or (r.status == "fail" and r.covered_by is not None) for r in results)),
         time="0",
     )
     suite.append(properties(report))
@@ -63,7 +63,7 @@ def testcase(result: Result) -> ET.Element:
         "testcase", classname=f"{result.kind}.{result.check}",
         name=clean(f"{result.subject} {result.rule}"), time="0", id=clean(result.id),
     )
-    if result.covered_by is not None:
+    if result.status == "fail" and result.covered_by is not None:
         once = "incident " if result.details.get("incident") else ""
         ET.SubElement(case, "skipped", message=clean(f"failed by {result.rule}, reported once as {once}"
                                                       f"{result.covered_by}: {result.message}"))
