@@ -1,7 +1,8 @@
 """The one step that finishes a run's results: incidents, stdout that is no JSON-RPC, ids, incident
-and same-cause links, fix hints, what state-persists means for reproductions, and waivers. Results
-are immutable; this step makes the finished copies, in the order the checks made the results,
-incidents last, and the smoke section from the finished smoke results."""
+and same-cause links, fix hints, what state-persists means for reproductions, waivers, and one
+finding per cause shown on many tools. Results are immutable; this step makes the finished copies,
+in the order the checks made the results, incidents last, and the smoke section from the finished
+smoke results."""
 
 from __future__ import annotations
 
