@@ -56,8 +56,10 @@ def _cause(result: Result) -> tuple[str, str] | None:
     if result.rule != ACCEPTED_INVALID or "given" not in result.details:
         return None
     given, wanted = result.details["given"], result.details.get("wanted")
-    what = f"a {given} taken where the schema wants {' or '.join(wanted) if isinstance(wanted, list) else wanted}" \
-        if wanted is not None else f"a {given} that breaks '{result.details.get('keyword')}' accepted"
+    article = "an" if given[:1] in "aeiou" else "a"
+    what = f"{article} {given} taken where the schema wants " \
+        f"{' or '.join(wanted) if isinstance(wanted, list) else wanted}" if wanted is not None \
+        else f"{article} {given} that breaks '{result.details.get('keyword')}' accepted"
     return json.dumps([result.rule, result.details.get("keyword"), given, wanted]), what
 
 
