@@ -40,12 +40,28 @@ def store(package: str, version: str, script: str, *args: str) -> list[str]:
     return [*in_venv(path), *args]
 
 
-def graded(argv: list[str], strategy: str, max_examples: int) -> Report:
-    shipped = load_strategy(strategy)
-    target = parse_target(argv, env=shipped.env)
-    options: Any = dict(smoke=True, probes=True, allow_writes=True)
-    return run(target, RunOptions(profile=make_profile("grading", max_examples=max_examples),
-                                  probe_config=shipped.config, **options))
+STORES: dict[str, tuple[tuple[str, ...], str, int]] = {
+    "sqlite": (("mcp-server-sqlite", "2025.4.25", "mcp-server-sqlite", "--db-path", "{tmpdir}/db.sqlite"),
+               "mcp-server-sqlite", 10),
+    "todo-txt": (("todo-txt-mcp", "1.0.2", "todo-txt-mcp", "{tmpdir}/todo.txt"), "todo-txt-mcp", 10),
+    "memory-bank": (("mcp-memory-bank", "1.1.3", "mcp-memory-bank", "--dir", "{tmpdir}"), "mcp-memory-bank", 10),
+    "todo-kit": (("todo-mcp-server-kit", "0.2.0", "todo-mcp-server-kit"), "todo-mcp-server-kit", 10),
+    "agent-toolkit": (("agent-toolkit-mcp-server", "0.4.0", "agent-toolkit-mcp-server"), "agent-toolkit", 3),
+}
+"""Each store: how it starts (package, version, script, arguments), its strategy, its max_examples."""
+_graded: dict[str, Report] = {}
+
+
+def graded(name: str) -> Report:
+    """One grading run per store and test process, kept for every test that reads it."""
+    if name not in _graded:
+        (package, version, script, *args), strategy, max_examples = STORES[name]
+        shipped = load_strategy(strategy)
+        target = parse_target(store(package, version, script, *args), env=shipped.env)
+        options: Any = dict(smoke=True, probes=True, allow_writes=True)
+        _graded[name] = run(target, RunOptions(profile=make_profile("grading", max_examples=max_examples),
+                                               probe_config=shipped.config, **options))
+    return _graded[name]
 
 
 def probe_verdicts(report: Report) -> dict[str, tuple[str, str]]:
@@ -74,8 +90,7 @@ def test_mcp_server_sqlite() -> None:
     the memo://insights resource, which the probe reads. Real: an unknown tool gets a success answer
     ("Error: Missing arguments"), and every SQL tool answers its failures as success text ("Error: Only
     SELECT queries are allowed for read_query", "Database error: near ")": syntax error")."""
-    report = graded(store("mcp-server-sqlite", "2025.4.25", "mcp-server-sqlite", "--db-path", "{tmpdir}/db.sqlite"),
-                    "mcp-server-sqlite", 10)
+    report = graded("sqlite")
     sql_tools = ("read_query", "write_query", "create_table", "describe_table")  # a missing argument: code 0 too
     assert verdicts(report) == {UNKNOWN_TOOL} | SDK_1X | ERRORS_AS_SUCCESS
     assert refused_without_iserror(report) == set(sql_tools)
@@ -92,7 +107,7 @@ def test_todo_txt_mcp() -> None:
     Contexts are kept as a set (duplicates merged): no change.
     update_todo is probed on a todo add_todo made (its id one level down in the answer) and keeps its
     update; complete_todo takes no text, so it is not judged."""
-    report = graded(store("todo-txt-mcp", "1.0.2", "todo-txt-mcp", "{tmpdir}/todo.txt"), "todo-txt-mcp", 10)
+    report = graded("todo-txt")
     # The folding shows only when a judged read meets a text with line breaks, which not every
     # pytest process draws (its draws mix in the literals of the modules it has loaded); when it
     # shows, it must be this normalisation and nothing else.
@@ -111,7 +126,7 @@ def test_mcp_memory_bank() -> None:
     """Real: an unknown tool gets a success answer `{"error": "project_id is required"}`; the two writes
     answer their failures the same way (`{"error": "name is required"}`); appended content loses its
     trailing line break, a normalisation (warn). A blank tag is dropped: no change."""
-    report = graded(store("mcp-memory-bank", "1.1.3", "mcp-memory-bank", "--dir", "{tmpdir}"), "mcp-memory-bank", 10)
+    report = graded("memory-bank")
     assert verdicts(report) == {UNKNOWN_TOOL, *((tool, "probe-value-changed", "warn", "medium") for tool in (
         "memory_bank_append_content", "memory_bank_write_document"))} \
         | ERRORS_AS_SUCCESS
@@ -127,7 +142,7 @@ def test_todo_mcp_server_kit() -> None:
     (one of high, med, low) stays out of probe writes. edit_todo is probed on a todo add_todo made
     and keeps its update; mark_done takes no text, so it is not judged. An empty tag is dropped: no
     change."""
-    report = graded(store("todo-mcp-server-kit", "0.2.0", "todo-mcp-server-kit"), "todo-mcp-server-kit", 10)
+    report = graded("todo-kit")
     assert verdicts(report) == {UNKNOWN_TOOL, ("add_todo", "probe-value-changed", "fail", "high")} | SDK_1X
     [cut] = [r for r in report.results if r.rule == "probe-value-changed"]
     assert cut.details["field"] == "text" and "\n" in cut.details["written"]
@@ -167,7 +182,7 @@ def test_agent_toolkit() -> None:
     template_update are probed on a record their creator made and keep their updates; note_rename moves a
     note with its content and leaves nothing under the old name; todo_complete
     takes no text (not judged), and no tool makes a comment without a todo (todo_comment_edit)."""
-    report = graded(store("agent-toolkit-mcp-server", "0.4.0", "agent-toolkit-mcp-server"), "agent-toolkit", 3)
+    report = graded("agent-toolkit")
     assert verdicts(report) == {UNKNOWN_TOOL} | ERRORS_AS_SUCCESS | SDK_1X | MODEL_WARNINGS_TOOLKIT
     assert refused_without_iserror(report) == ERROR_AS_SUCCESS_TOOLKIT
     assert edge_coercions(report) <= {"note_list", "note_tail", "note_append", "note_edit", "note_clear", "note_search",
@@ -183,3 +198,17 @@ def test_agent_toolkit() -> None:
     assert moves == [("note_rename", "pass")], moves
     assert probes["todo_comment_edit"][0] == "inconclusive"
     assert "needs a record that exists (required comment_id) and no tool creates one" in probes["todo_comment_edit"][1]
+
+
+def test_the_grade_orders_the_stores_by_harm() -> None:
+    """docs/scoring.md, Grades of real servers: todo-mcp-server-kit corrupts what it stores and grades
+    C, capped by that probe failure; the four whose worst faults are style, input taken leniently or
+    a value normalised grade above it, uncapped (agent-toolkit too: most of its writes were seen to
+    work, and the grade does not vouch for the rest beyond that)."""
+    letters = "ABCDF"
+    harmed = graded("todo-kit")
+    assert (harmed.grade, harmed.grade_cap.reasons) == ("C", ["probe-value-changed on add_todo"])
+    for name in ("sqlite", "todo-txt", "memory-bank", "agent-toolkit"):
+        report = graded(name)
+        assert letters.index(report.grade) < letters.index(harmed.grade), (name, report.grade, report.score)
+        assert not report.grade_cap.capped, (name, report.grade_cap.reasons)
