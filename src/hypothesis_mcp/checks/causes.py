@@ -21,6 +21,8 @@ from hypothesis_mcp.results import SAME_CAUSE, Result, RuleId
 from hypothesis_mcp.strategies import Invalid
 
 ACCEPTED_INVALID: RuleId = "edge-accepted-invalid-input"
+NAMED = 5
+"""Tools a merged finding's message names; details.where lists them all."""
 JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"),
               (dict, "object"), (type(None), "null"))
 
@@ -52,15 +54,16 @@ def _cause(result: Result) -> tuple[str, str] | None:
     if result.status not in ("fail", "warn") or result.tool is None or result.covered_by is not None:
         return None
     if result.kind == "lint":
-        return json.dumps([result.kind, result.rule, result.status]), f"{result.rule}"
+        return json.dumps([result.kind, result.rule, result.status]), result.rule
     if result.rule != ACCEPTED_INVALID or "given" not in result.details:
         return None
-    given, wanted = result.details["given"], result.details.get("wanted")
-    article = "an" if given[:1] in "aeiou" else "a"
-    what = f"{article} {given} taken where the schema wants " \
-        f"{' or '.join(wanted) if isinstance(wanted, list) else wanted}" if wanted is not None \
-        else f"{article} {given} that breaks '{result.details.get('keyword')}' accepted"
-    return json.dumps([result.rule, result.details.get("keyword"), given, wanted]), what
+    given, wanted, keyword = result.details["given"], result.details.get("wanted"), result.details.get("keyword")
+    sent = f"{'an' if given[:1] in 'aeiou' else 'a'} {given}"
+    if wanted is None:
+        what = f"{sent} that breaks '{keyword}' accepted"
+    else:
+        what = f"{sent} taken where the schema wants {' or '.join(wanted) if isinstance(wanted, list) else wanted}"
+    return json.dumps([result.rule, keyword, given, wanted]), what
 
 
 def one_per_cause(results: list[Result]) -> list[Result]:
@@ -79,8 +82,9 @@ def one_per_cause(results: list[Result]) -> list[Result]:
         shown = [results[p] for p in places]
         head = next((r for r in shown if r.kind == "scenario"), shown[0])
         where = [{"tool": r.tool, "id": r.id, "message": r.message} for r in shown]
-        others = ", ".join(str(r.tool) for r in shown if r is not head)
-        message = f"{head.message}; the same cause ({words[key]}) on {len(shown) - 1} other tool(s): {others}"
+        others = [str(r.tool) for r in shown if r is not head]
+        named = ", ".join(others[:NAMED]) + (f" and {len(others) - NAMED} more" if len(others) > NAMED else "")
+        message = f"{head.message}; the same cause ({words[key]}) on {len(others)} other tool(s): {named}"
         for place, result in zip(places, shown, strict=True):
             folded[place] = replace(head, message=message, details={**head.details, "where": where}) \
                 if result is head else replace(result, details={**result.details, SAME_CAUSE: head.id})
