@@ -110,7 +110,7 @@ NOT_COVERED = {
     "probe-readers-disagree": "agreement replays in test_probe_agreeing.py (agreeing_stores.py and twins)",
     "probe-count-wrong": "agreement replays in test_probe_agreeing.py (agreeing_stores.py and twins)",
     "probe-overwrite-kept-old": "agreement replays in test_probe_agreeing.py (agreeing_stores.py and twins)",
-    "probe-reference-dangling": "references replay in test_probe_laws69.py (seed_vault.py --bug dangle and its twin)",
+    "probe-reference-dangling": "references replay in test_probe_laws_vault.py (seed_vault.py dangle, twin)",
 }
 
 

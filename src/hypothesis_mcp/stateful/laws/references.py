@@ -2,7 +2,8 @@
 fields holds a reference to it; once the held record is removed, a read of the referring record no
 longer shows the removed one's values as live (a copy kept from when it was written, a join that
 ignores the removal). A warning, unless a read of the removed record by its own identity shows it
-gone: then two readers contradict each other, a failure."""
+gone: then two readers contradict each other, a failure. Reported on the removing tool, as a
+removal that left a record behind is."""
 
 from __future__ import annotations
 
@@ -100,12 +101,12 @@ def dangling(example: Example, removed: Held, holder: Held, values: tuple[str, .
     start = len(example.calls)
     gone = not shows(example.call(own.tool, asked), values)
     answer = example.call(theirs.tool, again)
-    if shows(answer, values):
-        remover = removed.removed[0] if removed.removed else "a removal"
+    if shows(answer, values) and removed.removed is not None:
+        remover, at = removed.removed
         example.report([Breach(
-            "probe-reference-dangling", theirs.tool.name,
-            f"{remover} removed a record that a record of {holder.tool} names: {theirs.tool.name} asked for the "
+            "probe-reference-dangling", remover,
+            f"{remover} removed a record that a record of {holder.tool} names, yet {theirs.tool.name} asked for the "
             f"naming record still shows the removed one's values" + (
                 f", while {own.tool.name} asked for the removed one shows it gone" if gone else ""),
             ShowsNone(values), len(example.calls) - 1, (*facts, own.fact, theirs.fact), "high" if gone else "medium",
-            pinned=(removed.at, holder.at, *((removed.removed[1],) if removed.removed else ())))], start)
+            pinned=(removed.at, holder.at, at))], start)
