@@ -17,7 +17,7 @@ SERIES = 10
 """Writes of one series, the first and last judged: past the sizes small stores keep (a reproduction
 keeps only the writes a fresh server needs to show it)."""
 SERIES_RUNS = 3
-"""Series per server at most: each costs SERIES writes."""
+"""Series per round of the machine at most: each costs SERIES writes."""
 
 
 def series_rules(run: Run) -> dict[str, Any]:
