@@ -10,10 +10,12 @@ whose variety a read shows beside its own.
 Bugs (`--bug NAME`, the correct twin without):
 - evicts: the vault holds six packets; a seventh bank drops the oldest without a word
 - fold: codes are filed trimmed and case-folded, so banking `AB` after `ab` overwrites `ab`
+- merge: codes are filed trimmed and case-folded, and banking `AB` after `ab` answers `ab`'s packet
+  as a success (a fold in plain sight that loses nothing: a warning)
 - pages: `next_cursor` points one packet past the page's end, so each page boundary skips one
 - dangle: a packet copies its parent's variety when banked and shows it after the parent is withdrawn
 
-    python tests/servers/seed_vault.py [--bug evicts|fold|pages|dangle]
+    python tests/servers/seed_vault.py [--bug evicts|fold|merge|pages|dangle]
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-BUGS = ("evicts", "fold", "pages", "dangle")
+BUGS = ("evicts", "fold", "merge", "pages", "dangle")
 KEEP = 6
 Code = Annotated[str, Field(min_length=1, max_length=80)]
 
@@ -50,7 +52,7 @@ def build(bug: str | None) -> MCPServer:
     copied: dict[str, str | None] = {}
 
     def filed(code: str) -> str:
-        return code.strip().casefold() if bug == "fold" else code
+        return code.strip().casefold() if bug in ("fold", "merge") else code
 
     def shown(packet: Packet) -> Packet:
         live = held.get(filed(packet.parent)) if packet.parent else None
@@ -61,6 +63,8 @@ def build(bug: str | None) -> MCPServer:
     def bank(code: Code, variety: Annotated[str, Field(max_length=200)],
              grams: Annotated[int, Field(ge=1, le=5000)], parent: Annotated[str, Field(max_length=80)] = "") -> Packet:
         key = filed(code)
+        if key in held and bug == "merge":
+            return shown(held[key])
         if key in held and bug != "fold":
             raise ToolError(f"code {code!r} is already banked")
         parent_packet = held.get(filed(parent)) if parent else None

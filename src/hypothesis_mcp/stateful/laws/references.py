@@ -108,6 +108,6 @@ def dangling(example: Example, removed: Held, holder: Held, values: tuple[str, .
             f"{remover} removed a record that a record of {holder.tool} names, yet {theirs.tool.name} asked for the "
             f"naming record still shows the removed one's values" + (
                 f", while {own.tool.name} asked for the removed one shows it gone" if gone else ""),
-            ShowsNone(values), len(example.calls) - 1, (*facts, *dict.fromkeys((own.fact, theirs.fact))),
-            "high" if gone else "medium",
+            ShowsNone(values), len(example.calls) - 1,
+            (*facts, own.fact, *((theirs.fact,) if theirs.fact is not own.fact else ())), "high" if gone else "medium",
             pinned=(removed.at, holder.at, at))], start)
