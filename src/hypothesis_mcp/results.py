@@ -20,6 +20,7 @@ RuleId = Literal[
     "probe-delete-again-succeeded", "probe-rename-lost-fields", "probe-rename-left-old",
     "probe-identity-folded", "probe-identity-prefix", "probe-readers-disagree",
     "probe-count-wrong", "probe-overwrite-kept-old", "probe-not-idempotent", "probe-refusal-changed-state",
+    "probe-reference-dangling",
     # Smoke checks
     "smoke_structured_content", "smoke_invalid_arguments", "smoke_unknown_tool",
     # Scenarios

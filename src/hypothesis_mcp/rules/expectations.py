@@ -407,6 +407,10 @@ class PagesCover(Expectation):
     def to_dict(self) -> dict[str, Any]:
         return {self.key: list(self.markers), **({"following": list(self.following)} if self.following else {})}
 
+    def written_by(self, arguments: list[dict[str, Any]]) -> bool:
+        sent = json.dumps(arguments, ensure_ascii=False)
+        return all(m in sent for m in self.markers)
+
 
 @dataclass(frozen=True)
 class Replaced(Expectation):

@@ -141,6 +141,10 @@ RULES: dict[str, Rule] = {rule.id: rule for rule in (
         "A write that replaces a record must replace it in every view: remove the old entry from listings "
         "and the old values from search indexes, so the identity is listed once and old values find nothing."
     )),
+    Rule("probe-reference-dangling", "probe", (
+        "Resolve a reference when it is read (show the record it names only while that record exists), or "
+        "refuse or cascade the removal of a record others name; never serve a removed record through a copy."
+    )),
     Rule("probe-not-idempotent", "probe", (
         "Make a repeated identical read answer the same: order the output deterministically and keep side"
         " effects out of read tools."

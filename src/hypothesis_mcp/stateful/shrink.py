@@ -29,8 +29,8 @@ Replays = Callable[[ProbeFinding], bool]
 
 
 def plain_calls(calls: list[Call]) -> tuple[list[Call], dict[str, str]]:
-    """The same calls with every marked text cut to its `{marker}-{field}` token, and the mapping
-    from old to new texts. The mapping is applied to every string of every call, so a value a
+    """The same calls (what they bind kept) with every marked text cut to its `{marker}-{field}` token,
+    and the mapping from old to new texts. The mapping is applied to every string of every call, so a value a
     read repeats under another name (`title` written, `identifier` read) stays the same value."""
     mapping: dict[str, str] = {}
 
@@ -51,7 +51,7 @@ def plain_calls(calls: list[Call]) -> tuple[list[Call], dict[str, str]]:
             token = f"{marker}-{field}"
             if marker is not None and text.startswith(token) and text != token:
                 mapping[text] = token
-    return [Call(c.tool, cut(c.arguments)) for c in calls], mapping
+    return [replace(c, arguments=cut(c.arguments)) for c in calls], mapping
 
 
 def smaller(finding: ProbeFinding, write: str, replays: Replays, budget: int = 12) -> ProbeFinding:

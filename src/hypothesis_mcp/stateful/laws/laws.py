@@ -17,7 +17,8 @@ from hypothesis_mcp.rules.expectations import ContainsAny, Expectation, FieldEqu
 
 ORDER: tuple[RuleId, ...] = (
     "probe-read-changed-state", "probe-refusal-changed-state", "probe-delete-kept", "probe-delete-took-other",
-    "probe-silent-noop", "probe-data-lost", "probe-readers-disagree", "probe-value-changed", "probe-count-wrong")
+    "probe-silent-noop", "probe-identity-folded", "probe-data-lost", "probe-readers-disagree", "probe-value-changed",
+    "probe-count-wrong", "probe-pages-repeat", "probe-pages-skip", "probe-reference-dangling")
 """Which breach of one check is reported when several show: the one nearest its cause first (a read
 that consumed a record also makes every later reader miss it)."""
 

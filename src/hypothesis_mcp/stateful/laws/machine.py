@@ -107,7 +107,9 @@ class Example:
 
     # --- steps ------------------------------------------------------------------------------------
 
-    def create(self, tool: Tool, seen_identity: str | None, drawn: dict[str, Any]) -> Held | None:
+    def create(self, tool: Tool, seen_identity: str | None, drawn: dict[str, Any], judge: bool = True) -> Held | None:
+        """A write of fresh marked values; without `judge` it is one of a series, neither held nor
+        checked (only counted)."""
         marker = self.run.marker()
         args = with_marker(drawn, marker)
         key = identity_text(args.get(seen_identity or ""))
@@ -122,6 +124,8 @@ class Example:
         if answer.ok:
             self.delta += 1
             self.bind(held)
+        if not judge:
+            return held if answer.ok else None
         self.held.append(held)
         creator = next(s for t, s in self.learned.creators if t.name == tool.name)
         facts = tuple(f for f in (creator.fact,) if f is not None)
@@ -255,6 +259,11 @@ class Example:
                 breaches.append(breach)
         for name, (_, answer) in listed.items():
             self.sizes[name] = size(answer)
+        self.report(breaches, start)
+
+    def report(self, breaches: list[Breach], start: int) -> None:
+        """The first breach not yet confirmed is kept with the calls up to its read, and stops the
+        example; the calls from `start` on were the check's."""
         broken = first([b for b in breaches if (b.rule, b.tool) not in self.run.quiet])
         if broken is not None:
             self.checks.update(range(start, len(self.calls)))
@@ -285,6 +294,8 @@ class Example:
         if held.state == REMOVED:
             every = tuple(sorted({*tokens, *held.stale}))
             for reader, at, answer in readers:
+                if held.shared and reader.kind != "key":
+                    continue  # the records that name it show there: law 9 (references.py) judges them
                 if (reader.tool.name in held.shown or reader.kind != "list") and shows(answer, every):
                     found.append(kept("probe-delete-kept", held.removed[0] if held.removed else step.tool,
                                       reader.tool.name, at, every, (*step.facts, reader.fact),
@@ -344,7 +355,11 @@ class Example:
         return "probe-data-lost", step.tool, f"{step.tool} wrote another record"
 
 
-def build(run: Run) -> type[RuleBasedStateMachine]:
+Law = Callable[[Run], dict[str, Any]]
+"""A law of its own module: the machine's rules it adds, by name."""
+
+
+def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
     learned = run.learned
     creators = learned.creators
     keyed = [r for r in learned.readers if r.kind != "list"]
@@ -392,4 +407,7 @@ def build(run: Run) -> type[RuleBasedStateMachine]:
         def look(self, which: int) -> None:
             self.example.look(*lookers[which])
 
+    for law in laws:
+        for name, method in law(run).items():
+            setattr(Laws, name, method)
     return Laws

@@ -34,6 +34,8 @@ class Held:
     """Where the write that made it (or was refused) is among the example's calls."""
     removed: tuple[str, int] | None = None
     """The tool that removed it, and where that call is."""
+    shared: set[str] = field(default_factory=set)
+    """Its tokens another record holds (a reference to it): they show where that record shows."""
 
     @staticmethod
     def written(tool: str, args: dict[str, Any], marker: str, answer: Outcome, state: str = LIVE) -> Held:
@@ -67,7 +69,7 @@ class Held:
 
     def mark(self) -> str | None:
         """A token the record holds now (it finds the record's object in a structured answer)."""
-        return next(iter(sorted(self.tokens.values())), None)
+        return next(iter(sorted(set(self.tokens.values()) - self.shared)), None)
 
 
 def sent(args: dict[str, Any]) -> str:

@@ -16,7 +16,8 @@ from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact, fact_guessed
 from hypothesis_mcp.rules.answers import numbers_in
 from hypothesis_mcp.search.seeding import own_draws, seeded
-from hypothesis_mcp.stateful.watch import CREATORS, TEXT, Seen, Watcher, counter, draw_all, may_delete
+from hypothesis_mcp.stateful.looking import Pager
+from hypothesis_mcp.stateful.watch import CREATORS, TEXT, Seen, Watcher, counter, draw_all, may_delete, size
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,10 @@ class Learned:
     removers: list[Actor] = field(default_factory=list)
     readers: list[Reader] = field(default_factory=list)
     counters: list[Counter] = field(default_factory=list)
+    pagers: dict[str, tuple[Pager, Fact]] = field(default_factory=dict)
+    """For a listing that pages: how its answer names the next page, and the experiment that showed it."""
+    empty: set[str] = field(default_factory=set)
+    """The listings that showed no record on the fresh server."""
     used: set[str] = field(default_factory=set)
     """Identity values the experiments wrote on the server the machine goes on with."""
     widest: Callable[[Tool], dict[str, Any]] = lambda tool: {}
@@ -108,6 +113,10 @@ def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> N
                                         seen.bindings[0].field))
         elif seen.role == "list" and name in watcher.shown_alive:
             found.readers.append(Reader(tool, "list", fact))
+            if seen.paging is not None and seen.paging_fact is not None:
+                found.pagers[name] = (seen.paging, seen.paging_fact)
+            if name in first and first[name].ok and size(first[name]) == 0:
+                found.empty.add(name)
         elif seen.role == "count" and (path := counter(watcher.moves.get(name, []))) is not None:
             fresh = numbers_in(first[name]).get(path) if name in first and first[name].ok else None
             if fresh is not None:

@@ -12,8 +12,12 @@ from hypothesis_mcp.results import CONFIDENCE_ORDER
 from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
 from hypothesis_mcp.stateful.laws.confirm import SHRINK_REPLAYS, confirmed
-from hypothesis_mcp.stateful.laws.machine import Run, build
+from hypothesis_mcp.stateful.laws.covering import covering_rules
+from hypothesis_mcp.stateful.laws.folding import folding_rules
+from hypothesis_mcp.stateful.laws.machine import Law, Run, build
 from hypothesis_mcp.stateful.laws.observe import learned
+from hypothesis_mcp.stateful.laws.references import references_rules
+from hypothesis_mcp.stateful.laws.series import series_rules
 
 EXAMPLES = 12
 """Examples per round on the warm server: the budget is per server, not per tool."""
@@ -22,6 +26,8 @@ ROUNDS = 2
 """A round ends at its first broken law; the next round looks for another."""
 CONFIRMS = 3
 """Breaches of one round tried on fresh servers, at most (shortest first)."""
+LAWS: tuple[Law, ...] = (series_rules, covering_rules, folding_rules, references_rules)
+"""The laws of their own modules (6 to 9), beside those machine.py judges after every step."""
 
 
 def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
@@ -40,7 +46,7 @@ def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
         reads = frozenset({r.tool.name for r in model.readers} | {t.name for t in host.tools if t.read_only_hint})
         for round_ in range(ROUNDS):
             run.breaches, run.first_broken = [], None
-            machine = seeded(build(run), host.profile.seed, "laws", str(round_))
+            machine = seeded(build(run, LAWS), host.profile.seed, "laws", str(round_))
             try:
                 with own_draws():
                     run_state_machine_as_test(machine, settings=host.profile.settings(

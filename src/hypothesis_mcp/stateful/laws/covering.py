@@ -1,0 +1,146 @@
+"""Law 7: pages cover. A listing that pages (stateful/looking.py learned which member of its answer,
+given back, answers the next page) is walked from its first page at small page sizes. Where one
+large page shows every record, in order, the second page starts with the record that follows the
+first page's last: one further on skipped a record, one already shown repeats it.
+
+The warm server holds many records, so the walk is judged there by its first page boundary against
+the large page (records told apart by their markers). The reproduction is the example's writes
+and the first two pages: on a fresh server they hold just the example's records when the listing
+showed none there, the example wrote no other record, and the records fill more than one page and
+at most two, so the expectation reads those two pages as the whole walk."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.stateful import precondition, rule
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.model.facts import Fact, fact_shown
+from hypothesis_mcp.model.profile import profile
+from hypothesis_mcp.results import Binding, Call
+from hypothesis_mcp.rules.expectations import PagesCover, PagesDisjoint
+from hypothesis_mcp.stateful.laws.laws import Breach
+from hypothesis_mcp.stateful.laws.machine import Example, Run
+from hypothesis_mcp.stateful.laws.model import Held
+from hypothesis_mcp.stateful.laws.observe import Reader
+from hypothesis_mcp.stateful.looking import Pager, find_pager, items, scalars
+from hypothesis_mcp.strategies.markers import MARKER
+
+SIZES = (2, 3)
+"""Page sizes walked where the listing takes one: a boundary every few records."""
+LEARN_TRIES = 3
+"""Tries to learn how a listing pages, while the store may still hold too few records to show it."""
+
+
+def covering_rules(run: Run) -> dict[str, Any]:
+    learned = run.learned
+    listers = [r for r in learned.listers if limit_of(r.tool) is not None]
+    tries: dict[str, int] = {}
+    done: list[Example] = []
+
+    def pager_of(reader: Reader) -> tuple[Pager, Fact] | None:
+        """The experiments' pager, else one learned at the smallest page size (the experiments ask
+        for the largest page, which may hold every record)."""
+        name = reader.tool.name
+        if name not in learned.pagers and tries.get(name, 0) < LEARN_TRIES:
+            tries[name] = tries.get(name, 0) + 1
+            if (found := learn(run, reader)) is not None:
+                learned.pagers[name] = found
+        return learned.pagers.get(name)
+
+    def ready(machine: Any) -> bool:
+        return (bool(listers) and sum(h.live for h in machine.example.held) > min(SIZES) and machine.example not in done
+                and not machine.inert and not run.stop())
+
+    @precondition(ready)
+    @rule(which=st.integers(0, max(0, len(listers) - 1)))
+    def pages(machine: Any, which: int) -> None:
+        example, reader = machine.example, listers[which]
+        done.append(example)
+        limit, paging = limit_of(reader.tool), pager_of(reader)
+        listed = [h for h in example.held if h.live and reader.tool.name in h.shown and h.mark()]
+        if paging is None or limit is None or not replayable(example, reader, listed):
+            return
+        example.checks.add(len(example.calls))
+        whole = example.call(reader.tool, example.learned.widest(reader.tool))
+        if not whole.ok or scalars(whole).get(paging[0].member) is not None:
+            return
+        order = [marker_of(i) for i in items(whole)]
+        for size in (s for s in SIZES if s < len(listed) <= 2 * s):
+            example.report(judged(example, reader, paging, listed, order, size), len(example.calls))
+
+    return {"pages": pages}
+
+
+def limit_of(tool: Tool) -> str | None:
+    return next((b.param for b in profile(tool).bounds if b.kind == "limit"), None)
+
+
+def learn(run: Run, reader: Reader) -> tuple[Pager, Fact] | None:
+    """How the listing continues, tried at the smallest page size on the warm server (not part of
+    any example: a reproduction walks from its first page)."""
+    limit = limit_of(reader.tool)
+    if limit is None:
+        return None
+    name, calls = reader.tool.name, []
+
+    def call(args: dict[str, Any]) -> Outcome:
+        calls.append(Call(name, args))
+        return run.conn.call(name, args)
+
+    args = {**run.learned.widest(reader.tool), limit: SIZES[0]}
+    first = call(args)
+    pager = find_pager(call, reader.tool, args, first, set()) if first.ok else None
+    if pager is None:
+        return None
+    return pager, fact_shown(f"{name} pages: at {SIZES[0]} a page, its answer's {pager.member}, given back as "
+                             f"{pager.param}, answered records the first page did not", calls=calls,
+                             source="experiment")
+
+
+def replayable(example: Example, reader: Reader, listed: list[Held]) -> bool:
+    """Whether a fresh replay's listing holds the example's records alone."""
+    written = {h.tool for h in example.held}
+    return (reader.tool.name in example.learned.empty and len(listed) == len(example.held)
+            and sum(c.tool in written for c in example.calls) == len(example.held))
+
+
+def marker_of(item: Any) -> str | None:
+    found = MARKER.search(json.dumps(item, ensure_ascii=False))
+    return found.group() if found else None
+
+
+def judged(example: Example, reader: Reader, paging: tuple[Pager, Fact], listed: list[Held],
+           order: list[str | None], size: int) -> list[Breach]:
+    """The first page boundary of a walk at `size` a page, against the order one large page shows."""
+    (pager, fact), name = paging, reader.tool.name
+    args = {**example.learned.widest(reader.tool), limit_of(reader.tool) or "": size}
+    first = example.call(reader.tool, args)
+    at = example.step_at
+    following = scalars(first).get(pager.member) if first.ok else None
+    if following is None or not items(first):
+        return []
+    example.calls[at] = replace(example.calls[at], binds=(Binding(following, (pager.member,)),))
+    second = example.call(reader.tool, {**args, pager.param: following})
+    if not second.ok or not items(second):
+        return []
+    last, then = marker_of(items(first)[-1]), marker_of(items(second)[0])
+    if last not in order or then not in order:
+        return []
+    gap = order.index(then) - order.index(last)
+    marks = tuple(sorted({m for h in listed if (m := h.mark()) is not None}))
+    pinned = (*(h.at for h in listed), at, example.step_at)
+    said = f"walking {name} at {size} a page, {pager.member} given back as {pager.param},"
+    if gap < 1:
+        return [Breach("probe-pages-repeat", name, f"{said} started page 2 with a record page 1 showed",
+                       PagesDisjoint(marks), example.step_at, (reader.fact, fact), pinned=pinned)]
+    if gap > 1:
+        return [Breach("probe-pages-skip", name, f"{said} skipped {gap - 1} record(s) between pages 1 and 2 that "
+                       f"one large page of {name} shows there", PagesCover(marks, (pager.member,)), example.step_at,
+                       (reader.fact, fact), pinned=pinned)]
+    return []

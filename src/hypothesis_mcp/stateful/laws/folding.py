@@ -1,0 +1,93 @@
+"""Law 8: distinct identities stay distinct. A write whose identity differs from a held record's
+only by case, surrounding spaces or Unicode form makes a record of its own, is refused, or folds
+into the held one in plain sight. Folding is a warning (some stores mean to fold keys): the new
+write answered a success, its own read shows the held record. It is a failure when it loses data:
+the held record, asked for by its own identity, shows the new write's values instead of its own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.stateful import Bundle, precondition, rule
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.model.facts import Fact
+from hypothesis_mcp.rules.expectations import ContainsAny
+from hypothesis_mcp.stateful.laws.laws import Breach, shows
+from hypothesis_mcp.stateful.laws.machine import MAX_RECORDS, Example, Run, Step
+from hypothesis_mcp.stateful.laws.model import Held
+from hypothesis_mcp.stateful.laws.observe import Reader, identity_text
+from hypothesis_mcp.stateful.variants import FOLDED, FOLDS, variant
+from hypothesis_mcp.stateful.watch import full_arguments
+from hypothesis_mcp.strategies import with_marker
+
+
+def folding_rules(run: Run) -> dict[str, Any]:
+    learned = run.learned
+    folders = {tool.name: (tool, seen.identity, (seen.fact, seen.identity_fact), reader)
+               for tool, seen in learned.creators for reader in learned.readers
+               if seen.identity is not None and seen.fact is not None and seen.identity_fact is not None
+               and reader.kind == "key" and reader.field == seen.identity
+               and any(c.tool == tool.name for c in reader.fact.shown_by)}
+
+    @precondition(lambda machine: bool(folders) and len(machine.example.held) < MAX_RECORDS and not machine.inert
+                  and not run.stop())
+    @rule(held=Bundle("records"), kind=st.sampled_from(sorted(FOLDS)), data=st.data())
+    def fold(machine: Any, held: Held, kind: str, data: st.DataObject) -> None:
+        if held.tool in folders and held.live:
+            tool, identity, facts, reader = folders[held.tool]
+            # A loss already confirmed is not raised again, and the example cannot go on without it.
+            machine.inert = twin(machine.example, held, kind, data.draw(full_arguments(tool)), tool, identity,
+                                 tuple(f for f in facts if f is not None), reader)
+
+    return {"fold": fold}
+
+
+def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: Tool, identity: str,
+         facts: tuple[Fact, ...], reader: Reader) -> bool:
+    """A write under a variant of `held`'s identity, then both asked for by their identities; whether
+    `held` was lost to it."""
+    key = held.args.get(identity)
+    varied = variant(key, kind) if isinstance(key, str) else None
+    own = tuple(t for name, t in sorted(held.tokens.items()) if name != identity)
+    if varied is None or not own or identity_text(varied) in example.learned.used:
+        return False
+    marker = example.run.marker()
+    args = {**with_marker(drawn, marker), identity: varied}
+    if not example.valid(tool, args):
+        return False
+    example.learned.used.add(identity_text(varied))
+    answer = example.call(tool, args)
+    if not answer.ok:
+        example.check(Step("refused", tool.name, None, facts))
+        return False
+    written = example.step_at
+    other = Held.written(tool.name, args, marker, answer)
+    other.at = written
+    theirs = tuple(t for name, t in sorted(other.tokens.items()) if name != identity)
+    asked, again = example.ask(reader, held), example.ask(reader, other)
+    if asked is None or again is None or not theirs:
+        example.check(Step("create", tool.name, None, facts))
+        return False
+    start = len(example.calls)
+    first, second = example.call(reader.tool, asked), example.call(reader.tool, again)
+    said = f"{tool.name} wrote {varied!r} after {key!r}"
+    if not shows(first, own):
+        example.report([Breach(
+            FOLDED, tool.name, f"{said}: {reader.tool.name} asked for {key!r} no longer shows its record "
+            f"(it shows {'the later write' if shows(first, theirs) else 'neither'}); two identities made one "
+            "record and the first one's data was lost", ContainsAny(own, answered=True), start, (*facts, reader.fact),
+            details={"identity": identity, "variant": kind}, pinned=(held.at, written))], start)
+        return True
+    if not shows(second, theirs) and shows(second, own):
+        example.report([Breach(
+            FOLDED, tool.name, f"{said}: both answered a success, and {reader.tool.name} asked for {varied!r} "
+            f"shows the record of {key!r}: the store folds the two identities into one",
+            ContainsAny(theirs, answered=True), start + 1, (*facts, reader.fact), "medium",
+            {"identity": identity, "variant": kind}, pinned=(held.at, written))], start)
+    if shows(second, theirs):
+        example.delta += 1
+        example.held.append(other)
+    example.check(Step("create", tool.name, other if shows(second, theirs) else None, facts))
+    return False
