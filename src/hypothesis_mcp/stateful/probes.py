@@ -53,6 +53,18 @@ and a shrink on fresh servers."""
 REPLAYS = 14
 """Fresh replays that verify one failure, at most: two tries of warm-shrunk candidates, then the
 twelve of `smaller`."""
+SHARED_ROUND_TRIPS = 4
+"""Write tools whose round trips each get the profile's full probe examples: beyond them a server's
+round trips share that budget (each at least the model machines' quarter), so a server's cost grows
+with its write tools by what one tool's experiments take, not by a full exploration each."""
+
+
+def round_trip_profile(profile: Profile, writes: int) -> Profile:
+    """The profile each of a server's `writes` round trips runs with: its budget shared out once there
+    are more than SHARED_ROUND_TRIPS of them (the catalog alone decides, so runs repeat)."""
+    full = profile.probe_examples
+    share = min(full, max(1, full // 4, full * SHARED_ROUND_TRIPS // max(1, writes)))
+    return profile if share == full else replace(profile, probe_examples=share)
 
 
 def base_arguments(tool: Tool, overrides: Overrides | None, config: ProbeConfig) -> dict[str, Any]:
@@ -152,12 +164,13 @@ class ProbeRun:
                             "skipped: it writes; add --allow-writes to run it against a disposable server")
                 for tool in writes))
         elif writes:
+            shared = round_trip_profile(self.profile, len(writes))
             for tool in writes:
                 if self.stop():
                     yield Piece(outputs=(self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
                                                     "not run: --max-time was reached"),))
                     continue
-                yield Piece(round_trip_of(tool), servers=self.profile.probe_examples)
+                yield Piece(round_trip_of(tool), servers=shared.probe_examples, profile=shared)
             yield Piece(ProbeRun.pages, servers=self.profile.probe_examples)
             yield Piece(lambda run: delete_probes(run, run.allow_deletes, run.learned),
                        servers=self.profile.probe_examples // 4 if self.allow_deletes else 0)
@@ -172,26 +185,31 @@ class ProbeRun:
         warm server (one work's leftovers must not steer another's shrinking); outputs in piece order.
         A work is told how many fresh servers the works after it may take (the jobs after it run
         later on this lane or on another, so their sum bounds what this lane's pool still needs)."""
-        works = [(piece.work, piece.servers) for piece in pieces if piece.work is not None]
-        after = [sum(servers for _, servers in works[index + 1:]) for index in range(len(works))]
+        works = [(piece.work, piece.servers, piece.profile or self.profile) for piece in pieces
+                 if piece.work is not None]
+        after = [sum(servers for _, servers, _ in works[index + 1:]) for index in range(len(works))]
         outputs: list[list[ProbeOutput]] = [[] for _ in works]
         if self.lanes is None:
-            for index, (work, _) in enumerate(works):
-                self.later = after[index]
-                outputs[index] = list(work(self))
+            own = self.profile
+            try:
+                for index, (work, _, budget) in enumerate(works):
+                    self.later, self.profile = after[index], budget
+                    outputs[index] = list(work(self))
+            finally:
+                self.profile = own
             return outputs
         copies: list[ProbeRun | None] = [None for _ in works]
 
-        def job(index: int, work: Work) -> Job:
+        def job(index: int, work: Work, budget: Profile) -> Job:
             def run_on(lane: Lane) -> None:
                 lane.pool.retire_warm()
                 copy = copies[index] = replace(self, pool=lane.pool, results=[], notes=[], examples=0, lanes=None,
-                                               later=after[index])
+                                               later=after[index], profile=budget)
                 outputs[index] = list(work(copy))
             return run_on
 
         if works:
-            self.lanes.run([job(index, work) for index, (work, _) in enumerate(works)])
+            self.lanes.run([job(index, work, budget) for index, (work, _, budget) in enumerate(works)])
         for copy in copies:
             if copy is not None:
                 self.examples += copy.examples
@@ -609,3 +627,5 @@ class Piece:
     main: bool = False
     servers: int = 0
     """Fresh servers the work takes when nothing fails, at most."""
+    profile: Profile | None = None
+    """The budget the work runs with, when not the run's own."""
