@@ -165,12 +165,20 @@ class ProbeRun:
                 for tool in writes))
         elif writes:
             shared = round_trip_profile(self.profile, len(writes))
+            first_of_shape: dict[str, str] = {}
+            alike: dict[str, list[str]] = {}
             for tool in writes:
                 if self.stop():
                     yield Piece(outputs=(self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
                                                     "not run: --max-time was reached"),))
                     continue
-                yield Piece(round_trip_of(tool), servers=shared.probe_examples, profile=shared)
+                first = first_of_shape.setdefault(self.shape(tool), tool.name)
+                like = None if first == tool.name else first
+                alike.setdefault(first, []).extend([tool.name] if like else [])
+                yield Piece(round_trip_of(tool, like), servers=shared.probe_examples, profile=shared)
+            self.notes.extend(f"{', '.join(names)}: the same shape as {first}, so their model machines (reads, "
+                              f"variants, agreement, fields, renames) ran only where their round trip failed"
+                              for first, names in alike.items() if names)
             yield Piece(ProbeRun.pages, servers=self.profile.probe_examples)
             yield Piece(lambda run: delete_probes(run, run.allow_deletes, run.learned),
                        servers=self.profile.probe_examples // 4 if self.allow_deletes else 0)
@@ -258,7 +266,19 @@ class ProbeRun:
         self.results.append(self.result(finding.tool, finding.check, status, finding.rule, finding.message,
                                         confidence=finding.confidence, basis=finding.basis, finding=finding))
 
-    def round_trip(self, tool: Tool) -> Iterator[ProbeOutput]:
+    def shape(self, tool: Tool) -> str:
+        """What a write tool's probes depend on apart from names: its schemas, hints and given values,
+        and its readers' (in order). Two write tools of one shape on a server repeat one experiment."""
+        pair = self.config.pair_for(tool.name)
+        readers = choose_readers(tool, self.tools, pair, set(self.config.exclude))
+        return digest([tool.input_schema, tool.output_schema, tool.annotations, self.write_args(tool, pair),
+                       [(r.tool.input_schema, r.tool.output_schema, r.tool.annotations, r.confidence, r.read_args)
+                        for r in readers]])
+
+    def round_trip(self, tool: Tool, like: str | None = None) -> Iterator[ProbeOutput]:
+        """The round trip of one write tool, then its model machines (reads, variants, agreement,
+        fields, renames), unless it is `like` an earlier write tool of the same shape and its own round
+        trip found nothing: then they would repeat that tool's experiments."""
         pair = self.config.pair_for(tool.name)
         readers = choose_readers(tool, self.tools, pair, set(self.config.exclude))
         if not readers:
@@ -290,13 +310,16 @@ class ProbeRun:
             ctx, error = self.explore(tool, readers, pair, ctx.key_path, False, calibration)
             verified = self.verified(ctx)
         yield from self.isolation(tool, ctx)
-        yield from reads_probe(self, tool, readers, ctx.key_path, given)
-        yield from variants_probe(self, tool, readers, calibration, given)
-        yield from agreement_probe(self, tool, readers, ctx.key_path, given, calibration)
+        machines = like is None or verified is not None
+        if machines:
+            yield from reads_probe(self, tool, readers, ctx.key_path, given)
+            yield from variants_probe(self, tool, readers, calibration, given)
+            yield from agreement_probe(self, tool, readers, ctx.key_path, given, calibration)
         others = list(self.other_causes(ctx.candidates, verified, tool.name)) if verified is not None else []
-        yield from fields_probe(self, tool, readers, ctx.key_path, given, calibration,
-                                [] if verified is None else [verified, *others])
-        yield from renames_probe(self, tool, readers, ctx.key_path, given, calibration)
+        if machines:
+            yield from fields_probe(self, tool, readers, ctx.key_path, given, calibration,
+                                    [] if verified is None else [verified, *others])
+            yield from renames_probe(self, tool, readers, ctx.key_path, given, calibration)
         if not ctx.out_of_time and error is None:
             self.keep(scope, verified)
         if verified is not None:
@@ -613,8 +636,8 @@ def known(outputs: Iterable[ProbeOutput]) -> Work:
     return lambda run: outputs
 
 
-def round_trip_of(tool: Tool) -> Work:
-    return lambda run: run.round_trip(tool)
+def round_trip_of(tool: Tool, like: str | None = None) -> Work:
+    return lambda run: run.round_trip(tool, like)
 
 
 @dataclass(frozen=True)
