@@ -17,6 +17,7 @@ from hypothesis_mcp.profiles import GRADING_SEED, make_profile
 from hypothesis_mcp.search.driver import Finding, hunt
 from hypothesis_mcp.search.saved import digest
 from hypothesis_mcp.search.seeding import own_draws, scope_seed
+from hypothesis_mcp.stateful.probes import round_trip_profile
 
 
 def test_grading_has_a_fixed_seed_and_no_database() -> None:
@@ -107,3 +108,14 @@ def test_kept_failures_are_filed_by_schema_and_given_values() -> None:
     assert digest([number, {"n": 1, "m": 2}]) == digest([dict(reversed(number.items())), {"m": 2, "n": 1}])
     assert digest([number, {}]) != digest([text, {}])
     assert digest([number, {}]) != digest([number, {"n": 1}])
+
+
+def test_a_servers_round_trips_share_one_budget_past_four_write_tools() -> None:
+    """Up to four write tools each explore with the full probe examples; more share four tools'
+    worth, never below the model machines' quarter, so cost grows slowly with write tools."""
+    grading, thorough = make_profile("grading"), make_profile("thorough", seed=1)
+    assert all(round_trip_profile(grading, writes) is grading for writes in (0, 1, 4))
+    shared = {writes: round_trip_profile(grading, writes).probe_examples for writes in (5, 8, 16, 100)}
+    assert shared == {5: 6, 8: 4, 16: 2, 100: 2}
+    assert round_trip_profile(thorough, 16).probe_examples == 10
+    assert replace(round_trip_profile(grading, 16), probe_examples=8) == grading, "only the examples change"

@@ -53,6 +53,18 @@ and a shrink on fresh servers."""
 REPLAYS = 14
 """Fresh replays that verify one failure, at most: two tries of warm-shrunk candidates, then the
 twelve of `smaller`."""
+SHARED_ROUND_TRIPS = 4
+"""Write tools whose round trips each get the profile's full probe examples: beyond them a server's
+round trips share that budget (each at least the model machines' quarter), so a server's cost grows
+with its write tools by what one tool's experiments take, not by a full exploration each."""
+
+
+def round_trip_profile(profile: Profile, writes: int) -> Profile:
+    """The profile each of a server's `writes` round trips runs with: its budget shared out once there
+    are more than SHARED_ROUND_TRIPS of them (the catalog alone decides, so runs repeat)."""
+    full = profile.probe_examples
+    share = min(full, max(1, full // 4, full * SHARED_ROUND_TRIPS // max(1, writes)))
+    return profile if share == full else replace(profile, probe_examples=share)
 
 
 def base_arguments(tool: Tool, overrides: Overrides | None, config: ProbeConfig) -> dict[str, Any]:
@@ -152,12 +164,21 @@ class ProbeRun:
                             "skipped: it writes; add --allow-writes to run it against a disposable server")
                 for tool in writes))
         elif writes:
+            shared = round_trip_profile(self.profile, len(writes))
+            first_of_shape: dict[str, str] = {}
+            alike: dict[str, list[str]] = {}
             for tool in writes:
                 if self.stop():
                     yield Piece(outputs=(self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
                                                     "not run: --max-time was reached"),))
                     continue
-                yield Piece(round_trip_of(tool), servers=self.profile.probe_examples)
+                first = first_of_shape.setdefault(self.shape(tool), tool.name)
+                like = None if first == tool.name else first
+                alike.setdefault(first, []).extend([tool.name] if like else [])
+                yield Piece(round_trip_of(tool, like), servers=shared.probe_examples, profile=shared)
+            self.notes.extend(f"{', '.join(names)}: the same shape as {first}, so their model machines (reads, "
+                              f"variants, agreement, fields, renames) ran only where their round trip failed"
+                              for first, names in alike.items() if names)
             yield Piece(ProbeRun.pages, servers=self.profile.probe_examples)
             yield Piece(lambda run: delete_probes(run, run.allow_deletes, run.learned),
                        servers=self.profile.probe_examples // 4 if self.allow_deletes else 0)
@@ -172,26 +193,31 @@ class ProbeRun:
         warm server (one work's leftovers must not steer another's shrinking); outputs in piece order.
         A work is told how many fresh servers the works after it may take (the jobs after it run
         later on this lane or on another, so their sum bounds what this lane's pool still needs)."""
-        works = [(piece.work, piece.servers) for piece in pieces if piece.work is not None]
-        after = [sum(servers for _, servers in works[index + 1:]) for index in range(len(works))]
+        works = [(piece.work, piece.servers, piece.profile or self.profile) for piece in pieces
+                 if piece.work is not None]
+        after = [sum(servers for _, servers, _ in works[index + 1:]) for index in range(len(works))]
         outputs: list[list[ProbeOutput]] = [[] for _ in works]
         if self.lanes is None:
-            for index, (work, _) in enumerate(works):
-                self.later = after[index]
-                outputs[index] = list(work(self))
+            own = self.profile
+            try:
+                for index, (work, _, budget) in enumerate(works):
+                    self.later, self.profile = after[index], budget
+                    outputs[index] = list(work(self))
+            finally:
+                self.profile = own
             return outputs
         copies: list[ProbeRun | None] = [None for _ in works]
 
-        def job(index: int, work: Work) -> Job:
+        def job(index: int, work: Work, budget: Profile) -> Job:
             def run_on(lane: Lane) -> None:
                 lane.pool.retire_warm()
                 copy = copies[index] = replace(self, pool=lane.pool, results=[], notes=[], examples=0, lanes=None,
-                                               later=after[index])
+                                               later=after[index], profile=budget)
                 outputs[index] = list(work(copy))
             return run_on
 
         if works:
-            self.lanes.run([job(index, work) for index, (work, _) in enumerate(works)])
+            self.lanes.run([job(index, work, budget) for index, (work, _, budget) in enumerate(works)])
         for copy in copies:
             if copy is not None:
                 self.examples += copy.examples
@@ -240,7 +266,19 @@ class ProbeRun:
         self.results.append(self.result(finding.tool, finding.check, status, finding.rule, finding.message,
                                         confidence=finding.confidence, basis=finding.basis, finding=finding))
 
-    def round_trip(self, tool: Tool) -> Iterator[ProbeOutput]:
+    def shape(self, tool: Tool) -> str:
+        """What a write tool's probes depend on apart from names: its schemas, hints and given values,
+        and its readers' (in order). Two write tools of one shape on a server repeat one experiment."""
+        pair = self.config.pair_for(tool.name)
+        readers = choose_readers(tool, self.tools, pair, set(self.config.exclude))
+        return digest([tool.input_schema, tool.output_schema, tool.annotations, self.write_args(tool, pair),
+                       [(r.tool.input_schema, r.tool.output_schema, r.tool.annotations, r.confidence, r.read_args)
+                        for r in readers]])
+
+    def round_trip(self, tool: Tool, like: str | None = None) -> Iterator[ProbeOutput]:
+        """The round trip of one write tool, then its model machines (reads, variants, agreement,
+        fields, renames), unless it is `like` an earlier write tool of the same shape and its own round
+        trip found nothing: then they would repeat that tool's experiments."""
         pair = self.config.pair_for(tool.name)
         readers = choose_readers(tool, self.tools, pair, set(self.config.exclude))
         if not readers:
@@ -272,13 +310,16 @@ class ProbeRun:
             ctx, error = self.explore(tool, readers, pair, ctx.key_path, False, calibration)
             verified = self.verified(ctx)
         yield from self.isolation(tool, ctx)
-        yield from reads_probe(self, tool, readers, ctx.key_path, given)
-        yield from variants_probe(self, tool, readers, calibration, given)
-        yield from agreement_probe(self, tool, readers, ctx.key_path, given, calibration)
+        machines = like is None or verified is not None
+        if machines:
+            yield from reads_probe(self, tool, readers, ctx.key_path, given)
+            yield from variants_probe(self, tool, readers, calibration, given)
+            yield from agreement_probe(self, tool, readers, ctx.key_path, given, calibration)
         others = list(self.other_causes(ctx.candidates, verified, tool.name)) if verified is not None else []
-        yield from fields_probe(self, tool, readers, ctx.key_path, given, calibration,
-                                [] if verified is None else [verified, *others])
-        yield from renames_probe(self, tool, readers, ctx.key_path, given, calibration)
+        if machines:
+            yield from fields_probe(self, tool, readers, ctx.key_path, given, calibration,
+                                    [] if verified is None else [verified, *others])
+            yield from renames_probe(self, tool, readers, ctx.key_path, given, calibration)
         if not ctx.out_of_time and error is None:
             self.keep(scope, verified)
         if verified is not None:
@@ -595,8 +636,8 @@ def known(outputs: Iterable[ProbeOutput]) -> Work:
     return lambda run: outputs
 
 
-def round_trip_of(tool: Tool) -> Work:
-    return lambda run: run.round_trip(tool)
+def round_trip_of(tool: Tool, like: str | None = None) -> Work:
+    return lambda run: run.round_trip(tool, like)
 
 
 @dataclass(frozen=True)
@@ -609,3 +650,5 @@ class Piece:
     main: bool = False
     servers: int = 0
     """Fresh servers the work takes when nothing fails, at most."""
+    profile: Profile | None = None
+    """The budget the work runs with, when not the run's own."""

@@ -1,0 +1,50 @@
+"""How the probe run plans a server's write tools: one budget per server, and the model machines of
+tools of one shape run once. Planning calls no tool, so no server is started here; the costs it
+saves are measured by bench/bench_pairs.py, and the probes' findings by the test_probe_* files."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.profiles import make_profile
+from hypothesis_mcp.stateful.probes import Piece, ProbeRun
+
+WRITES = {"readOnlyHint": False, "destructiveHint": False}
+READS = {"readOnlyHint": True}
+
+
+def tool(name: str, properties: dict[str, Any], annotations: dict[str, Any]) -> Tool:
+    return Tool.from_dict({"name": name, "description": f"{name} of the store",
+                           "inputSchema": {"type": "object", "properties": properties, "required": list(properties)},
+                           "annotations": annotations})
+
+
+def store(suffix: str, fields: tuple[str, ...] = ("key", "value")) -> list[Tool]:
+    return [tool(f"put_value{suffix}", {f: {"type": "string"} for f in fields}, WRITES),
+            tool(f"get_value{suffix}", {"key": {"type": "string"}}, READS)]
+
+
+def planned(tools: list[Tool]) -> tuple[ProbeRun, list[Piece]]:
+    run = ProbeRun(conn=None, pool=None, tools=tools, profile=make_profile("grading"),  # type: ignore[arg-type]
+                   allow_writes=True)
+    return run, list(run.plan())
+
+
+def test_write_tools_of_one_shape_share_their_model_machines() -> None:
+    tools = [*store("_1"), *store("_2"), *store("_3", ("key", "value", "note")),
+             tool("list_keys", {"limit": {"type": "integer"}}, READS)]
+    run, _ = planned(tools)
+    first, second, other = (run.shape(t) for t in tools if t.name.startswith("put"))
+    assert first == second != other, "the names differ, the schemas and the readers' do not"
+    assert run.notes == ["put_value_2: the same shape as put_value_1, so their model machines (reads, variants, "
+                         "agreement, fields, renames) ran only where their round trip failed"]
+
+
+def test_round_trips_share_the_servers_budget_past_four_write_tools() -> None:
+    few, few_pieces = planned([t for n in range(4) for t in store(f"_{n}", ("key", f"value{n}"))])
+    many, many_pieces = planned([t for n in range(16) for t in store(f"_{n}", ("key", f"value{n}"))])
+    assert [p.servers for p in few_pieces[:4]] == [8] * 4
+    assert [p.servers for p in many_pieces[:16]] == [2] * 16
+    assert {p.profile.probe_examples for p in many_pieces[:16] if p.profile} == {2}
+    assert not few.notes and not many.notes, "no two write tools of one shape"
