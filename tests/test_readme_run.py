@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, Cli, CliRun
+from helpers import ROOT, SERVE, Cli, CliRun
 
 README = ROOT / "README.md"
 COMMAND = ["test", "python -m hypothesis_mcp.sample_server --bug silent-skip", "--smoke", "--probes",
@@ -22,8 +23,14 @@ BLOCKING = ("probe-silent-noop on create_note", "happy-output-schema on export_n
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CliRun]:
     folder = tmp_path_factory.mktemp("readme")
-    # `python` on PATH is this venv's, as after the README's `. .venv/bin/activate`.
-    env = {"PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    # `python` on PATH is this venv's, as after the README's `. .venv/bin/activate`; it starts the
+    # server as the suite's own servers start, forked by the zygote (tests/zygote.py), rather than
+    # importing the SDK again for each of the run's servers.
+    python = folder / "bin" / "python"
+    python.parent.mkdir()
+    python.write_text(f'#!/bin/sh\nexec {shlex.join(SERVE)} "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+    env = {"PATH": os.pathsep.join([str(python.parent), str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
     started = {"plain": Cli(COMMAND, folder, limit=400, env=env),
                "quiet": Cli([*COMMAND, "--quiet"], folder, limit=400, env=env)}
     return {name: run.wait() for name, run in started.items()}
