@@ -1,6 +1,7 @@
 """The laws machine (stateful/laws/): one state machine over the whole server, run on a warm server,
 each broken law confirmed on fresh ones (tests/servers/parts_bin.py: a refused stock that still files
-the part, a part cache a scrap does not clear, and the correct twin).
+the part, a part cache a scrap does not clear, and the correct twin, whose relabel moves a part to a
+new key: an update after which the old key finds nothing is a move, no lost record).
 
 Each bug is found at high confidence on facts experiments showed; its reproduction replays on the
 buggy bin from a fresh start and not on the twin, and no call of it can go. The twin draws no
