@@ -65,7 +65,7 @@ def grade_one(job_and_out: tuple[Job, Path]) -> tuple[Job, str | None, float]:
     target = " ".join(command(seed, blind=blind, flags=flags_of(bug_class, twin)))
     with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stderr(io.StringIO()) as said:
         os.chdir(tmp)  # whatever a run leaves in its folder stays apart from the other runs
-        Path("laws.yaml").write_text("laws: true\n")  # the laws machine is opt-in
+        Path("laws.yaml").write_text("laws: true\n")  # the laws machine, whatever the default
         try:
             app(["test", target, *FLAGS, "--probe-config", "laws.yaml", "--json", str(path), "-q"],
                 standalone_mode=False)

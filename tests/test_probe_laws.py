@@ -1,6 +1,7 @@
 """The laws machine (stateful/laws/): one state machine over the whole server, run on a warm server,
 each broken law confirmed on fresh ones (tests/servers/parts_bin.py: a refused stock that still files
-the part, a part cache a scrap does not clear, and the correct twin).
+the part, a part cache a scrap does not clear, and the correct twin, whose relabel moves a part to a
+new key: an update after which the old key finds nothing is a move, no lost record).
 
 Each bug is found at high confidence on facts experiments showed; its reproduction replays on the
 buggy bin from a fresh start and not on the twin, and no call of it can go. The twin draws no
@@ -29,8 +30,7 @@ def bin_of(bug: str | None) -> list[str]:
 
 def run(bug: str | None) -> Report:
     if bug not in _reports:
-        _reports[bug] = engine(bin_of(bug), grading(), probes=True, allow_writes=True, allow_deletes=True,
-                               probe_config=ProbeConfig(laws=True))
+        _reports[bug] = engine(bin_of(bug), grading(), probes=True, allow_writes=True, allow_deletes=True)
     return _reports[bug]
 
 
@@ -75,8 +75,10 @@ def test_no_call_of_the_reproduction_can_go(bug: str, tool: str, rule: str) -> N
         assert not replay(replace(result, reproduction=shorter), target).still_fails, (index, calls)
 
 
-def test_the_machine_runs_only_when_the_probe_config_asks() -> None:
-    """Opt-in: without `laws: true` the same buggy bin draws no finding of the machine."""
-    report = engine(bin_of("refusal"), grading(), probes=True, allow_writes=True, allow_deletes=True)
+def test_the_probe_config_turns_the_machine_off() -> None:
+    """On by default with --allow-writes; `laws: false` turns it off: the same buggy bin then draws no
+    finding of the machine."""
+    report = engine(bin_of("refusal"), grading(), probes=True, allow_writes=True, allow_deletes=True,
+                    probe_config=ProbeConfig(laws=False))
     assert not machine_findings(report)
     assert machine_findings(run("refusal"))

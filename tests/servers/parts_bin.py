@@ -6,6 +6,8 @@ server). Parts are keyed by `part`; stock comes in packs of two, so an odd `qty`
 - parts(): every part as JSON lines `{"part": ..., "label": ..., "qty": ...}`
 - tally(): `{"parts": n}`
 - scrap(part): removes a part (destructive), refused when there is none
+- relabel(part, new_part): files a part under a new key, refused when there is none or the new key
+  is taken (a move: the part is then found only under its new key)
 
 Bugs (`--bug NAME`, the correct twin without):
 - refusal: a refused stock still files the part (the check runs after the write)
@@ -65,6 +67,13 @@ class Bin:
         """How many parts the bin holds."""
         return json.dumps({"parts": self.count})
 
+    def relabel(self, part: Key, new_part: Key) -> str:
+        """File a part under a new key."""
+        if part not in self.held or new_part in self.held:
+            raise ToolError(f"no part {part!r}, or {new_part!r} is taken")
+        self.held[new_part] = {**self.held.pop(part), "part": new_part}
+        return json.dumps(self.held[new_part])
+
     def scrap(self, part: Key) -> str:
         """Throw a part away."""
         if self.held.pop(part, None) is None:
@@ -76,7 +85,7 @@ class Bin:
 def build(bug: str | None) -> MCPServer:
     mcp = MCPServer("parts-bin", log_level="WARNING")
     kept = Bin(bug)
-    for method in (kept.stock, kept.part, kept.parts, kept.tally):
+    for method in (kept.stock, kept.part, kept.parts, kept.tally, kept.relabel):
         mcp.add_tool(method, structured_output=False)
     mcp.add_tool(kept.scrap, structured_output=False, annotations=ToolAnnotations(destructive_hint=True))
     return mcp

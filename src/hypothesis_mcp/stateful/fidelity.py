@@ -196,6 +196,15 @@ def _compare(name: str, written: Any, read: Any, token: str, typed: Enums | None
     return None
 
 
+def lost(written: Any, read: Any) -> bool:
+    """A value read back lost (cut, emptied, items dropped, a number or a boolean changed), not
+    only normalised or spelt another way."""
+    if isinstance(written, bool):
+        return read is not None and _flag("", written, read, "").loss
+    change = _compare("", written, read, "")
+    return change is not None and change.loss
+
+
 def _flag(name: str, written: bool, read: Any, token: str) -> Change:
     """A boolean read back: as the other boolean (a loss), or spelt another way (`"true"`, 1)."""
     if not isinstance(read, bool) and str(read).strip().lower() in ({"true", "1", "yes"} if written else

@@ -5,7 +5,6 @@ reproduction) and the expectation a replay judges that read by."""
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +13,7 @@ from hypothesis_mcp.model.facts import Fact
 from hypothesis_mcp.results import RuleId
 from hypothesis_mcp.rules.answers import records_holding, shown
 from hypothesis_mcp.rules.expectations import ContainsAny, Expectation, FieldEquals, NumberAt, SameAnswer, ShowsNone
+from hypothesis_mcp.stateful.fidelity import lost
 
 ORDER: tuple[RuleId, ...] = (
     "probe-read-changed-state", "probe-refusal-changed-state", "probe-delete-kept", "probe-delete-took-other",
@@ -60,33 +60,18 @@ def differing(answer: Outcome, mark: str | None, values: dict[str, Any]) -> list
 
 
 def same(shown_value: Any, written: Any) -> bool:
-    """Equal, or equal up to a normalisation: the field probes report normalisations as warnings, so
-    the machine judges only values that differ in substance."""
-    if isinstance(written, bool) or isinstance(shown_value, bool):
-        return shown_value is written
-    if isinstance(written, list) and isinstance(shown_value, list) and len(written) == len(shown_value):
-        return all(same(s, w) for s, w in zip(shown_value, written, strict=True))
-    return bool(shown_value == written) or normalised(written, shown_value) or (written == "" and shown_value is None)
-
-
-def normalised(written: Any, seen: Any) -> bool:
-    """A text read back trimmed, case-folded or in another Unicode form: a warning, not a loss."""
-    if not (isinstance(written, str) and isinstance(seen, str)):
-        return False
-    forms = {written.strip(), unicodedata.normalize("NFKC", written), unicodedata.normalize("NFC", written),
-             written.casefold(), unicodedata.normalize("NFKC", written).strip(), " ".join(written.split()),
-             " ".join(written.splitlines()), written.replace("\n", " ")}
-    return seen in forms or seen.casefold() in {f.casefold() for f in forms}
+    """Not lost: the field probes report a value read back normalised, reshaped (a text shown as a
+    list of its parts) or replaced by one the server derives as a warning, so the machine judges only
+    a loss (stateful.fidelity's)."""
+    return not lost(written, shown_value)
 
 
 def field_breach(rule: RuleId, tool: str, reader: str, at: int, mark: str, diff: tuple[str, Any, Any],
                  facts: tuple[Fact, ...], what: str) -> Breach:
     name, written, seen = diff
-    soft = rule == "probe-value-changed" and normalised(written, seen)
     return Breach(rule, tool, f"{what}: {reader} shows {name} as {short(seen)} where {short(written)} was last "
-                  "written" + (" (normalised)" if soft else ""),
-                  FieldEquals(name, written, mark), at, facts, "medium" if soft else "high",
-                  {"field": name, "written": written, "read": seen})
+                  "written", FieldEquals(name, written, mark), at, facts,
+                  details={"field": name, "written": written, "read": seen})
 
 
 def missing(rule: RuleId, tool: str, reader: str, at: int, tokens: tuple[str, ...], facts: tuple[Fact, ...],

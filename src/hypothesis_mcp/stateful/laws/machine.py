@@ -33,7 +33,7 @@ from hypothesis_mcp.stateful.laws.laws import (
 )
 from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held
 from hypothesis_mcp.stateful.laws.observe import Actor, Learned, Reader, identity_text, search_field
-from hypothesis_mcp.stateful.watch import full_arguments, size
+from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.dialect import value_validator
 
@@ -61,6 +61,8 @@ class Run:
     count: int = 0
     quiet: set[tuple[str, str]] = field(default_factory=set)
     """(rule, tool) of breaches already confirmed: not raised again."""
+    not_counters: set[str] = field(default_factory=set)
+    """Tools taken for counts that an example showed changing what the readers show: no counts."""
     stop: Callable[[], bool] = lambda: False
     first_broken: int | None = None
     """The example after which a law was first seen broken."""
@@ -94,6 +96,9 @@ class Example:
         """Refused writes (by index in `held`) a reader showed stored: a count counts them."""
         self.sizes: dict[str, int] = {}
         self.start: dict[str, float] = {}
+        self.spoiled = False
+        """A breach already confirmed, or a counter that changed the store, showed in this example:
+        what it holds now is no longer what its model says, so no later step is judged."""
         for counter in self.learned.counters:
             answer = self.run.conn.call(counter.tool.name, self.learned.widest(counter.tool))
             self.start[counter.tool.name] = numbers_in(answer).get(counter.path, float("nan"))
@@ -149,6 +154,7 @@ class Example:
         if answer.ok:
             held.updated(args, marker, actor.arg)
             held.agreed.clear()
+            self.moved(actor, held, args)
             self.check(Step("update", actor.tool.name, held, actor.facts))
             return
         refused = Held.written(actor.tool.name, args, marker, answer, REFUSED)
@@ -156,6 +162,38 @@ class Example:
         if refused.tokens:
             self.held.append(refused)
         self.check(Step("refused", actor.tool.name, refused, actor.facts))
+
+    def moved(self, actor: Actor, held: Held, sent: dict[str, Any]) -> None:
+        """An update after which a keyed read no longer finds the record under its identity but finds
+        it under another value the call sent is a move (a rename): the record's identity is that
+        value from now on, and nothing was lost."""
+        start = len(self.calls)
+        try:
+            self.rekeyed(actor, held, sent)
+        finally:
+            self.checks.update(range(start, len(self.calls)))
+
+    def rekeyed(self, actor: Actor, held: Held, sent: dict[str, Any]) -> None:
+        reader, asked = next(((r, a) for r in self.learned.readers if r.kind == "key" and r.arg and r.field
+                              and (a := self.ask(r, held)) is not None), (None, None))
+        if reader is None or asked is None or reader.arg is None or reader.field is None:
+            return
+        if self.finds(reader, asked, held):
+            return
+        for name, value in sent.items():
+            if name == actor.arg or value == asked[reader.arg] or not isinstance(value, str | int):
+                continue
+            trial = {**asked, reader.arg: value}
+            if self.valid(reader.tool, trial) and self.finds(reader, trial, held):
+                held.args[reader.field] = value
+                if reader.field in held.values:
+                    held.values[reader.field] = value
+                held.values.pop(name, None)
+                return
+
+    def finds(self, reader: Reader, args: dict[str, Any], held: Held) -> bool:
+        answer = self.call(reader.tool, args)
+        return shows(answer, self.unasked(len(self.calls) - 1, held.token_list()))
 
     def remove(self, actor: Actor, held: Held) -> None:
         value = held.value_of(actor.arg)
@@ -178,6 +216,8 @@ class Example:
         self.check(Step("read", reader.tool.name, held, (reader.fact,)))
 
     def look(self, tool: Tool, fact: Fact) -> None:
+        if tool.name in self.run.not_counters:
+            return
         self.call(tool, self.learned.widest(tool))
         self.check(Step("read", tool.name, None, (fact,)))
 
@@ -209,6 +249,8 @@ class Example:
     # --- the laws ---------------------------------------------------------------------------------
 
     def check(self, step: Step) -> None:
+        if self.spoiled:
+            return
         start = len(self.calls)
         try:
             self.judged(step, start)
@@ -219,6 +261,8 @@ class Example:
         step.at = start - 1
         breaches: list[Breach] = []
         answers: dict[tuple[str, int], tuple[int, Outcome]] = {}
+        asked: list[tuple[Tool, dict[str, Any], Held, Outcome]] = []
+        """Each keyed read or search of a held record and its answer: a counter is checked by them."""
         listed: dict[str, tuple[int, Outcome]] = {}
         for lister in self.learned.listers:
             answer = self.call(lister.tool, self.learned.widest(lister.tool))
@@ -234,6 +278,7 @@ class Example:
                     continue
                 answer = self.call(reader.tool, args)
                 answers[(reader.tool.name, index)] = (len(self.calls) - 1, answer)
+                asked.append((reader.tool, args, held, answer))
                 if reader.kind == "key" and held.live:
                     again = self.call(reader.tool, args)
                     if self.digest(answer, held) != self.digest(again, held):
@@ -245,7 +290,12 @@ class Example:
                 removal = (held.removed[1],) if held.removed is not None else ()
                 breach.pinned = (held.at, *removal, *((step.at,) if step.at >= 0 else ()))
                 breaches.append(breach)
+        if step.kind == "read" and step.tool in {c.tool.name for c in self.learned.counters} and any(
+                b.rule == "probe-read-changed-state" and b.tool == step.tool for b in breaches):
+            breaches = self.counted(step.tool)
         for counter in self.learned.counters:
+            if counter.tool.name in self.run.not_counters or self.spoiled:
+                continue
             answer = self.call(counter.tool, self.learned.widest(counter.tool))
             now = numbers_in(answer).get(counter.path)
             began = self.start.get(counter.tool.name)
@@ -256,7 +306,10 @@ class Example:
                 # The number a replay expects counts these writes and removals: none may be shrunk away.
                 breach.pinned = tuple(sorted({h.at for h in self.held}
                                              | {h.removed[1] for h in self.held if h.removed is not None}))
-                breaches.append(breach)
+                if self.unchanged(asked, listed):
+                    breaches.append(breach)
+                else:
+                    breaches = self.counted(counter.tool.name)
         for name, (_, answer) in listed.items():
             self.sizes[name] = size(answer)
         self.report(breaches, start)
@@ -265,10 +318,29 @@ class Example:
         """The first breach not yet confirmed is kept with the calls up to its read, and stops the
         example; the calls from `start` on were the check's."""
         broken = first([b for b in breaches if (b.rule, b.tool) not in self.run.quiet])
+        self.spoiled = self.spoiled or (bool(breaches) and broken is None)
         if broken is not None:
             self.checks.update(range(start, len(self.calls)))
             self.run.breaches.append((broken, self.calls[:broken.at + 1], set(self.checks)))
             raise LawBroken(broken.message)
+
+    def counted(self, tool: str) -> list[Breach]:
+        """A tool taken for a count whose call changed what the readers show: it does more than
+        count (a reload, a sync), so it is no reader and none of its numbers is judged; the
+        example's model no longer holds, so nothing it shows now is judged."""
+        self.run.not_counters.add(tool)
+        self.spoiled = True
+        return []
+
+    def unchanged(self, asked: list[tuple[Tool, dict[str, Any], Held, Outcome]],
+                  listed: dict[str, tuple[int, Outcome]]) -> bool:
+        """The readers show the held records as they did before the counters were called."""
+        for reader in self.learned.listers:
+            again = self.call(reader.tool, self.learned.widest(reader.tool))
+            if any(self.digest(again, h) != self.digest(listed[reader.tool.name][1], h) for h in self.held):
+                return False
+        return all(self.digest(self.call(tool, args), held) == self.digest(answer, held)
+                   for tool, args, held, answer in asked)
 
     def digest(self, answer: Outcome, held: Held) -> tuple[Any, ...]:
         mark = held.mark()
@@ -282,9 +354,8 @@ class Example:
         readers = [(r, *answers[(r.tool.name, index)]) for r in self.learned.readers
                    if (r.tool.name, index) in answers]
         if held.state == REFUSED:
-            tokens = held.token_list()
             for reader, at, answer in readers:
-                if shows(answer, tokens):
+                if shows(answer, tokens := self.unasked(at, held.token_list())):
                     self.leaked.add(index)  # stored after all: counted as a record from now on
                     found.append(kept("probe-refusal-changed-state", held.tool, reader.tool.name, at, tokens,
                                       (*step.facts, reader.fact) if mine else (reader.fact,),
@@ -292,10 +363,10 @@ class Example:
             return found
         tokens = tuple(sorted(held.tokens.values()))
         if held.state == REMOVED:
-            every = tuple(sorted({*tokens, *held.stale}))
             for reader, at, answer in readers:
                 if held.shared and reader.kind != "key":
                     continue  # the records that name it show there: law 9 (references.py) judges them
+                every = self.unasked(at, tuple(sorted({*tokens, *held.stale})))
                 if (reader.tool.name in held.shown or reader.kind != "list") and shows(answer, every):
                     found.append(kept("probe-delete-kept", held.removed[0] if held.removed else step.tool,
                                       reader.tool.name, at, every, (*step.facts, reader.fact),
@@ -310,8 +381,12 @@ class Example:
             return found
         for reader, at, answer in readers:
             name = reader.tool.name
-            expected = reader.kind != "list" or name in held.shown or (
-                mine and step.kind == "create" and size(answer) == self.sizes.get(name, -1) + 1)
+            # A search by any text is judged only on the records it showed: which text it matches
+            # was shown for one record, not for every field a write sets.
+            one_more = size(answer) == self.sizes.get(name, -1) + 1
+            expected = name in held.shown or reader.kind == "key" or (
+                reader.kind == "search" and (reader.field != TEXT or shows(answer, tokens))) or (
+                reader.kind == "list" and mine and step.kind == "create" and one_more)
             if not expected:
                 continue
             if not shows(answer, tokens):
@@ -337,6 +412,12 @@ class Example:
                 found.append(field_breach(rule, tool, name, at, held.mark() or "", diff,
                                           (*step.facts, reader.fact), what))
         return found
+
+    def unasked(self, at: int, tokens: tuple[str, ...]) -> tuple[str, ...]:
+        """The tokens the read at `at` was not asked with: an answer that only echoes the value it
+        was asked for ("no note titled X") does not show the record."""
+        asked = [v for v in self.calls[at].arguments.values() if isinstance(v, str)]
+        return tuple(t for t in tokens if not any(t in text for text in asked))
 
     def claims(self, held: Held) -> bool:
         """A write's answer that names what it wrote (a value sent, or a value it made): a success, not

@@ -39,7 +39,8 @@ def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
     conn = pool.acquire()
     try:
         run_settings = host.profile.settings(1)
-        model = learned(conn, host.tools, host.base, host.profile.seed, run_settings, allow_deletes)
+        tools = [t for t in host.tools if t.name not in host.config.exclude]  # never called by any check
+        model = learned(conn, tools, host.base, host.profile.seed, run_settings, allow_deletes)
         if not model.creators or not model.readers:
             return
         run = Run(conn, model, host.profile.seed, stop=host.stop)
