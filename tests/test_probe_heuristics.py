@@ -281,7 +281,7 @@ def test_a_bad_config_names_the_place(data: dict[str, Any], place: str) -> None:
 
 def test_every_config_key_parses() -> None:
     config = parse_config({
-        "args": {"*": {"path": "/x"}}, "builtins": False, "laws": False, "writes": ["sync"], "exclude": ["delete_note"],
+        "args": {"*": {"path": "/x"}}, "builtins": False, "laws": True, "writes": ["sync"], "exclude": ["delete_note"],
         "pairs": [{"write": "create_note", "read": "search_notes", "read_args": {"query": "{key}"},
                    "write_args": {"tags": []}, "key": "title"}],
         "relations": [{"tool": "list_notes", "param": "limit", "values": [1, 3], "expect": "exact"}],
@@ -289,8 +289,8 @@ def test_every_config_key_parses() -> None:
                         "right": {"tool": "list_notes"}, "expect": "equal"}],
         "idempotent": [{"tool": "list_notes", "args": {"limit": 5}}],
     })
-    assert config.args == {"*": {"path": "/x"}} and config.builtins is False and config.laws is False
-    assert parse_config({}).laws is True
+    assert config.args == {"*": {"path": "/x"}} and config.builtins is False and config.laws is True
+    assert parse_config({}).laws is False
     assert (config.writes, config.exclude) == (["sync"], ["delete_note"])
     assert config.pairs[0].key == ["title"] and config.pairs[0].write_args == {"tags": []}
     assert config.relations[0].id == "list_notes-limit"

@@ -30,7 +30,8 @@ def bin_of(bug: str | None) -> list[str]:
 
 def run(bug: str | None) -> Report:
     if bug not in _reports:
-        _reports[bug] = engine(bin_of(bug), grading(), probes=True, allow_writes=True, allow_deletes=True)
+        _reports[bug] = engine(bin_of(bug), grading(), probes=True, allow_writes=True, allow_deletes=True,
+                               probe_config=ProbeConfig(laws=True))
     return _reports[bug]
 
 
@@ -75,10 +76,8 @@ def test_no_call_of_the_reproduction_can_go(bug: str, tool: str, rule: str) -> N
         assert not replay(replace(result, reproduction=shorter), target).still_fails, (index, calls)
 
 
-def test_the_probe_config_turns_the_machine_off() -> None:
-    """On by default with --allow-writes; `laws: false` turns it off: the same buggy bin then draws no
-    finding of the machine."""
-    report = engine(bin_of("refusal"), grading(), probes=True, allow_writes=True, allow_deletes=True,
-                    probe_config=ProbeConfig(laws=False))
+def test_the_machine_runs_only_when_the_probe_config_asks() -> None:
+    """Opt-in: without `laws: true` the same buggy bin draws no finding of the machine."""
+    report = engine(bin_of("refusal"), grading(), probes=True, allow_writes=True, allow_deletes=True)
     assert not machine_findings(report)
     assert machine_findings(run("refusal"))

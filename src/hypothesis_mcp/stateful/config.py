@@ -61,8 +61,8 @@ class Agreement:
 class ProbeConfig:
     args: dict[str, dict[str, Any]] = field(default_factory=dict)
     builtins: bool = True
-    laws: bool = True
-    """Run the laws machine (stateful/laws/) with --allow-writes; `laws: false` turns it off."""
+    laws: bool = False
+    """Run the laws machine (stateful/laws/): opt-in until it retires the per-invariant machines."""
     writes: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     pairs: list[Pair] = field(default_factory=list)
@@ -131,7 +131,7 @@ def _parse(data: Any, source: str) -> ProbeConfig:
     builtins = data.get("builtins", True)
     _need(isinstance(builtins, bool), "builtins", "must be true or false")
     config.builtins = builtins
-    laws = data.get("laws", True)
+    laws = data.get("laws", False)
     _need(isinstance(laws, bool), "laws", "must be true or false")
     config.laws = laws
     config.writes = _names(data.get("writes"), "writes")
