@@ -162,6 +162,11 @@ class Calibrator:
         text = shown(outcome)
         return any(t in text for t in record.tokens)
 
+    def still_shows(self, reader: Reader, record: Written) -> bool:
+        """The reader shows one of the record's values it was not asked with."""
+        outcome, calls = self.read(reader, record)
+        return outcome.ok and shows_unasked(outcome, record.tokens, calls[-1].arguments)
+
     def must_fail(self, drawn: dict[str, Any]) -> list[tuple[str, Outcome]]:
         """Calls that cannot succeed: each reader that takes an id asked for one no server made, and
         the write with every text of its arguments empty."""
@@ -254,6 +259,10 @@ class Calibrator:
         first = next(c for c in self.found.calls if c.tool == self.tool.name and c.arguments == record.args)
         calls = [first, *self.found.calls[start:]]
         if new_shown and old_shown is False:
+            old = Written(record.args, record.marker, old_tokens, record.answer)
+            if any(self.still_shows(r, old) for r in self.readers
+                   if r is not witness and r.tool.name in self.found.readers):
+                return False  # another reader still shows the first values: an append is not ruled out
             self.found.overwrite, self.found.identity = REPLACES, name
             self.found.overwrite_fact = fact_shown(f"{what} replaces the first", calls=calls, source="calibration")
             self.found.identity_fact = fact_shown(f"{name} tells {self.tool.name}'s records apart (a write that "

@@ -496,6 +496,11 @@ class Watcher:
             # A looker that grew may be a window of the newest records: an append, not a replace.
             if new_shown and not old_shown and all(size(after[n]) == size(before[n]) for n in new_shown):
                 self.records.append(record)
+                if self.kept_by(tool, name, first.args[name], old):
+                    # A read by the shared value still shows the first values (a log that shows its
+                    # latest line, whose lines are all kept): an append is not ruled out.
+                    first.alive = False
+                    continue
                 first.alive = False
                 seen.identity, seen.overwrite, seen.role = name, "replaces", "write"
                 seen.overwrite_fact = fact_shown(
@@ -519,6 +524,21 @@ class Watcher:
                 f"a second write to {tool.name} sharing any one of {', '.join(appended)} with a record adds a "
                 "second record, not replacing it: both are shown", tools=[tool.name],
                 calls=[r.call for r in self.records if r.tool == tool.name][-2:], source="experiment")
+
+    def kept_by(self, writer: Tool, name: str, value: Any, old: set[str]) -> bool:
+        """Whether a tool that takes nothing but `name`, given the value two writes shared, shows the
+        first write's values; or changed a snapshot, so that what it showed cannot rule them out."""
+        for tool in self.tools:
+            if (tool is writer or tool in self.lookers or not self.callable(tool) or name not in tool.properties
+                    or not tool.required or set(tool.required) - {name}):
+                continue
+            before = self.snap
+            answer = self.call(tool, {**self.base(tool), name: value})
+            after = self.look()
+            if any(shown(after[n]) != shown(before[n]) for n in after) or (
+                    answer.ok and any(t in shown(answer) for t in old)):
+                return True
+        return False
 
     def live(self) -> list[Record]:
         """The records still shown where they were when made (a call with drawn values may have
@@ -743,16 +763,19 @@ class Watcher:
             found = strong if echoes else [n for n, _ in texts if n in strong or n in weak]
             if not found:
                 continue
-            # One field is shown only against another that was tried and found nothing.
-            field_ = found[0] if len(found) == 1 and len(asked) > 1 else TEXT
+            # Any text field only where every one of the record's texts found it; else the field that
+            # did (a search by title is not a search by body until a body found the record).
+            field_ = TEXT if len(found) > 1 and set(found) == {n for n, _ in texts} else found[0]
             calls = [record.call, *self.calls[start:]]
             seen.role = "search"
             seen.fact = fact_shown(
                 f"{tool.name} finds records by text: given a value the run wrote under {', '.join(found)}, it "
                 "answered that record; given a text no record holds, none; no call of it changed a snapshot",
                 calls=calls, source="experiment")
-            what = (f"their {found[0]}, not their {', '.join(n for n in asked if n not in found)}" if field_ != TEXT
-                    else f"the text of {', '.join(found)}" + ("" if len(found) > 1 else " (no other field was tried)"))
+            missed = [n for n in asked if n not in found]
+            what = (f"the text of {', '.join(found)}" if field_ == TEXT else f"their {found[0]}" + (
+                f" (and {', '.join(found[1:])})" if found[1:] else "") + (
+                f", not their {', '.join(missed)}" if missed else " (no other field was tried)"))
             seen.bindings.append(Binding(arg, field_, fact_shown(
                 f"{tool.name}'s {arg} selects records by {what}", calls=calls, source="experiment")))
             return

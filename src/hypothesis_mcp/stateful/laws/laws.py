@@ -69,12 +69,14 @@ def same(shown_value: Any, written: Any) -> bool:
 
 
 def normalised(written: Any, seen: Any) -> bool:
-    """A text read back trimmed, case-folded or in another Unicode form: a warning, not a loss."""
+    """A text read back trimmed, case-folded, in another Unicode form or with its control characters
+    stripped: a warning, not a loss."""
     if not (isinstance(written, str) and isinstance(seen, str)):
         return False
     forms = {written.strip(), unicodedata.normalize("NFKC", written), unicodedata.normalize("NFC", written),
              written.casefold(), unicodedata.normalize("NFKC", written).strip(), " ".join(written.split()),
-             " ".join(written.splitlines()), written.replace("\n", " ")}
+             " ".join(written.splitlines()), written.replace("\n", " "),
+             "".join(c for c in written if unicodedata.category(c) != "Cc")}
     return seen in forms or seen.casefold() in {f.casefold() for f in forms}
 
 
