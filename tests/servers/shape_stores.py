@@ -62,9 +62,8 @@ def logbook(mcp: MCPServer, bug: bool) -> None:
 
     @mcp.tool(name="log-append", structured_output=False, annotations=WRITES)
     def append(log: Text, entry: Text, by: Text) -> str:
-        lines = logs.setdefault(log, [])
         if not (bug and len(entry) > 40):
-            lines.append((by, entry))
+            logs.setdefault(log, []).append((by, entry))
         return f"appended to {log}"
 
     @mcp.tool(name="log-read", structured_output=False, annotations=READS)

@@ -9,14 +9,16 @@ one fresh server, the experiments are:
 2. For each creator, a second write shares one identity candidate at a time with a record it made:
    replaced (the first record gone), refused (while the same write with another value was
    accepted) or added beside it. The candidate whose sharing replaced or was refused is the
-   identity; none, and every write adds: appends. Values of the write's answer it did not send are
-   candidates for a server-made id.
+   identity, unless a tool that takes nothing but that value still shows the first write's values
+   (an append a looker shows as one row): then nothing is shown. None, and every write adds:
+   appends. Values of the write's answer it did not send are candidates for a server-made id.
 3. Every other tool is called with a record's identity (its same-named arguments, or an id from the
    answer): one after whose call the record is gone from every looker is a remover; one whose call
    changed what a looker shows is a writer (an update); one that changed nothing and answered the
    record is a reader bound to that argument (asked for a second record, it answers that one and not
    the first). A text argument is tried with each written field's value: found by it, the reader
-   searches by it; a value no record holds finds none.
+   searches by that field (by any text only when every text found it); a value no record holds
+   finds none.
 4. A looker that showed a record lists; one that shows a removed record lists the removed; one
    whose number moved by one with each record made and removed counts.
 Names, descriptions and annotations decide only what may be called: a tool that may delete (by
@@ -526,11 +528,11 @@ class Watcher:
                 calls=[r.call for r in self.records if r.tool == tool.name][-2:], source="experiment")
 
     def kept_by(self, writer: Tool, name: str, value: Any, old: set[str]) -> bool:
-        """Whether a tool that takes nothing but `name`, given the value two writes shared, shows the
-        first write's values; or changed a snapshot, so that what it showed cannot rule them out."""
+        """Whether a tool that takes nothing but `name` (given nothing else, it has nothing to write),
+        asked with the value two writes shared, shows the first write's values; or changed a snapshot,
+        so that what it showed cannot rule them out."""
         for tool in self.tools:
-            if (tool is writer or tool in self.lookers or not self.callable(tool) or name not in tool.properties
-                    or not tool.required or set(tool.required) - {name}):
+            if tool is writer or tool in self.lookers or may_delete(tool) or set(tool.properties) != {name}:
                 continue
             before = self.snap
             answer = self.call(tool, {**self.base(tool), name: value})
