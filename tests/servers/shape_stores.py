@@ -1,20 +1,21 @@
 """Three stores whose correct behaviour once drew a high false finding, each with a buggy twin (issue 42).
 
 Every store is its own server (`--store NAME`); `--bug` switches on its twin's one bug. Tool names
-are dotted or dashed, answers are JSON text, tab-separated rows or prose, and a miss is refused
-with a JSON or prose message.
+are dotted or dashed, writes are told by their annotations only (no description names a verb),
+answers are JSON text, tab-separated rows or prose, and a miss is refused in prose.
 
 - cookbook: `cookbook.file(title, method, cuisine)` answers `{"filed": N}`;
   `cookbook.lookup(phrase)` answers the recipes whose title holds the phrase (case-insensitive),
   never looking at the method or the cuisine; `cookbook.shelf()` answers every recipe, JSON text.
-  Bug: lookup never sees the newest recipe.
+  Bug: lookup never sees the recipes of one shard (those whose title has an odd CRC-32).
 - logbook: `log-append(log, entry, by)` adds a line to the log it names (a new name opens a log);
   `log-read(log)` answers the log's lines, one `by<TAB>entry` row each; `log-index()` answers a row
   per log: its name, its number of lines and its latest line. Bug: an entry of more than 40
   characters is dropped, though the append still answers that it added it.
-- pinboard: `pin(heading, body)` answers `Pinned as P-0001.`; `pins()` answers a prose line per
-  pin; `pin-show(ref)` answers one pin. Control characters are dropped from what is pinned.
-  Bug: a pin whose text held a control character is lost, though its pin answers a ref.
+- pinboard: `pin(label, body)` keeps a pin under its label and answers `Pinned under 'x'.`;
+  `pins()` answers a prose line per pin; `pin-show(label)` answers one pin, JSON text. Control
+  characters are dropped from the label and the body, and from the label a lookup asks by.
+  Bug: a pin whose text held a control character is lost, though its pin answers as pinned.
 
     python tests/servers/shape_stores.py --store NAME [--bug]
 """
