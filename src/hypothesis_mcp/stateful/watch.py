@@ -498,7 +498,7 @@ class Watcher:
             # A looker that grew may be a window of the newest records: an append, not a replace.
             if new_shown and not old_shown and all(size(after[n]) == size(before[n]) for n in new_shown):
                 self.records.append(record)
-                if self.kept_by(tool, name, first.args[name], old):
+                if self.kept_by(tool, name, first.args[name], old, new):
                     # A read by the shared value still shows the first values (a log that shows its
                     # latest line, whose lines are all kept): an append is not ruled out.
                     first.alive = False
@@ -527,10 +527,10 @@ class Watcher:
                 "second record, not replacing it: both are shown", tools=[tool.name],
                 calls=[r.call for r in self.records if r.tool == tool.name][-2:], source="experiment")
 
-    def kept_by(self, writer: Tool, name: str, value: Any, old: set[str]) -> bool:
+    def kept_by(self, writer: Tool, name: str, value: Any, old: set[str], new: set[str]) -> bool:
         """Whether a tool that takes nothing but `name` (given nothing else, it has nothing to write),
-        asked with the value two writes shared, shows the first write's values; or changed a snapshot,
-        so that what it showed cannot rule them out."""
+        asked with the value two writes shared, shows the values of both (a stale read shows the first
+        alone); or changed a snapshot, so that what it showed cannot rule an append out."""
         for tool in self.tools:
             if tool is writer or tool in self.lookers or may_delete(tool) or set(tool.properties) != {name}:
                 continue
@@ -538,7 +538,7 @@ class Watcher:
             answer = self.call(tool, {**self.base(tool), name: value})
             after = self.look()
             if any(shown(after[n]) != shown(before[n]) for n in after) or (
-                    answer.ok and any(t in shown(answer) for t in old)):
+                    answer.ok and any(t in shown(answer) for t in old) and any(t in shown(answer) for t in new)):
                 return True
         return False
 
