@@ -78,6 +78,7 @@ def test_the_buggy_twin_draws_its_finding_named_and_blind(name: str) -> None:
     named = report(name, bug=True)
     hit = [r for r in findings(named) if (r.rule, r.tool) == (rule, where)]
     assert hit and hit[0].confidence == "high", summary(named)
+    assert all(f["evidence"] == "shown" for f in hit[0].details["rests_on"]), hit[0].details["rests_on"]
     assert all(r.rule not in FALSE or r.tool == where for r in findings(named)), summary(named)
     place = [t["name"] for t in learned(name)["tools"]].index(where)
     opaque = report(name, bug=True, opaque=True)
