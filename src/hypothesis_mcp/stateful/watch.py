@@ -528,11 +528,12 @@ class Watcher:
                 calls=[r.call for r in self.records if r.tool == tool.name][-2:], source="experiment")
 
     def kept_by(self, writer: Tool, name: str, value: Any, old: set[str], new: set[str]) -> bool:
-        """Whether a tool that takes nothing but `name` (given nothing else, it has nothing to write),
-        asked with the value two writes shared, shows the values of both (a stale read shows the first
-        alone); or changed a snapshot, so that what it showed cannot rule an append out."""
+        """Whether a tool annotated read-only (an unnamed remover would take the record) that takes
+        nothing but `name`, asked with the value two writes shared, shows the values of both (a stale
+        read shows the first alone); or changed a snapshot, so that it cannot rule an append out."""
         for tool in self.tools:
-            if tool is writer or tool in self.lookers or may_delete(tool) or set(tool.properties) != {name}:
+            if (tool is writer or tool in self.lookers or tool.read_only_hint is not True
+                    or set(tool.properties) != {name}):
                 continue
             before = self.snap
             answer = self.call(tool, {**self.base(tool), name: value})
