@@ -89,6 +89,8 @@ class Calibrator:
         self.conn: Connection | None = None
         self.plan: Plan | None = None
         self.reused: set[str] = set()
+        self.showed: dict[str, set[str]] = {}
+        """Per reader, the first record's values it showed: only those, gone, tell a replace."""
         self.accepted: tuple[Call, Outcome] | None = None
         """The first write the server accepted, and its answer: what a refusal shape must differ from."""
 
@@ -162,6 +164,16 @@ class Calibrator:
         text = shown(outcome)
         return any(t in text for t in record.tokens)
 
+    def both_shown(self, reader: Reader, old: Written, new: Written, shared: Any) -> bool:
+        """The reader, asked by the value two writes shared and by no value of the first, shows the
+        values of both (a stale read shows the first alone: a disagreement, not an append)."""
+        outcome, calls = self.read(reader, old)
+        sent = json.dumps(calls[-1].arguments)
+        if not outcome.ok or json.dumps(shared) not in sent or any(t in sent for t in old.tokens):
+            return False
+        text = shown(outcome)
+        return any(t in text for t in old.tokens) and any(t in text for t in new.tokens)
+
     def must_fail(self, drawn: dict[str, Any]) -> list[tuple[str, Outcome]]:
         """Calls that cannot succeed: each reader that takes an id asked for one no server made, and
         the write with every text of its arguments empty."""
@@ -205,6 +217,8 @@ class Calibrator:
             return
         for reader in self.readers:
             outcome, calls = self.read(reader, record)
+            if outcome.ok:
+                self.showed[reader.tool.name] = {t for t in record.tokens if t in shown(outcome)}
             if outcome.ok and shows_unasked(outcome, record.tokens, calls[-1].arguments):
                 self.found.readers[reader.tool.name] = fact_shown(
                     f"{reader.tool.name} shows the records {self.tool.name} writes", calls=[write_call, *calls],
@@ -247,13 +261,19 @@ class Calibrator:
         # A token of the first record that an experiment's write repeated shows no longer that record.
         self.reused |= tokens({name: record.args.get(name)}, record.marker)
         old_tokens = record.tokens - self.reused
-        if not second.tokens or not old_tokens:
+        # Gone from the witness says something only of the values it showed before.
+        seen_old = old_tokens & self.showed.get(witness.tool.name, set())
+        if not second.tokens or not seen_old:
             return False
         new_shown = self.shows(witness, second)
-        old_shown = self.shows(witness, Written(record.args, record.marker, old_tokens, record.answer))
+        old_shown = self.shows(witness, Written(record.args, record.marker, seen_old, record.answer))
         first = next(c for c in self.found.calls if c.tool == self.tool.name and c.arguments == record.args)
         calls = [first, *self.found.calls[start:]]
         if new_shown and old_shown is False:
+            old = Written(record.args, record.marker, old_tokens, record.answer)
+            if any(self.both_shown(r, old, second, args.get(name)) for r in self.readers
+                   if r is not witness and r.tool.name in self.found.readers):
+                return False  # a read by the shared value shows both writes: an append is not ruled out
             self.found.overwrite, self.found.identity = REPLACES, name
             self.found.overwrite_fact = fact_shown(f"{what} replaces the first", calls=calls, source="calibration")
             self.found.identity_fact = fact_shown(f"{name} tells {self.tool.name}'s records apart (a write that "

@@ -3,9 +3,9 @@
 Only fields the write set are compared, under the same name, in the object of the read that holds
 one of the record's marked values; fields the server adds (ids, timestamps) are never looked at.
 A loss (a text cut, a number clamped, list items dropped, a value emptied) is high confidence; a
-pure normalisation (whitespace folded or trimmed, letter case, Unicode form, number formatting) is a
-warning. A list of strings read back with its duplicates merged and its blank items dropped (tags
-kept as a set) holds every value written: no change.
+pure normalisation (whitespace folded or trimmed, control characters stripped, letter case, Unicode
+form, number formatting) is a warning. A list of strings read back with its duplicates merged and
+its blank items dropped (tags kept as a set) holds every value written: no change.
 
 Given the write's enum members (`typed`, the fields probe), every type is judged: a boolean read
 back as the other one, an enum member read back as another, a nested object read back without a
@@ -221,6 +221,8 @@ def _meaningful(items: list[Any]) -> set[str] | None:
 
 
 def _normal(text: str) -> str:
-    """The text with its whitespace folded: line breaks turned into spaces and runs of them merged
-    change how it is laid out, not what it says."""
-    return " ".join(unicodedata.normalize("NFC", text).split()).casefold()
+    """The text without its whitespace and control characters, in one Unicode form and letter case:
+    a line break folded or dropped, spaces merged and a bell or escape stripped change how it is laid
+    out, not what it says."""
+    return "".join(c for c in unicodedata.normalize("NFC", text)
+                   if not c.isspace() and unicodedata.category(c) != "Cc").casefold()

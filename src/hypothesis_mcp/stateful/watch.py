@@ -9,14 +9,16 @@ one fresh server, the experiments are:
 2. For each creator, a second write shares one identity candidate at a time with a record it made:
    replaced (the first record gone), refused (while the same write with another value was
    accepted) or added beside it. The candidate whose sharing replaced or was refused is the
-   identity; none, and every write adds: appends. Values of the write's answer it did not send are
-   candidates for a server-made id.
+   identity, unless a tool that takes nothing but that value still shows the first write's values
+   (an append a looker shows as one row): then nothing is shown. None, and every write adds:
+   appends. Values of the write's answer it did not send are candidates for a server-made id.
 3. Every other tool is called with a record's identity (its same-named arguments, or an id from the
    answer): one after whose call the record is gone from every looker is a remover; one whose call
    changed what a looker shows is a writer (an update); one that changed nothing and answered the
    record is a reader bound to that argument (asked for a second record, it answers that one and not
    the first). A text argument is tried with each written field's value: found by it, the reader
-   searches by it; a value no record holds finds none.
+   searches by that field (by any text only when every text found it); a value no record holds
+   finds none.
 4. A looker that showed a record lists; one that shows a removed record lists the removed; one
    whose number moved by one with each record made and removed counts.
 Names, descriptions and annotations decide only what may be called: a tool that may delete (by
@@ -496,6 +498,11 @@ class Watcher:
             # A looker that grew may be a window of the newest records: an append, not a replace.
             if new_shown and not old_shown and all(size(after[n]) == size(before[n]) for n in new_shown):
                 self.records.append(record)
+                if self.kept_by(tool, name, first.args[name], old, new):
+                    # A read by the shared value still shows the first values (a log that shows its
+                    # latest line, whose lines are all kept): an append is not ruled out.
+                    first.alive = False
+                    continue
                 first.alive = False
                 seen.identity, seen.overwrite, seen.role = name, "replaces", "write"
                 seen.overwrite_fact = fact_shown(
@@ -519,6 +526,22 @@ class Watcher:
                 f"a second write to {tool.name} sharing any one of {', '.join(appended)} with a record adds a "
                 "second record, not replacing it: both are shown", tools=[tool.name],
                 calls=[r.call for r in self.records if r.tool == tool.name][-2:], source="experiment")
+
+    def kept_by(self, writer: Tool, name: str, value: Any, old: set[str], new: set[str]) -> bool:
+        """Whether a tool annotated read-only (an unnamed remover would take the record) that takes
+        nothing but `name`, asked with the value two writes shared, shows the values of both (a stale
+        read shows the first alone); or changed a snapshot, so that it cannot rule an append out."""
+        for tool in self.tools:
+            if (tool is writer or tool in self.lookers or tool.read_only_hint is not True
+                    or set(tool.properties) != {name}):
+                continue
+            before = self.snap
+            answer = self.call(tool, {**self.base(tool), name: value})
+            after = self.look()
+            if any(shown(after[n]) != shown(before[n]) for n in after) or (
+                    answer.ok and any(t in shown(answer) for t in old) and any(t in shown(answer) for t in new)):
+                return True
+        return False
 
     def live(self) -> list[Record]:
         """The records still shown where they were when made (a call with drawn values may have
@@ -743,16 +766,19 @@ class Watcher:
             found = strong if echoes else [n for n, _ in texts if n in strong or n in weak]
             if not found:
                 continue
-            # One field is shown only against another that was tried and found nothing.
-            field_ = found[0] if len(found) == 1 and len(asked) > 1 else TEXT
+            # Any text field only where every one of the record's texts found it; else the field that
+            # did (a search by title is not a search by body until a body found the record).
+            field_ = TEXT if len(found) > 1 and set(found) == {n for n, _ in texts} else found[0]
             calls = [record.call, *self.calls[start:]]
             seen.role = "search"
             seen.fact = fact_shown(
                 f"{tool.name} finds records by text: given a value the run wrote under {', '.join(found)}, it "
                 "answered that record; given a text no record holds, none; no call of it changed a snapshot",
                 calls=calls, source="experiment")
-            what = (f"their {found[0]}, not their {', '.join(n for n in asked if n not in found)}" if field_ != TEXT
-                    else f"the text of {', '.join(found)}" + ("" if len(found) > 1 else " (no other field was tried)"))
+            missed = [n for n in asked if n not in found]
+            what = (f"the text of {', '.join(found)}" if field_ == TEXT else f"their {found[0]}" + (
+                f" (and {', '.join(found[1:])})" if found[1:] else "") + (
+                f", not their {', '.join(missed)}" if missed else " (no other field was tried)"))
             seen.bindings.append(Binding(arg, field_, fact_shown(
                 f"{tool.name}'s {arg} selects records by {what}", calls=calls, source="experiment")))
             return
