@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,7 +27,7 @@ from hypothesis_mcp.engine import RunOptions, run  # noqa: E402
 from hypothesis_mcp.profiles import make_profile  # noqa: E402
 from hypothesis_mcp.report.json_report import render_json  # noqa: E402
 from hypothesis_mcp.shipped import load_strategy  # noqa: E402
-from public_servers import PYPI, in_venv, npm_server, venv_script  # noqa: E402
+from public_servers import PYPI, fresh_git_repo, fresh_sandbox, in_venv, npm_server, venv_script  # noqa: E402
 
 SAMPLE = [sys.executable, "-m", "hypothesis_mcp.sample_server"]
 
@@ -38,36 +36,21 @@ def _store(package: str, version: str, script: str, *args: str) -> list[str]:
     return [*in_venv(PYPI / f"{package}@{version}" / "bin" / script), *args]
 
 
-def _sandbox() -> str:
-    folder = Path("/tmp/hm-sandbox")
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir()
-    (folder / "ten.txt").write_text("".join(f"line {i}\n" for i in range(1, 11)))
-    return str(folder)
-
-
-def _git_repo() -> str:
-    repo = Path("/tmp/hm-git")
-    shutil.rmtree(repo, ignore_errors=True)
-    repo.mkdir()
-    subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com",
-                    "commit", "-q", "--allow-empty", "-m", "start"], check=True)
-    return str(repo)
 
 
 SERVERS: dict[str, tuple[Callable[[], list[str]], str | None, int | None]] = {
     "mcp-server-time": (lambda: venv_script("mcp-server-time"), "mcp-server-time", None),
     "server-everything": (lambda: npm_server("server-everything", "2026.8.31"), "server-everything", None),
-    "mcp-server-git": (lambda: [*venv_script("mcp-server-git"), "--repository", _git_repo()], "mcp-server-git", None),
+    "mcp-server-git": (lambda: [*venv_script("mcp-server-git"), "--repository", str(fresh_git_repo())],
+                       "mcp-server-git", None),
     "mcp-memory-bank": (lambda: _store("mcp-memory-bank", "1.1.3", "mcp-memory-bank", "--dir", "{tmpdir}"),
                         "mcp-memory-bank", 10),
     "mcp-server-sqlite": (lambda: _store("mcp-server-sqlite", "2025.4.25", "mcp-server-sqlite", "--db-path",
                                          "{tmpdir}/db.sqlite"), "mcp-server-sqlite", 10),
     "todo-txt-mcp": (lambda: _store("todo-txt-mcp", "1.0.2", "todo-txt-mcp", "{tmpdir}/todo.txt"), "todo-txt-mcp", 10),
     "sample": (lambda: SAMPLE, None, None),
-    "server-filesystem": (lambda: [*npm_server("server-filesystem", "2026.8.31"), _sandbox()], "server-filesystem",
-                          None),
+    "server-filesystem": (lambda: [*npm_server("server-filesystem", "2026.8.31"), str(fresh_sandbox())],
+                          "server-filesystem", None),
     "server-memory": (lambda: npm_server("server-memory", "2026.8.31"), "server-memory", None),
     "agent-toolkit": (lambda: _store("agent-toolkit-mcp-server", "0.4.0", "agent-toolkit-mcp-server"),
                       "agent-toolkit", 3),

@@ -220,6 +220,18 @@ def results(report: Report, **match: Any) -> list[Result]:
     return [r for r in report.results if all(getattr(r, k) == v for k, v in match.items())]
 
 
+def machine_findings(report: Report) -> list[Result]:
+    """The laws machine's failures and warnings (stateful/laws/)."""
+    return [r for r in results(report, kind="probe") if r.status in ("fail", "warn")
+            and r.basis.startswith("laws machine")]
+
+
+def machine_finding(report: Report, tool: str, rule: str) -> Result:
+    found = [r for r in machine_findings(report) if (r.tool, r.rule) == (tool, rule)]
+    assert found, [(r.tool, r.rule, r.message) for r in machine_findings(report)]
+    return found[0]
+
+
 def one(report: Report, **match: Any) -> Result:
     found = results(report, **match)
     assert len(found) == 1, f"expected one result with {match}, got {[_short(r) for r in found]}\n{summary(report)}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -80,3 +81,27 @@ def not_passed(report: Report) -> set[tuple[str, str, str, str]]:
     the list of verdicts docs/real-servers.md defends one by one."""
     return {(r.subject, r.rule, r.status, r.confidence) for r in report.results
             if r.status in ("fail", "warn") and r.kind != "lint"}
+
+
+TEN_LINES = "".join(f"line {i}\n" for i in range(1, 11))
+"""The file the filesystem bounds read."""
+
+
+def fresh_sandbox() -> Path:
+    """The folder the filesystem strategy names, emptied, with a ten-line file."""
+    folder = Path("/tmp/hm-sandbox")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    (folder / "ten.txt").write_text(TEN_LINES)
+    return folder
+
+
+def fresh_git_repo() -> Path:
+    """The repository the git strategy names, new, with one empty commit: the write probes change it."""
+    repo = Path("/tmp/hm-git")
+    shutil.rmtree(repo, ignore_errors=True)
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com",
+                    "commit", "-q", "--allow-empty", "-m", "start"], check=True)
+    return repo

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import pytest
 
-from helpers import ROOT, SERVE, engine, grading, results
+from helpers import ROOT, SERVE, engine, grading, machine_finding, machine_findings
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
@@ -35,15 +35,8 @@ def run(bug: str | None) -> Report:
     return _reports[bug]
 
 
-def machine_findings(report: Report) -> list[Result]:
-    return [r for r in results(report, kind="probe") if r.status in ("fail", "warn")
-            and r.basis.startswith("laws machine")]
-
-
 def finding(bug: str, tool: str, rule: str) -> Result:
-    found = [r for r in machine_findings(run(bug)) if (r.tool, r.rule) == (tool, rule)]
-    assert found, [(r.tool, r.rule, r.message) for r in machine_findings(run(bug))]
-    return found[0]
+    return machine_finding(run(bug), tool, rule)
 
 
 def test_the_twin_draws_no_finding_of_the_machine() -> None:

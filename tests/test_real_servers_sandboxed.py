@@ -4,27 +4,26 @@ name /tmp/hm-sandbox and /tmp/hm-git)."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from public_servers import grade, not_passed, npm_server, probe_results, venv_script
+from public_servers import (
+    TEN_LINES,
+    fresh_git_repo,
+    fresh_sandbox,
+    grade,
+    not_passed,
+    npm_server,
+    probe_results,
+    venv_script,
+)
 
 pytestmark = pytest.mark.slow
 
-TEN_LINES = "".join(f"line {i}\n" for i in range(1, 11))
-
-
 @pytest.fixture
 def sandbox() -> Path:
-    """The folder the filesystem strategy names, emptied, with a ten-line file."""
-    folder = Path("/tmp/hm-sandbox")
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir()
-    (folder / "ten.txt").write_text(TEN_LINES)
-    return folder
+    return fresh_sandbox()
 
 
 @pytest.mark.parametrize("version", ["2026.8.31", "2.0.1"])
@@ -62,13 +61,7 @@ def test_filesystem_head_and_tail_zero_are_flagged(version: str, sandbox: Path) 
 @pytest.fixture
 def git_repo() -> Path:
     """The repository the git strategy names, new for each test: the write probes change it."""
-    repo = Path("/tmp/hm-git")
-    shutil.rmtree(repo, ignore_errors=True)
-    repo.mkdir()
-    subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com",
-                    "commit", "-q", "--allow-empty", "-m", "start"], check=True)
-    return repo
+    return fresh_git_repo()
 
 
 def test_git_server_with_writes(git_repo: Path) -> None:
