@@ -56,10 +56,11 @@ def scalars(answer: Outcome) -> dict[str, Any]:
         return {k: v for k, v in (found or {}).items()
                 if (isinstance(v, str) and v.strip()) or (isinstance(v, int) and not isinstance(v, bool))}
     pairs = (LINE.match(line.strip()) for line in answer.text.splitlines() if not line.lstrip().startswith("|"))
-    return {m.group(1): plain(m.group(2)) for m in pairs if m is not None and plain(m.group(2)) is not None}
+    return {m.group(1): scalar(m.group(2)) for m in pairs if m is not None and scalar(m.group(2)) is not None}
 
 
-def plain(text: str) -> Any:
+def scalar(text: str) -> str | int | None:
+    """A line's value: a JSON text or integer as such, a line that is no JSON as written, None for other JSON."""
     try:
         value = json.loads(text)
     except ValueError:

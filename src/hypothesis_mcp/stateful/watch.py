@@ -50,7 +50,7 @@ from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import numbers_in, shown
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.search.seeding import own_draws, seeded
-from hypothesis_mcp.stateful.looking import Pager, find_pager, walk
+from hypothesis_mcp.stateful.looking import Pager, find_pager, scalar, walk
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.dialect import value_validator
 from hypothesis_mcp.strategies.markers import MARKER
@@ -841,12 +841,9 @@ def counter(moves: list[tuple[int, dict[str, float]]]) -> str | None:
 
 
 def plain(text: str) -> Any:
-    """A value a line shows: a JSON text or number read as such, anything else as written."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return text
-    return value if isinstance(value, str | int) and not isinstance(value, bool) else text
+    """A value a line shows: a JSON text or integer read as such, anything else as written."""
+    value = scalar(text)
+    return text if value is None else value
 
 
 def typed(value: Any) -> list[Any]:
