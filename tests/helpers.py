@@ -211,6 +211,12 @@ def sample_probes(bug: str | None = None) -> Report:
     return shared_run(sample(bug), probes=True, allow_writes=True)
 
 
+def sample_smoked(bug: str | None = None) -> Report:
+    """`sample_probes` with `--smoke`: the plain server's and the prompt bug's runs that
+    test_draws_stable.py compares with the command line's and test_resources_prompts.py reads."""
+    return shared_run(sample(bug), smoke=True, probes=True, allow_writes=True)
+
+
 def smoke_bug_run(bug: str) -> Report:
     """`--smoke --profile grading` on tests/servers/smoke_bugs.py --bug BUG."""
     return shared_run(smoke_bugs(bug), smoke=True)
