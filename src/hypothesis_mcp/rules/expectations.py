@@ -26,6 +26,7 @@ from hypothesis_mcp.rules.answers import (
     shown,
 )
 from hypothesis_mcp.rules.bindings import find_id
+from hypothesis_mcp.rules.text_records import records_of
 from hypothesis_mcp.strategies.dialect import value_validator
 
 INCIDENT_RULES: dict[str, IncidentRule] = {
@@ -213,7 +214,8 @@ class ShowsNone(Expectation):
 
 @dataclass(frozen=True)
 class FieldEquals(Expectation):
-    """The record the read shows (the object holding `marker`) has `field` equal to what was written."""
+    """The record the read shows (the object, or the text record, holding `marker`) has `field` equal
+    to what was written."""
 
     field: str
     value: Any
@@ -223,7 +225,7 @@ class FieldEquals(Expectation):
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
         if not answer.ok:
             return True
-        shown_values = [r[self.field] for r in records_holding(answer, self.marker) if self.field in r]
+        shown_values = [r[self.field] for r in records_of(answer, self.marker) if self.field in r]
         return not shown_values or any(v == self.value for v in shown_values)
 
     def to_dict(self) -> dict[str, Any]:

@@ -10,8 +10,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import jsonschema
-import referencing.exceptions
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, multiple, precondition, rule
 
@@ -20,6 +18,8 @@ from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact
 from hypothesis_mcp.results import Binding, Call
 from hypothesis_mcp.rules.answers import numbers_in, shown
+from hypothesis_mcp.rules.text_records import records_of
+from hypothesis_mcp.stateful.laws.edges import edged, fits
 from hypothesis_mcp.stateful.laws.laws import (
     Breach,
     changed_by_read,
@@ -35,7 +35,6 @@ from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held
 from hypothesis_mcp.stateful.laws.observe import Actor, Learned, Reader, identity_text, search_field
 from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
-from hypothesis_mcp.strategies.dialect import value_validator
 
 MAX_RECORDS = 3
 """Records one example holds at most: every check reads each of them."""
@@ -80,6 +79,8 @@ class Step:
     facts: tuple[Fact, ...] = ()
     at: int = -1
     """Where the step's call is among the example's calls."""
+    named: frozenset[str] = frozenset()
+    """The fields a patch named: any other field of its record it changed is data lost."""
 
 
 class Example:
@@ -96,6 +97,7 @@ class Example:
         """Refused writes (by index in `held`) a reader showed stored: a count counts them."""
         self.sizes: dict[str, int] = {}
         self.start: dict[str, float] = {}
+        self.enums = enums(self.learned)
         self.spoiled = False
         """A breach already confirmed, or a counter that changed the store, showed in this example:
         what it holds now is no longer what its model says, so no later step is judged."""
@@ -154,14 +156,26 @@ class Example:
         if answer.ok:
             held.updated(args, marker, actor.arg)
             held.agreed.clear()
+            patch = self.patches(actor, held)
+            if not patch:
+                # A replace may set what it does not name to its default: those fields are not judged.
+                held.values = {k: v for k, v in held.values.items() if k in args}
             self.moved(actor, held, args)
-            self.check(Step("update", actor.tool.name, held, actor.facts))
+            self.check(Step("update", actor.tool.name, held, actor.facts,
+                            named=frozenset(args) if patch else frozenset()))
             return
         refused = Held.written(actor.tool.name, args, marker, answer, REFUSED)
         refused.ids, refused.args, refused.at = held.ids, {**held.args, **args}, len(self.calls) - 1
         if refused.tokens:
             self.held.append(refused)
         self.check(Step("refused", actor.tool.name, refused, actor.facts))
+
+    def patches(self, actor: Actor, held: Held) -> bool:
+        """The update leaves out a field its record's creator requires, so it cannot mean to set the
+        fields it does not name to their defaults: it is a patch."""
+        creator = next((t for t, _ in self.learned.creators if t.name == held.tool), None)
+        needed = set(creator.input_schema.get("required") or ()) if creator is not None else set()
+        return bool(needed - set(actor.tool.input_schema.get("required") or ()) - {actor.arg})
 
     def moved(self, actor: Actor, held: Held, sent: dict[str, Any]) -> None:
         """An update after which a keyed read no longer finds the record under its identity but finds
@@ -241,10 +255,7 @@ class Example:
         return None
 
     def valid(self, tool: Tool, args: dict[str, Any]) -> bool:
-        try:
-            return bool(value_validator(tool.input_schema or {"type": "object"}).is_valid(args))
-        except (jsonschema.exceptions.SchemaError, referencing.exceptions.Unresolvable, TypeError, ValueError):
-            return True
+        return fits(tool, args)
 
     # --- the laws ---------------------------------------------------------------------------------
 
@@ -343,9 +354,9 @@ class Example:
                    for tool, args, held, answer in asked)
 
     def digest(self, answer: Outcome, held: Held) -> tuple[Any, ...]:
-        mark = held.mark()
+        mark = marking(answer, held)
         return (answer.ok, tuple(t for t in held.token_list() if t in shown(answer)),
-                tuple(differing(answer, mark, held.values)) if mark else ())
+                tuple(differing(answer, mark, held.values, self.enums)) if mark else ())
 
     def judge(self, step: Step, index: int, held: Held, answers: dict[tuple[str, int], tuple[int, Outcome]],
               listed: dict[str, tuple[int, Outcome]]) -> list[Breach]:
@@ -398,18 +409,22 @@ class Example:
                 found.append(missing(rule, tool, name, at, tokens, (*step.facts, reader.fact), what))
                 continue
             held.shown.add(name)
-            diffs = differing(answer, held.mark(), held.values)
+            mark = marking(answer, held)
+            diffs = differing(answer, mark, held.values, self.enums)
             if not diffs:
                 held.agreed.add(name)
             elif not mine and name not in held.agreed:
                 continue  # a field this reader never showed as written: not this step's doing
             for diff in diffs:
                 rule, tool, what = self.blame(step, mine, name)
-                if rule == "probe-silent-noop" or (rule == "probe-readers-disagree" and not any(
-                        not differing(a, held.mark(), {diff[0]: diff[1]}) and shows(a, tokens)
+                if mine and step.named and diff[0] not in step.named:
+                    rule, tool, what = ("probe-data-lost", step.tool,
+                                        f"{step.tool} changed a field its call did not name")
+                elif rule == "probe-silent-noop" or (rule == "probe-readers-disagree" and not any(
+                        not differing(a, marking(a, held), {diff[0]: diff[1]}, self.enums) and shows(a, tokens)
                         and r.tool.name != name for r, _, a in readers)):
                     rule, tool = "probe-value-changed", step.tool
-                found.append(field_breach(rule, tool, name, at, held.mark() or "", diff,
+                found.append(field_breach(rule, tool, name, at, mark or "", diff,
                                           (*step.facts, reader.fact), what))
         return found
 
@@ -436,6 +451,20 @@ class Example:
         return "probe-data-lost", step.tool, f"{step.tool} wrote another record"
 
 
+def marking(answer: Outcome, held: Held) -> str | None:
+    """The record's token that finds its record in the answer: a field the write marked may be the
+    one the store lost, so each is tried, the latest written first (a later marker sorts after)."""
+    marks = [t for t in held.token_list() if t not in held.shared]
+    return next((t for t in sorted(marks, reverse=True) if records_of(answer, t)), held.mark())
+
+
+def enums(learned: Learned) -> dict[str, list[Any]]:
+    """The members each enum field of the writers allows: one read back as another is a loss."""
+    tools = [t for t, _ in learned.creators] + [a.tool for a in learned.updaters]
+    return {name: sub["enum"] for t in tools for name, sub in t.properties.items()
+            if isinstance(sub, dict) and isinstance(sub.get("enum"), list)}
+
+
 Law = Callable[[Run], dict[str, Any]]
 """A law of its own module: the machine's rules it adds, by name."""
 
@@ -446,8 +475,8 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
     keyed = [r for r in learned.readers if r.kind != "list"]
     lookers: list[tuple[Tool, Fact]] = [(r.tool, r.fact) for r in learned.listers] + [
         (c.tool, c.fact) for c in learned.counters]
-    writes = {t.name: full_arguments(t) for t, _ in creators}
-    patches = {a.tool.name: marked_arguments(a.tool, PLACEHOLDER) for a in learned.updaters}
+    writes = {t.name: edged(t, full_arguments(t)) for t, _ in creators}
+    patches = {a.tool.name: edged(a.tool, marked_arguments(a.tool, PLACEHOLDER)) for a in learned.updaters}
 
     class Laws(RuleBasedStateMachine):
         records = Bundle("records")
