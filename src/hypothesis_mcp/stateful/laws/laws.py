@@ -18,7 +18,8 @@ from hypothesis_mcp.stateful.fidelity import Enums, change
 
 ORDER: tuple[RuleId, ...] = (
     "probe-read-changed-state", "probe-refusal-changed-state", "probe-delete-kept", "probe-delete-took-other",
-    "probe-silent-noop", "probe-identity-folded", "probe-data-lost", "probe-readers-disagree", "probe-value-changed",
+    "probe-silent-noop", "probe-identity-folded", "probe-data-lost", "probe-rename-lost-fields",
+    "probe-readers-disagree", "probe-value-changed",
     "probe-count-wrong", "probe-pages-repeat", "probe-pages-skip", "probe-reference-dangling")
 """Which breach of one check is reported when several show: the one nearest its cause first (a read
 that consumed a record also makes every later reader miss it)."""

@@ -16,9 +16,9 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, multipl
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact
-from hypothesis_mcp.results import Binding, Call
-from hypothesis_mcp.rules.answers import numbers_in, shown
-from hypothesis_mcp.rules.text_records import records_of
+from hypothesis_mcp.results import Binding, Call, RuleId
+from hypothesis_mcp.rules.answers import numbers_in, shown, values_of
+from hypothesis_mcp.rules.text_records import records_of, text_records
 from hypothesis_mcp.stateful.laws.edges import edged, fits
 from hypothesis_mcp.stateful.laws.laws import (
     Breach,
@@ -36,6 +36,7 @@ from hypothesis_mcp.stateful.laws.observe import Actor, Learned, Reader, identit
 from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 
+RENAME_LOST: RuleId = "probe-rename-lost-fields"
 MAX_RECORDS = 3
 """Records one example holds at most: every check reads each of them."""
 SHRINK_EXAMPLES = 24
@@ -81,6 +82,8 @@ class Step:
     """Where the step's call is among the example's calls."""
     named: frozenset[str] = frozenset()
     """The fields a patch named: any other field of its record it changed is data lost."""
+    moved: bool = False
+    """The update gave its record a new identity: any other field it changed is lost by the move."""
 
 
 class Example:
@@ -160,9 +163,9 @@ class Example:
             if not patch:
                 # A replace may set what it does not name to its default: those fields are not judged.
                 held.values = {k: v for k, v in held.values.items() if k in args}
-            self.moved(actor, held, args)
+            moved = self.moved(actor, held, args)
             self.check(Step("update", actor.tool.name, held, actor.facts,
-                            named=frozenset(args) if patch else frozenset()))
+                            named=frozenset(args) if patch else frozenset(), moved=moved))
             return
         refused = Held.written(actor.tool.name, args, marker, answer, REFUSED)
         refused.ids, refused.args, refused.at = held.ids, {**held.args, **args}, len(self.calls) - 1
@@ -177,37 +180,40 @@ class Example:
         needed = set(creator.input_schema.get("required") or ()) if creator is not None else set()
         return bool(needed - set(actor.tool.input_schema.get("required") or ()) - {actor.arg})
 
-    def moved(self, actor: Actor, held: Held, sent: dict[str, Any]) -> None:
+    def moved(self, actor: Actor, held: Held, sent: dict[str, Any]) -> bool:
         """An update after which a keyed read no longer finds the record under its identity but finds
         it under another value the call sent is a move (a rename): the record's identity is that
-        value from now on, and nothing was lost."""
+        value from now on. Where the old identity is refused, a record that claims the new one is the
+        record moved, even if it lost every marked value (what it lost is then judged)."""
         start = len(self.calls)
         try:
-            self.rekeyed(actor, held, sent)
+            return self.rekeyed(actor, held, sent)
         finally:
             self.checks.update(range(start, len(self.calls)))
 
-    def rekeyed(self, actor: Actor, held: Held, sent: dict[str, Any]) -> None:
+    def rekeyed(self, actor: Actor, held: Held, sent: dict[str, Any]) -> bool:
         reader, asked = next(((r, a) for r in self.learned.readers if r.kind == "key" and r.arg and r.field
                               and (a := self.ask(r, held)) is not None), (None, None))
         if reader is None or asked is None or reader.arg is None or reader.field is None:
-            return
-        if self.finds(reader, asked, held):
-            return
+            return False
+        old = self.call(reader.tool, asked)
+        if shows(old, self.unasked(len(self.calls) - 1, held.token_list())):
+            return False
         for name, value in sent.items():
             if name == actor.arg or value == asked[reader.arg] or not isinstance(value, str | int):
                 continue
             trial = {**asked, reader.arg: value}
-            if self.valid(reader.tool, trial) and self.finds(reader, trial, held):
-                held.args[reader.field] = value
+            if not self.valid(reader.tool, trial):
+                continue
+            answer = self.call(reader.tool, trial)
+            if shows(answer, self.unasked(len(self.calls) - 1, held.token_list())) or (
+                    not old.ok and claims_id(answer, value, held)):
+                held.args = {**held.args, reader.field: value}  # a new dict: the write's call keeps what it sent
                 if reader.field in held.values:
                     held.values[reader.field] = value
                 held.values.pop(name, None)
-                return
-
-    def finds(self, reader: Reader, args: dict[str, Any], held: Held) -> bool:
-        answer = self.call(reader.tool, args)
-        return shows(answer, self.unasked(len(self.calls) - 1, held.token_list()))
+                return True
+        return False
 
     def remove(self, actor: Actor, held: Held) -> None:
         value = held.value_of(actor.arg)
@@ -385,8 +391,14 @@ class Example:
             return found
         showing = [r for r, _, a in readers if shows(a, tokens)]
         if mine and step.kind in ("create", "update") and not showing:
-            for reader, at, _ in [r for r in readers if r[0].kind != "list" and self.claims(held)][:1]:
-                found.append(missing("probe-silent-noop", step.tool, reader.tool.name, at, tokens,
+            # After a move the keyed read under the new identity is the one to judge by.
+            asked = sorted((r for r in readers if r[0].kind != "list" and self.claims(held)),
+                           key=lambda r: step.moved and r[0].kind != "key")
+            for reader, at, _ in asked[:1]:
+                found.append(missing(RENAME_LOST, step.tool, reader.tool.name, at, tokens, (*step.facts, reader.fact),
+                                     f"{step.tool} gave the record a new identity, and lost what it held")
+                             if step.moved else
+                             missing("probe-silent-noop", step.tool, reader.tool.name, at, tokens,
                                      (*step.facts, reader.fact),
                                      f"{step.tool} answered a success, yet no reader shows what it wrote"))
             return found
@@ -417,7 +429,10 @@ class Example:
                 continue  # a field this reader never showed as written: not this step's doing
             for diff in diffs:
                 rule, tool, what = self.blame(step, mine, name)
-                if mine and step.named and diff[0] not in step.named:
+                if mine and step.moved:
+                    rule, tool, what = (RENAME_LOST, step.tool, f"{step.tool} gave the record a new identity "
+                                        "and changed another field")
+                elif mine and step.named and diff[0] not in step.named:
                     rule, tool, what = ("probe-data-lost", step.tool,
                                         f"{step.tool} changed a field its call did not name")
                 elif rule == "probe-silent-noop" or (rule == "probe-readers-disagree" and not any(
@@ -449,6 +464,22 @@ class Example:
         if step.kind == "remove":
             return "probe-delete-took-other", step.tool, f"{step.tool} removed another record"
         return "probe-data-lost", step.tool, f"{step.tool} wrote another record"
+
+
+def claims_id(answer: Outcome, value: Any, held: Held) -> bool:
+    """The answer shows a record under `value` that also holds one of `held`'s other values as
+    written: the record, moved."""
+    def records(item: Any, depth: int = 0) -> list[dict[str, Any]]:
+        if isinstance(item, dict) and depth < 8:
+            return [item, *(r for v in item.values() for r in records(v, depth + 1))]
+        if isinstance(item, list) and depth < 8:
+            return [r for v in item for r in records(v, depth + 1)]
+        return []
+
+    found = [r for v in values_of(answer) for r in records(v)] or text_records(answer)
+    return answer.ok and any(value in r.values() and any(
+        r.get(k) == v for k, v in held.values.items() if v not in (None, "", [], {}, value) and not isinstance(v, bool))
+        for r in found)
 
 
 def marking(answer: Outcome, held: Held) -> str | None:
