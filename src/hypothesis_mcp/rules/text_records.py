@@ -31,7 +31,7 @@ def value(text: str) -> Any:
 
 def text_records(outcome: Outcome) -> list[dict[str, Any]]:
     """Each record of the answer's text, in order: the table's rows, then each block of lines."""
-    lines = outcome.text.splitlines()
+    lines = [line.removesuffix("\r") for line in outcome.text.split("\n")]  # only \n ends a line here
     found: list[dict[str, Any]] = []
     block: dict[str, Any] = {}
     index = 0

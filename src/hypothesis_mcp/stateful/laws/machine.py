@@ -129,10 +129,11 @@ class Example:
         answer = self.call(tool, args)
         held = Held.written(tool.name, args, marker, answer, LIVE if answer.ok else REFUSED)
         held.at = len(self.calls) - 1
+        if answer.ok:
+            self.delta += 1  # a record the example cannot tell apart is still one more to count
         if not held.tokens:
             return None
         if answer.ok:
-            self.delta += 1
             self.bind(held)
         if not judge:
             return held if answer.ok else None
@@ -141,6 +142,34 @@ class Example:
         facts = tuple(f for f in (creator.fact,) if f is not None)
         self.check(Step("create" if answer.ok else "refused", tool.name, held, facts))
         return held if answer.ok else None
+
+    def rewrite(self, tool: Tool, identity: str, held: Held, drawn: dict[str, Any]) -> None:
+        """A create under a held record's identity with fresh values: refused, it changes nothing; a
+        success replaces the record, so the readers show what it sent (a success that stored nothing
+        is a silent no-op)."""
+        value = held.value_of(identity)
+        if value is None or not held.live or held.tool != tool.name:
+            return
+        marker = self.run.marker()
+        args = {**with_marker(drawn, marker), identity: value}
+        if not self.valid(tool, args):
+            return
+        answer = self.call(tool, args)
+        written = Held.written(tool.name, args, marker, answer, LIVE if answer.ok else REFUSED)
+        written.at = len(self.calls) - 1
+        creator = next(s for t, s in self.learned.creators if t.name == tool.name)
+        facts = tuple(f for f in (creator.fact,) if f is not None)
+        if not written.tokens:
+            return
+        if not answer.ok:
+            written.ids, written.args = held.ids, {**held.args, **args}
+            self.held.append(written)
+            self.check(Step("refused", tool.name, written, facts))
+            return
+        held.stale |= set(held.tokens.values())
+        held.tokens, held.values, held.args, held.answer = written.tokens, written.values, dict(args), answer
+        held.agreed.clear()
+        self.check(Step("create", tool.name, held, facts))
 
     def bind(self, held: Held) -> None:
         """The write's call names the server-made values a later call of the example may take."""
@@ -503,6 +532,7 @@ Law = Callable[[Run], dict[str, Any]]
 def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
     learned = run.learned
     creators = learned.creators
+    keyed_creators = [(t, s) for t, s in creators if s.identity is not None]
     keyed = [r for r in learned.readers if r.kind != "list"]
     lookers: list[tuple[Tool, Fact]] = [(r.tool, r.fact) for r in learned.listers] + [
         (c.tool, c.fact) for c in learned.counters]
@@ -526,6 +556,13 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
             tool, seen = creators[which]
             held = self.example.create(tool, seen.identity, data.draw(writes[tool.name]))
             return multiple() if held is None else held
+
+        @precondition(lambda self: bool(keyed_creators) and not self.inert)
+        @rule(held=records, data=st.data())
+        def rewrite(self, held: Held, data: st.DataObject) -> None:
+            tool, seen = next(((t, s) for t, s in keyed_creators if t.name == held.tool), (None, None))
+            if tool is not None and seen is not None and seen.identity is not None:
+                self.example.rewrite(tool, seen.identity, held, data.draw(writes[tool.name]))
 
         @precondition(lambda self: bool(learned.updaters) and not self.inert)
         @rule(held=records, which=st.integers(0, max(0, len(learned.updaters) - 1)), data=st.data())
