@@ -14,7 +14,7 @@ from hypothesis_mcp.results import RuleId
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.expectations import ContainsAny, Expectation, FieldEquals, NumberAt, SameAnswer, ShowsNone
 from hypothesis_mcp.rules.text_records import Plain, records_of
-from hypothesis_mcp.stateful.fidelity import Enums, change
+from hypothesis_mcp.stateful.fidelity import Enums, change, normalised
 
 ORDER: tuple[RuleId, ...] = (
     "probe-read-changed-state", "probe-refusal-changed-state", "probe-delete-kept", "probe-delete-took-other",
@@ -52,8 +52,9 @@ def differing(answer: Outcome, mark: str | None, values: dict[str, Any],
               typed: Enums | None = None) -> list[tuple[str, Any, Any, str]]:
     """(field, written, shown, confidence) of each field the record shows with another value than
     last written: high where every value shown lost it (stateful.fidelity's loss: cut, emptied,
-    another number, flag or enum member); medium where it was only normalised or spelt another way;
-    low for that in a text answer's plain value, whose bounds the format may trim. A value reshaped
+    another number, flag or enum member); medium where a JSON value was only normalised (whitespace,
+    case, Unicode form); low for another text of the same length or longer (a server may derive a
+    value, a date say) or a text answer's plain value, whose bounds the format may trim. A value reshaped
     (a text shown as the list of its parts) is no change, and a plain value of a text written with
     line breaks is not judged (the format cannot hold it). Only the record that holds the marker is
     read; a field it does not show is not judged."""
@@ -67,7 +68,7 @@ def differing(answer: Outcome, mark: str | None, values: dict[str, Any],
         if not seen or any(c is None for c in changes):
             continue
         how = "high" if all(c is not None and c.loss for c in changes) else (
-            "low" if all(isinstance(v, Plain) for v in seen) else "medium")
+            "medium" if any(normalised(value, v) and not isinstance(v, Plain) for v in seen) else "low")
         found.append((name, value, seen[0], how))
     return found
 
