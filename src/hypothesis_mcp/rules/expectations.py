@@ -538,6 +538,8 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return ContainsAny(tuple(data[ContainsAny.key]), bool(data.get("answered")))
     if FieldEquals.key in data:
         return FieldEquals(data[FieldEquals.key], data.get("value"), str(data.get("marker", "")))
+    if NoRecordFor.key in data:
+        return NoRecordFor(tuple(str(a) for a in data[NoRecordFor.key]))
     if FieldKept.key in data:
         return FieldKept(data[FieldKept.key], str(data.get("marker", "")), str(data.get("witness", "")))
     if AtMost.key in data:
@@ -576,6 +578,10 @@ class NoRecordFor(Expectation):
     carrying that id (a blank or default record made up on the spot)."""
 
     asked: tuple[str, ...]
+    key: ClassVar[str] = "no_record_for"
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
         return not answer.ok or claimed_record(answer.value(), self.asked) is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: list(self.asked)}

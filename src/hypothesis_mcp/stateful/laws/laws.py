@@ -12,12 +12,21 @@ from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.model.facts import Fact
 from hypothesis_mcp.results import RuleId
 from hypothesis_mcp.rules.answers import shown
-from hypothesis_mcp.rules.expectations import ContainsAny, Expectation, FieldEquals, NumberAt, SameAnswer, ShowsNone
+from hypothesis_mcp.rules.expectations import (
+    ContainsAny,
+    Expectation,
+    FieldEquals,
+    NoRecordFor,
+    NumberAt,
+    SameAnswer,
+    ShowsNone,
+)
 from hypothesis_mcp.rules.text_records import Plain, records_of
 from hypothesis_mcp.stateful.fidelity import Enums, change, normalised
 
 ORDER: tuple[RuleId, ...] = (
-    "probe-read-changed-state", "probe-refusal-changed-state", "probe-delete-kept", "probe-delete-took-other",
+    "probe-read-changed-state", "probe-refusal-changed-state", "probe-delete-kept", "read-missing-as-success",
+    "probe-delete-took-other",
     "probe-silent-noop", "probe-identity-folded", "probe-data-lost", "probe-rename-lost-fields",
     "probe-readers-disagree", "probe-value-changed",
     "probe-count-wrong", "probe-pages-repeat", "probe-pages-skip", "probe-reference-dangling")
@@ -93,6 +102,12 @@ def missing(rule: RuleId, tool: str, reader: str, at: int, tokens: tuple[str, ..
 def kept(rule: RuleId, tool: str, reader: str, at: int, tokens: tuple[str, ...], facts: tuple[Fact, ...],
          what: str) -> Breach:
     return Breach(rule, tool, f"{what}: {reader} still shows it", ShowsNone(tokens), at, facts)
+
+
+def made_up(tool: str, at: int, asked: Any, facts: tuple[Fact, ...]) -> Breach:
+    return Breach("read-missing-as-success", tool, f"{tool} answered a read of a removed record with a record "
+                  f"under {short(asked)} that holds none of its values: a failure answered as a success",
+                  NoRecordFor((str(asked),)), at, facts, "medium")
 
 
 def changed_by_read(tool: str, at: int, facts: tuple[Fact, ...]) -> Breach:

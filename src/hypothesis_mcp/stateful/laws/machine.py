@@ -17,7 +17,7 @@ from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact
 from hypothesis_mcp.results import Binding, Call, RuleId
-from hypothesis_mcp.rules.answers import numbers_in, shown, values_of
+from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shown, values_of
 from hypothesis_mcp.rules.text_records import records_of, text_records
 from hypothesis_mcp.stateful.laws.edges import edged, fits
 from hypothesis_mcp.stateful.laws.laws import (
@@ -27,6 +27,7 @@ from hypothesis_mcp.stateful.laws.laws import (
     field_breach,
     first,
     kept,
+    made_up,
     miscounted,
     missing,
     shows,
@@ -424,6 +425,9 @@ class Example:
                     found.append(kept("probe-delete-kept", held.removed[0] if held.removed else step.tool,
                                       reader.tool.name, at, every, (*step.facts, reader.fact),
                                       "a record was removed with success"))
+                elif reader.kind == "key" and reader.arg is not None and answer.ok and claims_record(
+                        answer, asked := self.calls[at].arguments.get(reader.arg)):
+                    found.append(made_up(reader.tool.name, at, asked, (*step.facts, reader.fact)))
             return found
         showing = [r for r, _, a in readers if shows(a, tokens)]
         if not tokens:
@@ -507,6 +511,13 @@ class Example:
         if step.kind == "remove":
             return "probe-delete-took-other", step.tool, f"{step.tool} removed another record"
         return "probe-data-lost", step.tool, f"{step.tool} wrote another record"
+
+
+def claims_record(answer: Outcome, asked: Any) -> bool:
+    """The answer shows a record under the asked id (rules.answers.claimed_record), in JSON or text."""
+    ids = [str(asked)]
+    return claimed_record(answer.value(), ids) is not None or any(
+        claimed_record(r, ids) is not None for r in text_records(answer))
 
 
 def claims_id(answer: Outcome, value: Any, held: Held) -> bool:
