@@ -2,8 +2,8 @@
 surrounding whitespace, one that Unicode normalisation changes, one outside ASCII or at its longest,
 an integer outside 32 bits, a number with more decimals than money has, or a value other than the
 field's declared default. Drawn at random these are rare, and a search shrinks away from them; so
-each field of a write the machine draws may take one, chosen by a draw whose simplest choice is the
-value as first drawn. Every edge is an ordinary schema-valid value: a store keeps it or refuses it."""
+each field of a write the machine draws may take one, picked by the write's turn. Every edge is an
+ordinary schema-valid value: a store keeps it or refuses it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from typing import Any
 
 import jsonschema
 import referencing.exceptions
-from hypothesis import strategies as st
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.strategies.dialect import value_validator
@@ -28,14 +27,15 @@ OTHER = "\u00e9\u00df"
 """Letters outside ASCII."""
 
 
-def edged(tool: Tool, drawn: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[dict[str, Any]]:
-    """`drawn` with each field at one of its edges or as drawn; an edge the schema refuses is left out."""
-
-    def edge(args: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
-        choices = {name: st.sampled_from(options(value, tool.properties.get(name))) for name, value in args.items()}
-        return st.fixed_dictionaries(choices).map(lambda chosen: chosen if fits(tool, chosen) else args)
-
-    return drawn.flatmap(edge)
+def at_edges(tool: Tool, args: dict[str, Any], turn: int, identity: str | None = None) -> dict[str, Any]:
+    """`args` with each field but the record's `identity` (its variants are law 8's) at the edge the
+    write's `turn` picks, or as drawn; arguments the schema refuses are left as drawn. The pick takes
+    no draw of its own, so the machine's search runs as it would without edges."""
+    chosen = {}
+    for place, (name, value) in enumerate(args.items()):
+        found = options(value, tool.properties.get(name)) if name != identity else [value]
+        chosen[name] = found[(turn + place) % len(found)]
+    return chosen if fits(tool, chosen) else args
 
 
 def options(value: Any, schema: Any) -> list[Any]:

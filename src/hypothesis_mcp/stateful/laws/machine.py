@@ -19,7 +19,7 @@ from hypothesis_mcp.model.facts import Fact
 from hypothesis_mcp.results import Binding, Call, RuleId
 from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shown, values_of
 from hypothesis_mcp.rules.text_records import records_of, text_records
-from hypothesis_mcp.stateful.laws.edges import edged, fits
+from hypothesis_mcp.stateful.laws.edges import at_edges, fits
 from hypothesis_mcp.stateful.laws.laws import (
     Breach,
     changed_by_read,
@@ -122,7 +122,7 @@ class Example:
         """A write of fresh marked values; without `judge` it is one of a series, neither held nor
         checked (only counted)."""
         marker = self.run.marker()
-        args = with_marker(drawn, marker)
+        args = at_edges(tool, with_marker(drawn, marker), self.run.count, seen_identity)
         key = identity_text(args.get(seen_identity or ""))
         if seen_identity is not None and key in self.learned.used:
             return None
@@ -144,34 +144,6 @@ class Example:
         self.check(Step("create" if answer.ok else "refused", tool.name, held, facts))
         return held if answer.ok else None
 
-    def rewrite(self, tool: Tool, identity: str, held: Held, drawn: dict[str, Any]) -> None:
-        """A create under a held record's identity with fresh values: refused, it changes nothing; a
-        success replaces the record, so the readers show what it sent (a success that stored nothing
-        is a silent no-op)."""
-        value = held.value_of(identity)
-        if value is None or not held.live or held.tool != tool.name:
-            return
-        marker = self.run.marker()
-        args = {**with_marker(drawn, marker), identity: value}
-        if not self.valid(tool, args):
-            return
-        answer = self.call(tool, args)
-        written = Held.written(tool.name, args, marker, answer, LIVE if answer.ok else REFUSED)
-        written.at = len(self.calls) - 1
-        creator = next(s for t, s in self.learned.creators if t.name == tool.name)
-        facts = tuple(f for f in (creator.fact,) if f is not None)
-        if not written.tokens:
-            return
-        if not answer.ok:
-            written.ids, written.args = held.ids, {**held.args, **args}
-            self.held.append(written)
-            self.check(Step("refused", tool.name, written, facts))
-            return
-        held.stale |= set(held.tokens.values())
-        held.tokens, held.values, held.args, held.answer = written.tokens, written.values, dict(args), answer
-        held.agreed.clear()
-        self.check(Step("create", tool.name, held, facts))
-
     def bind(self, held: Held) -> None:
         """The write's call names the server-made values a later call of the example may take."""
         if held.ids:
@@ -179,14 +151,16 @@ class Example:
             last = self.calls[-1]
             self.calls[-1] = Call(last.tool, last.arguments, last.method, binds)
 
-    def update(self, actor: Actor, held: Held, drawn: dict[str, Any], only: str | None = None) -> None:
-        """An update of `held`; with `only`, a patch that names just that one field where the schema
-        allows it (a store may treat a patch of one field otherwise)."""
+    def update(self, actor: Actor, held: Held, drawn: dict[str, Any]) -> None:
+        """An update of `held`, its fields at the edges its turn picks; every third turn a patch that
+        names just one field where the schema allows it (a store may treat such a patch otherwise)."""
         value = held.value_of(actor.arg)
         if value is None or not held.live:
             return
         marker = self.run.marker()
-        args = {**with_marker(drawn, marker), actor.arg: value}
+        args = at_edges(actor.tool, {**with_marker(drawn, marker), actor.arg: value}, self.run.count, actor.arg)
+        fields = sorted(set(args) - {actor.arg})
+        only = fields[self.run.count // 3 % len(fields)] if fields and self.run.count % 3 == 0 else None
         if only is not None and only in args and only != actor.arg and self.valid(
                 actor.tool, narrow := {actor.arg: value, only: args[only]}):
             args = narrow
@@ -557,12 +531,11 @@ Law = Callable[[Run], dict[str, Any]]
 def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
     learned = run.learned
     creators = learned.creators
-    keyed_creators = [(t, s) for t, s in creators if s.identity is not None]
     keyed = [r for r in learned.readers if r.kind != "list"]
     lookers: list[tuple[Tool, Fact]] = [(r.tool, r.fact) for r in learned.listers] + [
         (c.tool, c.fact) for c in learned.counters]
-    writes = {t.name: edged(t, full_arguments(t)) for t, _ in creators}
-    patches = {a.tool.name: edged(a.tool, marked_arguments(a.tool, PLACEHOLDER)) for a in learned.updaters}
+    writes = {t.name: full_arguments(t) for t, _ in creators}
+    patches = {a.tool.name: marked_arguments(a.tool, PLACEHOLDER) for a in learned.updaters}
 
     class Laws(RuleBasedStateMachine):
         records = Bundle("records")
@@ -582,20 +555,11 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
             held = self.example.create(tool, seen.identity, data.draw(writes[tool.name]))
             return multiple() if held is None else held
 
-        @precondition(lambda self: bool(keyed_creators) and not self.inert)
-        @rule(held=records, data=st.data())
-        def rewrite(self, held: Held, data: st.DataObject) -> None:
-            tool, seen = next(((t, s) for t, s in keyed_creators if t.name == held.tool), (None, None))
-            if tool is not None and seen is not None and seen.identity is not None:
-                self.example.rewrite(tool, seen.identity, held, data.draw(writes[tool.name]))
-
         @precondition(lambda self: bool(learned.updaters) and not self.inert)
         @rule(held=records, which=st.integers(0, max(0, len(learned.updaters) - 1)), data=st.data())
         def update(self, held: Held, which: int, data: st.DataObject) -> None:
             actor = learned.updaters[which]
-            fields = sorted(actor.tool.properties)
-            only = data.draw(st.none() | st.sampled_from(fields)) if fields else None
-            self.example.update(actor, held, data.draw(patches[actor.tool.name]), only)
+            self.example.update(actor, held, data.draw(patches[actor.tool.name]))
 
         @precondition(lambda self: bool(learned.removers) and not self.inert)
         @rule(held=consumes(records), which=st.integers(0, max(0, len(learned.removers) - 1)))
