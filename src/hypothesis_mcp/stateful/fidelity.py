@@ -204,11 +204,6 @@ def change(name: str, written: Any, read: Any, typed: Enums | None = None) -> Ch
     return _compare(name, written, read, "", typed)
 
 
-def normalised(written: Any, read: Any) -> bool:
-    """Two texts that differ only in whitespace, control characters, letter case or Unicode form."""
-    return isinstance(written, str) and isinstance(read, str) and _normal(written) == _normal(read)
-
-
 def lost(written: Any, read: Any) -> bool:
     """A value read back lost (cut, emptied, items dropped, a number or a boolean changed), not
     only normalised or spelt another way."""

@@ -22,7 +22,7 @@ from hypothesis_mcp.rules.expectations import (
     ShowsNone,
 )
 from hypothesis_mcp.rules.text_records import Plain, records_of
-from hypothesis_mcp.stateful.fidelity import Enums, change, normalised
+from hypothesis_mcp.stateful.fidelity import Enums, change
 
 ORDER: tuple[RuleId, ...] = (
     "probe-read-changed-state", "probe-refusal-changed-state", "probe-delete-kept", "read-missing-as-success",
@@ -61,9 +61,9 @@ def differing(answer: Outcome, mark: str | None, values: dict[str, Any],
               typed: Enums | None = None) -> list[tuple[str, Any, Any, str]]:
     """(field, written, shown, confidence) of each field the record shows with another value than
     last written: high where every value shown lost it (stateful.fidelity's loss: cut, emptied,
-    another number, flag or enum member); medium where a JSON value was only normalised (whitespace,
-    case, Unicode form); low for another text of the same length or longer (a server may derive a
-    value, a date say) or a text answer's plain value, whose bounds the format may trim. A value reshaped
+    another number, flag or enum member); low where it was only normalised (whitespace, case, Unicode
+    form: a correct store may mean to) or is another text as long or longer (a value the server
+    derives, a date say). A value reshaped
     (a text shown as the list of its parts) is no change, and a plain value of a text written with
     line breaks is not judged (the format cannot hold it). Only the record that holds the marker is
     read; a field it does not show is not judged."""
@@ -76,8 +76,7 @@ def differing(answer: Outcome, mark: str | None, values: dict[str, Any],
         changes = [change(name, value, str(v) if isinstance(v, Plain) else v, typed) for v in seen]
         if not seen or any(c is None for c in changes):
             continue
-        how = "high" if all(c is not None and c.loss for c in changes) else (
-            "medium" if any(normalised(value, v) and not isinstance(v, Plain) for v in seen) else "low")
+        how = "high" if all(c is not None and c.loss for c in changes) else "low"
         found.append((name, value, seen[0], how))
     return found
 
