@@ -32,7 +32,7 @@ from hypothesis_mcp.stateful.laws.laws import (
     missing,
     shows,
 )
-from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held
+from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, sent
 from hypothesis_mcp.stateful.laws.observe import Actor, Learned, Reader, identity_text, search_field
 from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
@@ -172,8 +172,11 @@ class Example:
             held.agreed.clear()
             patch = self.patches(actor, held)
             if not patch:
-                # A replace may set what it does not name to its default: those fields are not judged.
+                # A replace may set what it does not name to its default: those fields are not judged,
+                # and the record is looked for by what this call sent.
                 held.values = {k: v for k, v in held.values.items() if k in args}
+                held.stale |= {t for t in held.tokens.values() if t not in sent(args)}
+                held.tokens = {k: t for k, t in held.tokens.items() if t in sent(args)}
             moved = self.moved(actor, held, args)
             self.check(Step("update", actor.tool.name, held, actor.facts,
                             named=frozenset(args) if patch else frozenset(), moved=moved))
