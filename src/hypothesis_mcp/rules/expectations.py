@@ -26,6 +26,7 @@ from hypothesis_mcp.rules.answers import (
     shown,
 )
 from hypothesis_mcp.rules.bindings import find_id
+from hypothesis_mcp.rules.text_records import records_of
 from hypothesis_mcp.strategies.dialect import value_validator
 
 INCIDENT_RULES: dict[str, IncidentRule] = {
@@ -213,7 +214,8 @@ class ShowsNone(Expectation):
 
 @dataclass(frozen=True)
 class FieldEquals(Expectation):
-    """The record the read shows (the object holding `marker`) has `field` equal to what was written."""
+    """The record the read shows (the object, or the text record, holding `marker`) has `field` equal
+    to what was written."""
 
     field: str
     value: Any
@@ -223,7 +225,7 @@ class FieldEquals(Expectation):
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
         if not answer.ok:
             return True
-        shown_values = [r[self.field] for r in records_holding(answer, self.marker) if self.field in r]
+        shown_values = [r[self.field] for r in records_of(answer, self.marker) if self.field in r]
         return not shown_values or any(v == self.value for v in shown_values)
 
     def to_dict(self) -> dict[str, Any]:
@@ -536,6 +538,8 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return ContainsAny(tuple(data[ContainsAny.key]), bool(data.get("answered")))
     if FieldEquals.key in data:
         return FieldEquals(data[FieldEquals.key], data.get("value"), str(data.get("marker", "")))
+    if NoRecordFor.key in data:
+        return NoRecordFor(tuple(str(a) for a in data[NoRecordFor.key]))
     if FieldKept.key in data:
         return FieldKept(data[FieldKept.key], str(data.get("marker", "")), str(data.get("witness", "")))
     if AtMost.key in data:
@@ -574,6 +578,10 @@ class NoRecordFor(Expectation):
     carrying that id (a blank or default record made up on the spot)."""
 
     asked: tuple[str, ...]
+    key: ClassVar[str] = "no_record_for"
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
         return not answer.ok or claimed_record(answer.value(), self.asked) is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: list(self.asked)}

@@ -10,16 +10,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import jsonschema
-import referencing.exceptions
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, multiple, precondition, rule
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact
-from hypothesis_mcp.results import Binding, Call
-from hypothesis_mcp.rules.answers import numbers_in, shown
+from hypothesis_mcp.results import Binding, Call, RuleId
+from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shown, values_of
+from hypothesis_mcp.rules.text_records import records_of, text_records
+from hypothesis_mcp.stateful.laws.edges import at_edges, fits
 from hypothesis_mcp.stateful.laws.laws import (
     Breach,
     changed_by_read,
@@ -27,16 +27,17 @@ from hypothesis_mcp.stateful.laws.laws import (
     field_breach,
     first,
     kept,
+    made_up,
     miscounted,
     missing,
     shows,
 )
-from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held
+from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, sent
 from hypothesis_mcp.stateful.laws.observe import Actor, Learned, Reader, identity_text, search_field
 from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
-from hypothesis_mcp.strategies.dialect import value_validator
 
+RENAME_LOST: RuleId = "probe-rename-lost-fields"
 MAX_RECORDS = 3
 """Records one example holds at most: every check reads each of them."""
 SHRINK_EXAMPLES = 24
@@ -80,6 +81,10 @@ class Step:
     facts: tuple[Fact, ...] = ()
     at: int = -1
     """Where the step's call is among the example's calls."""
+    named: frozenset[str] = frozenset()
+    """The fields a patch named: any other field of its record it changed is data lost."""
+    moved: bool = False
+    """The update gave its record a new identity: any other field it changed is lost by the move."""
 
 
 class Example:
@@ -96,6 +101,7 @@ class Example:
         """Refused writes (by index in `held`) a reader showed stored: a count counts them."""
         self.sizes: dict[str, int] = {}
         self.start: dict[str, float] = {}
+        self.enums = enums(self.learned)
         self.spoiled = False
         """A breach already confirmed, or a counter that changed the store, showed in this example:
         what it holds now is no longer what its model says, so no later step is judged."""
@@ -116,7 +122,7 @@ class Example:
         """A write of fresh marked values; without `judge` it is one of a series, neither held nor
         checked (only counted)."""
         marker = self.run.marker()
-        args = with_marker(drawn, marker)
+        args = at_edges(tool, with_marker(drawn, marker), self.run.count, seen_identity)
         key = identity_text(args.get(seen_identity or ""))
         if seen_identity is not None and key in self.learned.used:
             return None
@@ -124,10 +130,11 @@ class Example:
         answer = self.call(tool, args)
         held = Held.written(tool.name, args, marker, answer, LIVE if answer.ok else REFUSED)
         held.at = len(self.calls) - 1
+        if answer.ok:
+            self.delta += 1  # a record the example cannot tell apart is still one more to count
         if not held.tokens:
             return None
         if answer.ok:
-            self.delta += 1
             self.bind(held)
         if not judge:
             return held if answer.ok else None
@@ -145,17 +152,34 @@ class Example:
             self.calls[-1] = Call(last.tool, last.arguments, last.method, binds)
 
     def update(self, actor: Actor, held: Held, drawn: dict[str, Any]) -> None:
+        """An update of `held`, its fields at the edges its turn picks; every third turn a patch that
+        names just one field where the schema allows it (a store may treat such a patch otherwise)."""
         value = held.value_of(actor.arg)
         if value is None or not held.live:
             return
         marker = self.run.marker()
-        args = {**with_marker(drawn, marker), actor.arg: value}
+        args = at_edges(actor.tool, {**with_marker(drawn, marker), actor.arg: value}, self.run.count, actor.arg)
+        fields = sorted(set(args) - {actor.arg})
+        only = fields[self.run.count // 3 % len(fields)] if fields and self.run.count % 3 == 0 else None
+        if only is not None and only in args and only != actor.arg and self.valid(
+                actor.tool, narrow := {actor.arg: value, only: args[only]}):
+            args = narrow
+        before = dict(held.values)
         answer = self.call(actor.tool, args)
         if answer.ok:
+            held.before = {k: before[k] for k in args if k != actor.arg and k in before}
             held.updated(args, marker, actor.arg)
             held.agreed.clear()
-            self.moved(actor, held, args)
-            self.check(Step("update", actor.tool.name, held, actor.facts))
+            patch = self.patches(actor, held)
+            if not patch:
+                # A replace may set what it does not name to its default: those fields are not judged,
+                # and the record is looked for by what this call sent.
+                held.values = {k: v for k, v in held.values.items() if k in args}
+                held.stale |= {t for t in held.tokens.values() if t not in sent(args)}
+                held.tokens = {k: t for k, t in held.tokens.items() if t in sent(args)}
+            moved = self.moved(actor, held, args)
+            self.check(Step("update", actor.tool.name, held, actor.facts,
+                            named=frozenset(args) if patch else frozenset(), moved=moved))
             return
         refused = Held.written(actor.tool.name, args, marker, answer, REFUSED)
         refused.ids, refused.args, refused.at = held.ids, {**held.args, **args}, len(self.calls) - 1
@@ -163,37 +187,47 @@ class Example:
             self.held.append(refused)
         self.check(Step("refused", actor.tool.name, refused, actor.facts))
 
-    def moved(self, actor: Actor, held: Held, sent: dict[str, Any]) -> None:
+    def patches(self, actor: Actor, held: Held) -> bool:
+        """The update leaves out a field its record's creator requires, so it cannot mean to set the
+        fields it does not name to their defaults: it is a patch."""
+        creator = next((t for t, _ in self.learned.creators if t.name == held.tool), None)
+        needed = set(creator.input_schema.get("required") or ()) if creator is not None else set()
+        return bool(needed - set(actor.tool.input_schema.get("required") or ()) - {actor.arg})
+
+    def moved(self, actor: Actor, held: Held, sent: dict[str, Any]) -> bool:
         """An update after which a keyed read no longer finds the record under its identity but finds
         it under another value the call sent is a move (a rename): the record's identity is that
-        value from now on, and nothing was lost."""
+        value from now on. Where the old identity is refused, a record that claims the new one is the
+        record moved, even if it lost every marked value (what it lost is then judged)."""
         start = len(self.calls)
         try:
-            self.rekeyed(actor, held, sent)
+            return self.rekeyed(actor, held, sent)
         finally:
             self.checks.update(range(start, len(self.calls)))
 
-    def rekeyed(self, actor: Actor, held: Held, sent: dict[str, Any]) -> None:
+    def rekeyed(self, actor: Actor, held: Held, sent: dict[str, Any]) -> bool:
         reader, asked = next(((r, a) for r in self.learned.readers if r.kind == "key" and r.arg and r.field
                               and (a := self.ask(r, held)) is not None), (None, None))
         if reader is None or asked is None or reader.arg is None or reader.field is None:
-            return
-        if self.finds(reader, asked, held):
-            return
+            return False
+        old = self.call(reader.tool, asked)
+        if shows(old, self.unasked(len(self.calls) - 1, held.token_list())):
+            return False
         for name, value in sent.items():
             if name == actor.arg or value == asked[reader.arg] or not isinstance(value, str | int):
                 continue
             trial = {**asked, reader.arg: value}
-            if self.valid(reader.tool, trial) and self.finds(reader, trial, held):
-                held.args[reader.field] = value
+            if not self.valid(reader.tool, trial):
+                continue
+            answer = self.call(reader.tool, trial)
+            if shows(answer, self.unasked(len(self.calls) - 1, held.token_list())) or (
+                    not old.ok and claims_id(answer, value, held)):
+                held.args = {**held.args, reader.field: value}  # a new dict: the write's call keeps what it sent
                 if reader.field in held.values:
                     held.values[reader.field] = value
                 held.values.pop(name, None)
-                return
-
-    def finds(self, reader: Reader, args: dict[str, Any], held: Held) -> bool:
-        answer = self.call(reader.tool, args)
-        return shows(answer, self.unasked(len(self.calls) - 1, held.token_list()))
+                return True
+        return False
 
     def remove(self, actor: Actor, held: Held) -> None:
         value = held.value_of(actor.arg)
@@ -241,10 +275,7 @@ class Example:
         return None
 
     def valid(self, tool: Tool, args: dict[str, Any]) -> bool:
-        try:
-            return bool(value_validator(tool.input_schema or {"type": "object"}).is_valid(args))
-        except (jsonschema.exceptions.SchemaError, referencing.exceptions.Unresolvable, TypeError, ValueError):
-            return True
+        return fits(tool, args)
 
     # --- the laws ---------------------------------------------------------------------------------
 
@@ -343,9 +374,9 @@ class Example:
                    for tool, args, held, answer in asked)
 
     def digest(self, answer: Outcome, held: Held) -> tuple[Any, ...]:
-        mark = held.mark()
+        mark = marking(answer, held)
         return (answer.ok, tuple(t for t in held.token_list() if t in shown(answer)),
-                tuple(differing(answer, mark, held.values)) if mark else ())
+                tuple(differing(answer, mark, held.values, self.enums)) if mark else ())
 
     def judge(self, step: Step, index: int, held: Held, answers: dict[tuple[str, int], tuple[int, Outcome]],
               listed: dict[str, tuple[int, Outcome]]) -> list[Breach]:
@@ -371,11 +402,22 @@ class Example:
                     found.append(kept("probe-delete-kept", held.removed[0] if held.removed else step.tool,
                                       reader.tool.name, at, every, (*step.facts, reader.fact),
                                       "a record was removed with success"))
+                elif reader.kind == "key" and reader.arg is not None and answer.ok and claims_record(
+                        answer, asked := self.calls[at].arguments.get(reader.arg)):
+                    found.append(made_up(reader.tool.name, at, asked, (*step.facts, reader.fact)))
             return found
         showing = [r for r, _, a in readers if shows(a, tokens)]
+        if not tokens:
+            return found  # its writes left it no marked value: no reader can be asked whether it shows it
         if mine and step.kind in ("create", "update") and not showing:
-            for reader, at, _ in [r for r in readers if r[0].kind != "list" and self.claims(held)][:1]:
-                found.append(missing("probe-silent-noop", step.tool, reader.tool.name, at, tokens,
+            # After a move the keyed read under the new identity is the one to judge by.
+            asked = sorted((r for r in readers if r[0].kind != "list" and self.claims(held)),
+                           key=lambda r: step.moved and r[0].kind != "key")
+            for reader, at, _ in asked[:1]:
+                found.append(missing(RENAME_LOST, step.tool, reader.tool.name, at, tokens, (*step.facts, reader.fact),
+                                     f"{step.tool} gave the record a new identity, and lost what it held")
+                             if step.moved else
+                             missing("probe-silent-noop", step.tool, reader.tool.name, at, tokens,
                                      (*step.facts, reader.fact),
                                      f"{step.tool} answered a success, yet no reader shows what it wrote"))
             return found
@@ -398,18 +440,30 @@ class Example:
                 found.append(missing(rule, tool, name, at, tokens, (*step.facts, reader.fact), what))
                 continue
             held.shown.add(name)
-            diffs = differing(answer, held.mark(), held.values)
+            mark = marking(answer, held)
+            diffs = differing(answer, mark, held.values, self.enums)
             if not diffs:
                 held.agreed.add(name)
             elif not mine and name not in held.agreed:
                 continue  # a field this reader never showed as written: not this step's doing
+            ignored = mine and step.kind == "update" and bool(held.before) and all(
+                any(d[0] == k and d[2] == v for d in diffs) for k, v in held.before.items())
             for diff in diffs:
                 rule, tool, what = self.blame(step, mine, name)
-                if rule == "probe-silent-noop" or (rule == "probe-readers-disagree" and not any(
-                        not differing(a, held.mark(), {diff[0]: diff[1]}) and shows(a, tokens)
+                if ignored:
+                    rule, tool, what = ("probe-silent-noop", step.tool, f"{step.tool} answered a success, yet every "
+                                        "field it named reads back as before")
+                elif mine and step.moved:
+                    rule, tool, what = (RENAME_LOST, step.tool, f"{step.tool} gave the record a new identity "
+                                        "and changed another field")
+                elif mine and step.named and diff[0] not in step.named:
+                    rule, tool, what = ("probe-data-lost", step.tool,
+                                        f"{step.tool} changed a field its call did not name")
+                elif rule == "probe-silent-noop" or (rule == "probe-readers-disagree" and not any(
+                        not differing(a, marking(a, held), {diff[0]: diff[1]}, self.enums) and shows(a, tokens)
                         and r.tool.name != name for r, _, a in readers)):
                     rule, tool = "probe-value-changed", step.tool
-                found.append(field_breach(rule, tool, name, at, held.mark() or "", diff,
+                found.append(field_breach(rule, tool, name, at, mark or "", diff,
                                           (*step.facts, reader.fact), what))
         return found
 
@@ -434,6 +488,43 @@ class Example:
         if step.kind == "remove":
             return "probe-delete-took-other", step.tool, f"{step.tool} removed another record"
         return "probe-data-lost", step.tool, f"{step.tool} wrote another record"
+
+
+def claims_record(answer: Outcome, asked: Any) -> bool:
+    """The answer shows a record under the asked id (rules.answers.claimed_record), in JSON or text."""
+    ids = [str(asked)]
+    return claimed_record(answer.value(), ids) is not None or any(
+        claimed_record(r, ids) is not None for r in text_records(answer))
+
+
+def claims_id(answer: Outcome, value: Any, held: Held) -> bool:
+    """The answer shows a record under `value` that also holds one of `held`'s other values as
+    written: the record, moved."""
+    def records(item: Any, depth: int = 0) -> list[dict[str, Any]]:
+        if isinstance(item, dict) and depth < 8:
+            return [item, *(r for v in item.values() for r in records(v, depth + 1))]
+        if isinstance(item, list) and depth < 8:
+            return [r for v in item for r in records(v, depth + 1)]
+        return []
+
+    found = [r for v in values_of(answer) for r in records(v)] or text_records(answer)
+    return answer.ok and any(value in r.values() and any(
+        r.get(k) == v for k, v in held.values.items() if v not in (None, "", [], {}, value) and not isinstance(v, bool))
+        for r in found)
+
+
+def marking(answer: Outcome, held: Held) -> str | None:
+    """The record's token that finds its record in the answer: a field the write marked may be the
+    one the store lost, so each is tried, the latest written first (a later marker sorts after)."""
+    marks = [t for t in held.token_list() if t not in held.shared]
+    return next((t for t in sorted(marks, reverse=True) if records_of(answer, t)), held.mark())
+
+
+def enums(learned: Learned) -> dict[str, list[Any]]:
+    """The members each enum field of the writers allows: one read back as another is a loss."""
+    tools = [t for t, _ in learned.creators] + [a.tool for a in learned.updaters]
+    return {name: sub["enum"] for t in tools for name, sub in t.properties.items()
+            if isinstance(sub, dict) and isinstance(sub.get("enum"), list)}
 
 
 Law = Callable[[Run], dict[str, Any]]
