@@ -68,6 +68,7 @@ def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: T
     theirs = tuple(t for name, t in sorted(other.tokens.items()) if name != identity)
     asked, again = example.ask(reader, held), example.ask(reader, other)
     if asked is None or again is None or not theirs:
+        example.uncounted = True
         example.check(Step("create", tool.name, None, facts))
         return False
     start = len(example.calls)
@@ -89,5 +90,7 @@ def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: T
     if shows(second, theirs):
         example.delta += 1
         example.held.append(other)
+    elif not shows(second, own):
+        example.uncounted = True
     example.check(Step("create", tool.name, other if shows(second, theirs) else None, facts))
     return False

@@ -96,6 +96,9 @@ class Example:
         """Refused writes (by index in `held`) a reader showed stored: a count counts them."""
         self.sizes: dict[str, int] = {}
         self.start: dict[str, float] = {}
+        self.uncounted = False
+        """A write answered a success whose record no read could place (its own, or folded into
+        another): how many records the example made is not known, so no count is judged."""
         self.spoiled = False
         """A breach already confirmed, or a counter that changed the store, showed in this example:
         what it holds now is no longer what its model says, so no later step is judged."""
@@ -124,10 +127,11 @@ class Example:
         answer = self.call(tool, args)
         held = Held.written(tool.name, args, marker, answer, LIVE if answer.ok else REFUSED)
         held.at = len(self.calls) - 1
+        if answer.ok:
+            self.delta += 1  # a record made, whether or not its values can be told apart
         if not held.tokens:
             return None
         if answer.ok:
-            self.delta += 1
             self.bind(held)
         if not judge:
             return held if answer.ok else None
@@ -294,7 +298,7 @@ class Example:
                 b.rule == "probe-read-changed-state" and b.tool == step.tool for b in breaches):
             breaches = self.counted(step.tool)
         for counter in self.learned.counters:
-            if counter.tool.name in self.run.not_counters or self.spoiled:
+            if counter.tool.name in self.run.not_counters or self.spoiled or self.uncounted:
                 continue
             answer = self.call(counter.tool, self.learned.widest(counter.tool))
             now = numbers_in(answer).get(counter.path)
