@@ -36,6 +36,7 @@ from hypothesis_mcp.stateful.laws.observe import Actor, Learned, Reader, identit
 from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.dialect import value_validator
+from hypothesis_mcp.strategies.markers import MARKER
 
 MAX_RECORDS = 3
 """Records one example holds at most: every check reads each of them."""
@@ -67,9 +68,27 @@ class Run:
     first_broken: int | None = None
     """The example after which a law was first seen broken."""
 
+    echoing: dict[tuple[str, str], bool] = field(default_factory=dict)
+    """(tool, argument): whether the tool's answer to a value never written shows that value."""
+
     def marker(self) -> str:
         self.count += 1
         return salted_marker(zlib.crc32(f"laws:{self.seed}".encode()) & 0xFFFF, self.count)
+
+    def echoes(self, call: Call, name: str) -> bool:
+        """Whether `call`'s tool shows back what `name` asked for when no record holds it: the call
+        asked again on the warm server with its marker swapped for one never written. Unknown
+        (no marker to swap) counts as echoing."""
+        value = call.arguments.get(name)
+        found = MARKER.search(value) if isinstance(value, str) else None
+        if found is None or not isinstance(value, str):
+            return True
+        key = (call.tool, name)
+        if key not in self.echoing:
+            fresh = self.marker()
+            answer = self.conn.call(call.tool, {**call.arguments, name: value.replace(found.group(), fresh)})
+            self.echoing[key] = answer.kind != "result" or fresh in shown(answer)
+        return self.echoing[key]
 
 
 @dataclass
@@ -418,9 +437,11 @@ class Example:
         return found
 
     def unasked(self, at: int, tokens: tuple[str, ...]) -> tuple[str, ...]:
-        """The tokens the read at `at` was not asked with: an answer that only echoes the value it
-        was asked for ("no note titled X") does not show the record."""
-        asked = [v for v in self.calls[at].arguments.values() if isinstance(v, str)]
+        """The tokens the read at `at` was not asked with, unless the reader was seen not to echo
+        that argument: an answer that only echoes the value it was asked for ("no note titled X")
+        does not show the record."""
+        call = self.calls[at]
+        asked = [v for k, v in call.arguments.items() if isinstance(v, str) and self.run.echoes(call, k)]
         return tuple(t for t in tokens if not any(t in text for text in asked))
 
     def claims(self, held: Held) -> bool:
