@@ -212,6 +212,21 @@ class ShowsNone(Expectation):
 
 
 @dataclass(frozen=True)
+class FindsNothing(Expectation):
+    """A keyed read of an identity no write stored answers a refusal ("not found"), as it does for
+    one never written: a refused write's identity."""
+
+    asked: str
+    key: ClassVar[str] = "finds_nothing"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return not answer.ok
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.asked}
+
+
+@dataclass(frozen=True)
 class FieldEquals(Expectation):
     """The record the read shows (the object holding `marker`) has `field` equal to what was written."""
 
@@ -521,6 +536,8 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return PagesCover(tuple(data[PagesCover.key]), tuple(data.get("following", ())))
     if ShowsNone.key in data:
         return ShowsNone(tuple(data[ShowsNone.key]))
+    if FindsNothing.key in data:
+        return FindsNothing(str(data[FindsNothing.key]))
     if data.get(FailsAsError.key):
         return FailsAsError()
     if Replaced.key in data:

@@ -20,6 +20,7 @@ from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact
 from hypothesis_mcp.results import Binding, Call
 from hypothesis_mcp.rules.answers import numbers_in, shown
+from hypothesis_mcp.rules.expectations import FindsNothing
 from hypothesis_mcp.stateful.laws.laws import (
     Breach,
     changed_by_read,
@@ -68,6 +69,8 @@ class Run:
     first_broken: int | None = None
     """The example after which a law was first seen broken."""
 
+    controls: dict[tuple[str, str], bool] = field(default_factory=dict)
+    """(keyed reader, identity never written): whether its read answered a success."""
     echoing: dict[tuple[str, str], bool] = field(default_factory=dict)
     """(tool, argument): whether the tool's answer to a value never written shows that value."""
 
@@ -383,6 +386,14 @@ class Example:
                     found.append(kept("probe-refusal-changed-state", held.tool, reader.tool.name, at, tokens,
                                       (*step.facts, reader.fact) if mine else (reader.fact,),
                                       f"a call of {held.tool} was refused, yet what it sent was stored"))
+            for reader, at, answer in readers if not found else []:
+                if self.found_refused(reader, held, answer):
+                    self.leaked.add(index)
+                    found.append(Breach(
+                        "probe-refusal-changed-state", held.tool, f"a call of {held.tool} was refused, yet "
+                        f"{reader.tool.name} asked for the identity it sent answers a record, where it refuses "
+                        "an identity never written", FindsNothing(str(held.value_of(reader.field or ""))), at,
+                        (*step.facts, reader.fact) if mine else (reader.fact,)))
             return found
         tokens = tuple(sorted(held.tokens.values()))
         if held.state == REMOVED:
@@ -435,6 +446,27 @@ class Example:
                 found.append(field_breach(rule, tool, name, at, held.mark() or "", diff,
                                           (*step.facts, reader.fact), what))
         return found
+
+    def found_refused(self, reader: Reader, held: Held, answer: Outcome) -> bool:
+        """A keyed read of the identity a refused create sent (never written before: the machine
+        writes each identity once) that answers a success naming it, where the same read of an
+        identity no call wrote (the identity reversed) answers a refusal."""
+        value = held.value_of(reader.field or "")
+        creator = any(t.name == held.tool for t, _ in self.learned.creators)
+        if reader.kind != "key" or not creator or not isinstance(value, str) or not answer.ok \
+                or value not in shown(answer) or len(set(value)) < 3:
+            return False
+        args = self.ask(reader, held)
+        other = value[::-1]
+        if args is None or reader.arg is None or identity_text(other) in self.learned.used:
+            return False
+        control = {**args, reader.arg: other}
+        if not self.valid(reader.tool, control):
+            return False
+        key = (reader.tool.name, other)
+        if key not in self.run.controls:
+            self.run.controls[key] = self.run.conn.call(reader.tool.name, control).ok
+        return not self.run.controls[key]
 
     def unasked(self, at: int, tokens: tuple[str, ...]) -> tuple[str, ...]:
         """The tokens the read at `at` was not asked with, unless the reader was seen not to echo
