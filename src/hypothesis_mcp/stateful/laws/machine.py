@@ -13,7 +13,7 @@ from typing import Any
 import jsonschema
 import referencing.exceptions
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, multiple, precondition, rule
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, initialize, multiple, precondition, rule
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, Outcome
@@ -516,6 +516,11 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
                 run.first_broken = run.examples
             self.inert = run.first_broken is not None and run.examples - run.first_broken > SHRINK_EXAMPLES
             self.example = Example(run)
+
+        @initialize(target=records, which=st.sampled_from(range(len(creators))), data=st.data())
+        def begin(self, which: int, data: st.DataObject) -> Any:
+            """Every example starts with a record: a step of any other rule then has one to act on."""
+            return self.create(which, data) if not run.stop() and not self.inert else multiple()
 
         @precondition(lambda self: len(self.example.held) < MAX_RECORDS and not run.stop() and not self.inert)
         @rule(target=records, which=st.sampled_from(range(len(creators))), data=st.data())
