@@ -113,5 +113,5 @@ def refused(example: Example, held: Held, key: Any, varied: str, kind: str, own:
     if shows(example.call(reader.tool, {**asked, reader.arg: varied}), own):
         example.report([Breach(
             FOLDED, reader.tool.name, f"{tool} refused {varied!r} after {key!r}, and {reader.tool.name} asked for "
-            f"{varied!r} shows the record of {key!r}: the store folds the two identities into one", ShowsNone(own), start,
-            facts, "medium", {"identity": identity, "variant": kind}, pinned=(held.at, written))], start)
+            f"{varied!r} shows the record of {key!r}: the store folds the two identities into one", ShowsNone(own),
+            start, facts, "medium", {"identity": identity, "variant": kind}, pinned=(held.at, written))], start)
