@@ -121,6 +121,7 @@ def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> N
             fresh = numbers_in(first[name]).get(path) if name in first and first[name].ok else None
             if fresh is not None:
                 found.counters.append(Counter(tool, path, fact, fresh))
+    guessed_counters(found, watcher, first)
     guessed_removers(found, watcher)
     found.used = {identity_text(r.args.get(watcher.seen[r.tool].identity or "")) for r in watcher.records}
 
@@ -134,6 +135,23 @@ def search_field(reader: Reader, args: dict[str, Any], tokens: dict[str, str]) -
     if reader.field == TEXT:
         return next((f for f in args if f in tokens), None)
     return reader.field if reader.field in tokens else None
+
+
+def guessed_counters(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> None:
+    """A tool no experiment placed whose number moved by one with each record made but not back
+    with a removal: a count by guess (a removal it misses may be what is broken, so the experiments
+    could not show it counts). A finding that rests on it is at most low."""
+    for tool in watcher.tools:
+        moves = watcher.moves.get(tool.name, [])
+        seen = watcher.seen.get(tool.name)
+        if (seen is not None and seen.role is not None) or not any(step < 0 for step, _ in moves):
+            continue
+        path = counter([(step, delta) for step, delta in moves if step > 0])
+        fresh = numbers_in(first[tool.name]).get(path or "") if tool.name in first and first[tool.name].ok else None
+        if path is not None and fresh is not None:
+            fact = fact_guessed(f"{tool.name} counts records: its {path} moved by one with each record made",
+                                "no removal moved it back, so no experiment showed that it counts")
+            found.counters.append(Counter(tool, path, fact, fresh))
 
 
 def guessed_removers(found: Learned, watcher: Watcher) -> None:
