@@ -17,7 +17,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, initial
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, Outcome
-from hypothesis_mcp.model.facts import Fact
+from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.results import Binding, Call
 from hypothesis_mcp.rules.answers import numbers_in, shown
 from hypothesis_mcp.rules.expectations import FindsNothing
@@ -34,7 +34,7 @@ from hypothesis_mcp.stateful.laws.laws import (
 )
 from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held
 from hypothesis_mcp.stateful.laws.observe import Actor, Learned, Reader, identity_text, search_field
-from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size
+from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size, tokens_of
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.dialect import value_validator
 from hypothesis_mcp.strategies.markers import MARKER
@@ -69,6 +69,10 @@ class Run:
     first_broken: int | None = None
     """The example after which a law was first seen broken."""
 
+    proven: dict[str, tuple[Fact, ...]] = field(default_factory=dict)
+    """Guessed updates a keyed read showed changing a record, by tool: the fact it showed."""
+    not_updaters: set[str] = field(default_factory=set)
+    """Guessed updates whose change no keyed read showed: not called again."""
     controls: dict[tuple[str, str], bool] = field(default_factory=dict)
     """(keyed reader, identity never written): whether its read answered a success."""
     echoing: dict[tuple[str, str], bool] = field(default_factory=dict)
@@ -174,20 +178,47 @@ class Example:
         value = held.value_of(actor.arg)
         if value is None or not held.live:
             return
+        if actor.guessed and actor.tool.name in self.run.not_updaters:
+            return
         marker = self.run.marker()
         args = {**with_marker(drawn, marker), actor.arg: value}
         answer = self.call(actor.tool, args)
+        facts = self.run.proven.get(actor.tool.name, actor.facts)
+        if answer.ok and actor.guessed and actor.tool.name not in self.run.proven:
+            facts = self.prove(actor, held, tuple(sorted(tokens_of(args, marker))))
+            if not facts:
+                return
         if answer.ok:
             held.updated(args, marker, actor.arg)
             held.agreed.clear()
             self.moved(actor, held, args)
-            self.check(Step("update", actor.tool.name, held, actor.facts))
+            self.check(Step("update", actor.tool.name, held, facts))
+            return
+        if actor.guessed and actor.tool.name not in self.run.proven:
             return
         refused = Held.written(actor.tool.name, args, marker, answer, REFUSED)
         refused.ids, refused.args, refused.at = held.ids, {**held.args, **args}, len(self.calls) - 1
         if refused.tokens:
             self.held.append(refused)
         self.check(Step("refused", actor.tool.name, refused, actor.facts))
+
+    def prove(self, actor: Actor, held: Held, sent: tuple[str, ...]) -> tuple[Fact, ...]:
+        """A guessed update is one where a keyed read of the record then shows a value its call
+        sent; else it is no update, and the example, whose record it may have changed, is judged no
+        further."""
+        start = len(self.calls)
+        reader, asked = next(((r, a) for r in self.learned.readers if r.kind == "key"
+                              and (a := self.ask(r, held)) is not None), (None, None))
+        shown_by = reader is not None and asked is not None and shows(self.call(reader.tool, asked), sent)
+        self.checks.update(range(start, len(self.calls)))
+        if reader is None or not shown_by:
+            self.run.not_updaters.add(actor.tool.name)
+            self.spoiled = True
+            return ()
+        fact = fact_shown(f"{actor.tool.name} changes records: after its successful call with the {actor.arg} of "
+                          f"a record, {reader.tool.name} showed the values it sent", source="experiment")
+        self.run.proven[actor.tool.name] = (fact,)
+        return (fact,)
 
     def moved(self, actor: Actor, held: Held, sent: dict[str, Any]) -> None:
         """An update after which a keyed read no longer finds the record under its identity but finds

@@ -35,11 +35,13 @@ class Reader:
 
 @dataclass(frozen=True)
 class Actor:
-    """A tool that acts on one record (update, remove), named by `arg`."""
+    """A tool that acts on one record (update, remove), named by `arg`. A `guessed` update is taken
+    for one only once a keyed read shows what its call sent (machine.py)."""
 
     tool: Tool
     arg: str
     facts: tuple[Fact, ...]
+    guessed: bool = False
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,7 @@ def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> N
             if fresh is not None:
                 found.counters.append(Counter(tool, path, fact, fresh))
     guessed_counters(found, watcher, first)
+    guessed_updaters(found, watcher)
     guessed_removers(found, watcher)
     found.used = {identity_text(r.args.get(watcher.seen[r.tool].identity or "")) for r in watcher.records}
 
@@ -152,6 +155,26 @@ def guessed_counters(found: Learned, watcher: Watcher, first: dict[str, Outcome]
             fact = fact_guessed(f"{tool.name} counts records: its {path} moved by one with each record made",
                                 "no removal moved it back, so no experiment showed that it counts")
             found.counters.append(Counter(tool, path, fact, fresh))
+
+
+def guessed_updaters(found: Learned, watcher: Watcher) -> None:
+    """A tool no experiment placed that takes a creator's identity and fields that creator writes:
+    an update by guess (a reader the experiments look at may not show the change: a stale listing).
+    The machine takes it for one only where a keyed read then shows what it sent."""
+    placed = {t.name for t, _ in found.creators} | {r.tool.name for r in found.readers} | {
+        a.tool.name for a in (*found.removers, *found.updaters)} | {c.tool.name for c in found.counters}
+    keyed = {r.field for r in found.readers if r.kind == "key"}
+    for tool in watcher.tools:
+        if tool.name in placed or tool.read_only_hint or not watcher.callable(tool):
+            continue
+        for creator, seen in found.creators:
+            arg = next((a for a in (seen.identity, seen.answer_id) if a is not None and a in keyed
+                        and a in tool.required), None)
+            if arg is not None and (set(tool.properties) - {arg}) & set(creator.properties):
+                fact = fact_guessed(f"{tool.name} changes records", f"it takes the {arg} of a record "
+                                    f"{creator.name} makes and fields {creator.name} writes")
+                found.updaters.append(Actor(tool, arg, (fact,), guessed=True))
+                break
 
 
 def guessed_removers(found: Learned, watcher: Watcher) -> None:
