@@ -29,10 +29,17 @@ from hypothesis_mcp.stateful.laws.machine import Example, Run
 from hypothesis_mcp.stateful.laws.model import Held
 from hypothesis_mcp.stateful.laws.observe import Reader
 from hypothesis_mcp.stateful.looking import Pager, find_pager, items, scalars
+from hypothesis_mcp.stateful.watch import full_arguments
 from hypothesis_mcp.strategies.markers import MARKER
 
 SIZES = (2, 3)
 """Page sizes walked where the listing takes one: a boundary every few records."""
+STEPPED = (2,)
+"""Page sizes of a listing paged by a number it is given (an offset or a page number): the three
+records the law writes then fill two pages, and a third ends the walk."""
+STEPPED_RECORDS = 3
+READINGS = ("offset", "page from 0", "page from 1")
+"""How a number a listing takes may page it: the records to pass, or the page, counted from 0 or 1."""
 LEARN_TRIES = 3
 """Tries to learn how a listing pages, while the store may still hold too few records to show it."""
 
@@ -54,17 +61,27 @@ def covering_rules(run: Run) -> dict[str, Any]:
         return learned.pagers.get(name)
 
     def ready(machine: Any) -> bool:
-        return (bool(listers) and sum(h.live for h in machine.example.held) > min(SIZES) and machine.example not in done
-                and not machine.inert and not run.stop())
+        return (bool(listers) and machine.example not in done and not machine.inert and not run.stop())
 
     @precondition(ready)
-    @rule(which=st.integers(0, max(0, len(listers) - 1)))
-    def pages(machine: Any, which: int) -> None:
+    @rule(which=st.integers(0, max(0, len(listers) - 1)), data=st.data())
+    def pages(machine: Any, which: int, data: st.DataObject) -> None:
         example, reader = machine.example, listers[which]
         done.append(example)
         limit, paging = limit_of(reader.tool), pager_of(reader)
-        listed = [h for h in example.held if h.live and reader.tool.name in h.shown and h.mark()]
-        if paging is None or limit is None or not replayable(example, reader, listed):
+        listed = [h for h in example.held
+                  if h.live and h.mark() and any(c.tool == h.tool for c in reader.fact.shown_by)]
+        maker = next(((t, seen) for t, seen in learned.creators if any(c.tool == t.name for c in reader.fact.shown_by)),
+                     None)
+        if limit is not None and paging is None and reader.tool.name in example.learned.empty and maker is not None:
+            made = [example.create(maker[0], maker[1].identity, data.draw(full_arguments(maker[0])), judge=False)
+                    for _ in range(STEPPED_RECORDS)]
+            if all(h is not None and h.mark() for h in made):
+                stepped(example, reader, limit, [h for h in made if h is not None])
+            return
+        if sum(h.live for h in example.held) <= min(SIZES):
+            return
+        if limit is None or paging is None or not replayable(example, reader, listed):
             return
         example.checks.add(len(example.calls))
         whole = example.call(reader.tool, example.learned.widest(reader.tool))
@@ -144,3 +161,85 @@ def judged(example: Example, reader: Reader, paging: tuple[Pager, Fact], listed:
                        f"one large page of {name} shows there", PagesCover(marks, (pager.member,)), example.step_at,
                        (reader.fact, fact), pinned=pinned)]
     return []
+
+
+def moving(tool: Tool, limit: str) -> list[str]:
+    """The listing's optional integer parameters besides its page size: those that may page it."""
+    return [name for name, schema in sorted(tool.properties.items()) if name != limit and name not in tool.required
+            and isinstance(schema, dict) and schema.get("type") == "integer"]
+
+
+def page_args(base: dict[str, Any], limit: str, size: int, param: str, reading: str, page: int) -> dict[str, Any]:
+    at = {"offset": page * size, "page from 0": page, "page from 1": page + 1}[reading]
+    return {**base, limit: size, param: at}
+
+
+def stepped(example: Example, reader: Reader, limit: str, listed: list[Held]) -> None:
+    """A listing paged by a number: read as an offset and as a page number (from 0 and from 1), the
+    first page holds the first records one large page shows, and the second starts with the record
+    after the first page's last. Where no reading keeps that, while one reading starts where the
+    large page does and goes on one record too far or too short, the pages skip or repeat a record
+    (a reading by position, not a named fact: a medium warning)."""
+    size = next((s for s in STEPPED if s < len(listed) <= 2 * s), None)
+    base = example.learned.widest(reader.tool)
+    if size is None:
+        return
+    start = len(example.calls)
+    whole = example.call(reader.tool, base)
+    order = [marker_of(i) for i in items(whole)] if whole.ok else []
+    if len(order) <= 2 * size or None in order[:2 * size + 1]:
+        return
+    for param in moving(reader.tool, limit):
+        off: list[tuple[str, int, int]] = []
+        for reading in READINGS:
+            pages = [page_args(base, limit, size, param, reading, page) for page in (0, 1)]
+            if not all(example.valid(reader.tool, a) for a in pages) or pages[0] == pages[1]:
+                continue
+            first, second = (example.call(reader.tool, a) for a in pages)
+            one, two = [marker_of(i) for i in items(first)], [marker_of(i) for i in items(second)]
+            if not (first.ok and second.ok) or one != order[:size] or not two or two[0] not in order:
+                continue
+            gap = order.index(two[0]) - size + 1
+            if gap == 1:
+                return  # a reading that pages as it should
+            if abs(gap - 1) == 1 and two == order[order.index(two[0]):order.index(two[0]) + len(two)]:
+                off.append((reading, gap, example.step_at))
+        if off:
+            reading, gap, at = off[0]
+            example.checks.update(range(start, at - 1))
+            fresh = fresh_order(listed, order)
+            example.report([breach_of(example, reader, limit, fresh, param, reading, size, gap, at)], at)
+            return
+    example.checks.update(range(start, len(example.calls)))
+
+
+def fresh_order(listed: list[Held], order: list[str | None]) -> list[Held]:
+    """The example's records in the order a fresh server lists them: as the large page shows them,
+    or, where it shows only some (a window of a large store), newest first if it shows the newest."""
+    shown = [h for h in sorted(listed, key=lambda h: order.index(h.mark()) if h.mark() in order else 0)]
+    if all(h.mark() in order for h in listed):
+        return shown
+    written = sorted(listed, key=lambda h: h.at)
+    return written[::-1] if written[-1].mark() in order else written
+
+
+def breach_of(example: Example, reader: Reader, limit: str, listed: list[Held], param: str, reading: str,
+              size: int, gap: int, at: int) -> Breach:
+    """The breach, with the reproduction's walk: the example's records, then its first pages (a fresh
+    server holds just those records): two for a repeat, three (the last past the end) for a skip."""
+    name, base = reader.tool.name, example.learned.widest(reader.tool)
+    marks = tuple(sorted({m for h in listed if (m := h.mark()) is not None}))
+    after = tuple(m for h in listed[size:] if (m := h.mark()) is not None)
+    said = f"walking {name} at {size} a page, {param} read as {'an' if reading == 'offset' else 'a'} {reading},"
+    walk = [Call(name, page_args(base, limit, size, param, reading, page)) for page in range(2 if gap < 1 else 3)]
+    example.calls[at - 1:at + 1] = walk[:2]
+    example.calls[at + 1:] = walk[2:]
+    last = at - 1 + len(walk) - 1
+    # The example's other calls are its checks here: a fresh replay holds just these records.
+    example.checks.update(range(0, min(h.at for h in listed)))
+    pinned = (*(h.at for h in listed), *range(at - 1, last))
+    if gap < 1:
+        return Breach("probe-pages-repeat", name, f"{said} started page 2 with a record page 1 showed",
+                      PagesDisjoint(marks), last, (reader.fact,), "medium", pinned=pinned)
+    return Breach("probe-pages-skip", name, f"{said} skipped a record between pages 1 and 2 that one large page "
+                  f"of {name} shows there", PagesCover(after), last, (reader.fact,), "medium", pinned=pinned)
