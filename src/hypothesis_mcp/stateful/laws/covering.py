@@ -37,7 +37,8 @@ SIZES = (2, 3)
 STEPPED = (2,)
 """Page sizes of a listing paged by a number it is given (an offset or a page number): the three
 records the law writes then fill two pages, and a third ends the walk."""
-STEPPED_RECORDS = 3
+RECORDS = 3
+"""Records the law writes before it walks: more than one page and at most two at the sizes walked."""
 READINGS = ("offset", "page from 0", "page from 1")
 """How a number a listing takes may page it: the records to pass, or the page, counted from 0 or 1."""
 LEARN_TRIES = 3
@@ -69,27 +70,25 @@ def covering_rules(run: Run) -> dict[str, Any]:
         example, reader = machine.example, listers[which]
         done.append(example)
         limit, paging = limit_of(reader.tool), pager_of(reader)
-        listed = [h for h in example.held
-                  if h.live and h.mark() and any(c.tool == h.tool for c in reader.fact.shown_by)]
         maker = next(((t, seen) for t, seen in learned.creators if any(c.tool == t.name for c in reader.fact.shown_by)),
                      None)
-        if limit is not None and paging is None and reader.tool.name in example.learned.empty and maker is not None:
-            made = [example.create(maker[0], maker[1].identity, data.draw(full_arguments(maker[0])), judge=False)
-                    for _ in range(STEPPED_RECORDS)]
-            if all(h is not None and h.mark() for h in made):
-                stepped(example, reader, limit, [h for h in made if h is not None])
+        if limit is None or reader.tool.name not in example.learned.empty or maker is None:
             return
-        if sum(h.live for h in example.held) <= min(SIZES):
+        made = [example.create(maker[0], maker[1].identity, data.draw(full_arguments(maker[0])), judge=False)
+                for _ in range(RECORDS)]
+        listed = [h for h in made if h is not None and h.mark()]
+        if len(listed) < RECORDS:
             return
-        if limit is None or paging is None or not replayable(example, reader, listed):
+        # The example's calls before these records are its checks here: a fresh replay holds just these.
+        example.checks.update(range(0, min(h.at for h in listed)))
+        if paging is None:
+            stepped(example, reader, limit, listed)
             return
         example.checks.add(len(example.calls))
         whole = example.call(reader.tool, example.learned.widest(reader.tool))
-        if not whole.ok or scalars(whole).get(paging[0].member) is not None:
-            return
-        order = [marker_of(i) for i in items(whole)]
-        for size in (s for s in SIZES if s < len(listed) <= 2 * s):
-            example.report(judged(example, reader, paging, listed, order, size), len(example.calls))
+        order = [marker_of(i) for i in items(whole)] if whole.ok else []
+        for size in (s for s in SIZES if s < len(listed) <= 2 * s and len(order) > 2 * s):
+            example.report(judged(example, reader, paging, fresh_order(listed, order), order, size), len(example.calls))
 
     return {"pages": pages}
 
@@ -235,8 +234,6 @@ def breach_of(example: Example, reader: Reader, limit: str, listed: list[Held], 
     example.calls[at - 1:at + 1] = walk[:2]
     example.calls[at + 1:] = walk[2:]
     last = at - 1 + len(walk) - 1
-    # The example's other calls are its checks here: a fresh replay holds just these records.
-    example.checks.update(range(0, min(h.at for h in listed)))
     pinned = (*(h.at for h in listed), *range(at - 1, last))
     if gap < 1:
         return Breach("probe-pages-repeat", name, f"{said} started page 2 with a record page 1 showed",
