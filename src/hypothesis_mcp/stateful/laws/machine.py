@@ -20,7 +20,7 @@ from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.results import Binding, Call
 from hypothesis_mcp.rules.answers import numbers_in, shown
-from hypothesis_mcp.rules.expectations import FindsNothing
+from hypothesis_mcp.rules.expectations import FindsNothing, InOrder
 from hypothesis_mcp.stateful.laws.laws import (
     Breach,
     changed_by_read,
@@ -121,6 +121,8 @@ class Example:
         self.leaked: set[int] = set()
         """Refused writes (by index in `held`) a reader showed stored: a count counts them."""
         self.sizes: dict[str, int] = {}
+        self.orders: dict[str, list[Held]] = {}
+        """The live records each listing showed at the last check, in its order."""
         self.start: dict[str, float] = {}
         self.uncounted = False
         """A write answered a success whose record no read could place (its own, or folded into
@@ -367,9 +369,36 @@ class Example:
                     breaches.append(breach)
                 else:
                     breaches = self.counted(counter.tool.name)
+        if step.kind == "read":
+            breaches += self.reordered(step, listed)
         for name, (_, answer) in listed.items():
             self.sizes[name] = size(answer)
+            self.orders[name] = self.order(answer)
         self.report(breaches, start)
+
+    def order(self, answer: Outcome) -> list[Held]:
+        """The live records a listing shows, in the order it shows them."""
+        text = shown(answer) if answer.ok else ""
+        at = {id(h): text.find(m) for h in self.held if h.live and (m := h.mark()) is not None}
+        return sorted((h for h in self.held if at.get(id(h), -1) >= 0), key=lambda h: at[id(h)])
+
+    def reordered(self, step: Step, listed: dict[str, tuple[int, Outcome]]) -> list[Breach]:
+        """Law 1 on a listing's order: after a call that only reads, the records the listing showed
+        before stand in the same order (a read that moves a record to the newest end changed it)."""
+        found = []
+        for name, (at, answer) in listed.items():
+            now, before = self.order(answer), [h for h in self.orders.get(name, []) if h.live]
+            both = [h for h in before if h in now]
+            if len(both) > 1 and [h for h in now if h in both] != both:
+                marks = tuple(m for h in both if (m := h.mark()) is not None)
+                found.append(Breach("probe-read-changed-state", step.tool, f"a record was read by {step.tool}: "
+                                    f"{name} then shows the records in another order than before the read",
+                                    InOrder(marks), at, (*step.facts, self.lister_fact(name)), "medium",
+                                    pinned=(*(h.at for h in both), step.at)))
+        return found
+
+    def lister_fact(self, name: str) -> Fact:
+        return next(r.fact for r in self.learned.listers if r.tool.name == name)
 
     def report(self, breaches: list[Breach], start: int) -> None:
         """The first breach not yet confirmed is kept with the calls up to its read, and stops the
