@@ -1,13 +1,13 @@
-"""Law 7: pages cover. A listing that pages (stateful/looking.py learned which member of its answer,
-given back, answers the next page) is walked from its first page at small page sizes. Where one
-large page shows every record, in order, the second page starts with the record that follows the
-first page's last: one further on skipped a record, one already shown repeats it.
+"""Law 7: pages cover. A listing that pages is walked from its first page over three records the
+law writes itself: through a member of its answer given back (stateful/looking.py learned which), or
+through a number it takes, read as an offset and as a page from 0 and from 1. Where one large page
+shows the records in order, the second page starts with the record that follows the first page's
+last: one further on skipped a record, one already shown repeats it.
 
 The warm server holds many records, so the walk is judged there by its first page boundary against
-the large page (records told apart by their markers). The reproduction is the example's writes
-and the first two pages: on a fresh server they hold just the example's records when the listing
-showed none there, the example wrote no other record, and the records fill more than one page and
-at most two, so the expectation reads those two pages as the whole walk."""
+the large page (records told apart by their markers). The reproduction is the three writes and the
+first pages: on a fresh server, where the listing showed none, they hold just those records, which
+fill more than one page and at most two, so the expectation reads those pages as the whole walk."""
 
 from __future__ import annotations
 
@@ -117,13 +117,6 @@ def learn(run: Run, reader: Reader) -> tuple[Pager, Fact] | None:
     return pager, fact_shown(f"{name} pages: at {SIZES[0]} a page, its answer's {pager.member}, given back as "
                              f"{pager.param}, answered records the first page did not", calls=calls,
                              source="experiment")
-
-
-def replayable(example: Example, reader: Reader, listed: list[Held]) -> bool:
-    """Whether a fresh replay's listing holds the example's records alone."""
-    written = {h.tool for h in example.held}
-    return (reader.tool.name in example.learned.empty and len(listed) == len(example.held)
-            and sum(c.tool in written for c in example.calls) == len(example.held))
 
 
 def marker_of(item: Any) -> str | None:
