@@ -93,8 +93,8 @@ def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: T
     if shows(second, theirs):
         example.delta += 1
         example.held.append(other)
-    elif not shows(second, own):
-        example.uncounted = True
+    else:
+        example.uncounted = True  # folded or unplaced: a record the example does not hold
     example.check(Step("create", tool.name, other if shows(second, theirs) else None, facts))
     return False
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import jsonschema
@@ -20,7 +20,7 @@ from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.results import Binding, Call
 from hypothesis_mcp.rules.answers import numbers_in, shown
-from hypothesis_mcp.rules.expectations import FindsNothing, InOrder
+from hypothesis_mcp.rules.expectations import FindsNothing, InOrder, NumberAt
 from hypothesis_mcp.stateful.laws.laws import (
     Breach,
     changed_by_read,
@@ -33,7 +33,7 @@ from hypothesis_mcp.stateful.laws.laws import (
     shows,
 )
 from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held
-from hypothesis_mcp.stateful.laws.observe import Actor, Learned, Reader, identity_text, search_field
+from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
 from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size, tokens_of
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.dialect import value_validator
@@ -69,6 +69,9 @@ class Run:
     first_broken: int | None = None
     """The example after which a law was first seen broken."""
 
+    proven_readers: dict[str, Reader] = field(default_factory=dict)
+    """Keyed reads by guess that showed a record the machine wrote, as shown readers."""
+    not_readers: set[str] = field(default_factory=set)
     proven: dict[str, tuple[Fact, ...]] = field(default_factory=dict)
     """Guessed updates a keyed read showed changing a record, by tool: the fact it showed."""
     not_updaters: set[str] = field(default_factory=set)
@@ -130,9 +133,15 @@ class Example:
         self.spoiled = False
         """A breach already confirmed, or a counter that changed the store, showed in this example:
         what it holds now is no longer what its model says, so no later step is judged."""
+        self.numbers: dict[str, dict[str, float]] = {}
+        """Every number each counter showed at the example's start, by path."""
+        self.untracked = False
+        """A write the example made but does not hold (a series, law 7's records): counts per value
+        of a field are not judged."""
         for counter in self.learned.counters:
             answer = self.run.conn.call(counter.tool.name, self.learned.widest(counter.tool))
-            self.start[counter.tool.name] = numbers_in(answer).get(counter.path, float("nan"))
+            self.numbers[counter.tool.name] = numbers_in(answer)
+            self.start[counter.tool.name] = self.numbers[counter.tool.name].get(counter.path, float("nan"))
         for lister in self.learned.listers:
             self.sizes[lister.tool.name] = size(self.run.conn.call(lister.tool.name, self.learned.widest(lister.tool)))
 
@@ -157,6 +166,7 @@ class Example:
         held.at = len(self.calls) - 1
         if answer.ok:
             self.delta += 1  # a record made, whether or not its values can be told apart
+            self.untracked = self.untracked or not judge
         if not held.tokens:
             return None
         if answer.ok:
@@ -164,10 +174,34 @@ class Example:
         if not judge:
             return held if answer.ok else None
         self.held.append(held)
+        if answer.ok:
+            self.try_readers(held)
         creator = next(s for t, s in self.learned.creators if t.name == tool.name)
         facts = tuple(f for f in (creator.fact,) if f is not None)
         self.check(Step("create" if answer.ok else "refused", tool.name, held, facts))
         return held if answer.ok else None
+
+    def try_readers(self, held: Held) -> None:
+        """Each keyed read by guess not tried yet, asked for the record just written: one that shows
+        it reads records (shown, by these two calls); one that does not is asked for nothing more."""
+        start = len(self.calls)
+        for index, reader in enumerate(self.learned.readers):
+            name = reader.tool.name
+            value = held.value_of(reader.field or "")
+            if not reader.guessed or name in self.run.proven_readers or name in self.run.not_readers or value is None:
+                continue
+            asked = {**self.learned.widest(reader.tool), reader.arg or "": value}
+            if shows(self.call(reader.tool, asked), self.unasked(len(self.calls) - 1, held.token_list())):
+                fact = fact_shown(f"{name} reads a record by its {reader.arg}: asked with the {reader.arg} of a "
+                                  f"record {held.tool} wrote, it showed the record", calls=(self.calls[held.at],
+                                  self.calls[-1]), source="experiment")
+                self.run.proven_readers[name] = replace(reader, fact=fact, guessed=False)
+                self.learned.readers[index] = self.run.proven_readers[name]
+            else:
+                self.run.not_readers.add(name)
+                self.spoiled = True  # what else the call did is not known: the example is judged no further
+                break
+        self.checks.update(range(start, len(self.calls)))
 
     def bind(self, held: Held) -> None:
         """The write's call names the server-made values a later call of the example may take."""
@@ -191,6 +225,7 @@ class Example:
             if not facts:
                 return
         if answer.ok:
+            held.unsure = (held.unsure | set(held.values)) - set(args)
             held.updated(args, marker, actor.arg)
             held.agreed.clear()
             self.moved(actor, held, args)
@@ -285,6 +320,10 @@ class Example:
     def ask(self, reader: Reader, held: Held) -> dict[str, Any] | None:
         """The arguments that ask `reader` for `held`: none where it was not shown to read records of
         that writer."""
+        if reader.guessed:
+            if reader.tool.name not in self.run.proven_readers:
+                return None
+            reader = self.run.proven_readers[reader.tool.name]
         if not any(c.tool == held.tool for c in reader.fact.shown_by):
             return None
         base = self.learned.widest(reader.tool)
@@ -369,12 +408,44 @@ class Example:
                     breaches.append(breach)
                 else:
                     breaches = self.counted(counter.tool.name)
+            elif answer.ok:
+                breaches += self.by_value(counter, answer, start)
         if step.kind == "read":
             breaches += self.reordered(step, listed)
         for name, (_, answer) in listed.items():
             self.sizes[name] = size(answer)
             self.orders[name] = self.order(answer)
         self.report(breaches, start)
+
+    def by_value(self, counter: Counter, answer: Outcome, start: int) -> list[Breach]:
+        """Law 5 on a number a count shows per value of a field (its path ends with a value the
+        field's schema lists, and with no other field's): it moves by the example's live records
+        that hold that value now. Judged only where every record the example made is held and its
+        value of the field known (an update that left the field out may have reset it)."""
+        if self.untracked or self.uncounted or self.leaked:
+            return []
+        began, now = self.numbers.get(counter.tool.name, {}), numbers_in(answer)
+        mine = [h for h in self.held if h.state != REFUSED]
+        found = []
+        for path, number in sorted(now.items()):
+            value = path.rsplit(".", 1)[-1]
+            fields = {name for tool, _ in self.learned.creators for name, schema in tool.properties.items()
+                      if isinstance(schema, dict) and value in (schema.get("enum") or [])}
+            if path == counter.path or path not in began or path not in counter.numbers or len(fields) != 1:
+                continue
+            name = fields.pop()
+            if any(h.live and (name not in h.values or name in h.unsure) for h in mine):
+                continue
+            holding = sum(h.live and h.values[name] == value for h in mine)
+            if number - began[path] != holding:
+                at = len(self.calls) - 1
+                found.append(Breach(
+                    "probe-count-wrong", counter.tool.name, f"{counter.tool.name}'s {path} moved by "
+                    f"{number - began[path]:g} while the example holds {holding} record(s) whose {name} is "
+                    f"{value!r} now", NumberAt(path, counter.numbers[path] + holding), at, (counter.fact,), "medium",
+                    details={"path": path, "expected_change": holding, "shown": number},
+                    pinned=tuple(i for i in range(start) if i not in self.checks)))
+        return found
 
     def order(self, answer: Outcome) -> list[Held]:
         """The live records a listing shows, in the order it shows them."""
@@ -480,7 +551,7 @@ class Example:
             one_more = size(answer) == self.sizes.get(name, -1) + 1
             expected = name in held.shown or reader.kind == "key" or (
                 reader.kind == "search" and (reader.field != TEXT or shows(answer, tokens))) or (
-                reader.kind == "list" and mine and step.kind == "create" and one_more)
+                reader.kind == "list" and mine and step.kind == "create" and (one_more or shows(answer, tokens)))
             if not expected:
                 continue
             if not shows(answer, tokens):
@@ -492,7 +563,7 @@ class Example:
                 found.append(missing(rule, tool, name, at, tokens, (*step.facts, reader.fact), what))
                 continue
             held.shown.add(name)
-            diffs = differing(answer, held.mark(), held.values)
+            diffs = differing(answer, held.mark(), {k: v for k, v in held.values.items() if k not in held.unsure})
             if not diffs:
                 held.agreed.add(name)
             elif not mine and name not in held.agreed:

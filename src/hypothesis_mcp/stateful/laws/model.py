@@ -36,6 +36,8 @@ class Held:
     """The tool that removed it, and where that call is."""
     shared: set[str] = field(default_factory=set)
     """Its tokens another record holds (a reference to it): they show where that record shows."""
+    unsure: set[str] = field(default_factory=set)
+    """Fields an update left out: a patch keeps them, a replace resets them; which is not known."""
 
     @staticmethod
     def written(tool: str, args: dict[str, Any], marker: str, answer: Outcome, state: str = LIVE) -> Held:

@@ -81,6 +81,7 @@ def referring(example: Example, held: Held, value: str, tool: Tool, seen: Seen, 
     answer = example.call(tool, args)
     other = Held.written(tool.name, args, marker, answer)
     example.delta += answer.ok
+    example.untracked = example.untracked or (answer.ok and not other.tokens)
     if not answer.ok or not other.tokens:
         example.check(Step("create" if answer.ok else "refused", tool.name, None, (seen.fact,) if seen.fact else ()))
         return None
