@@ -27,7 +27,7 @@ from hypothesis_mcp.rules.expectations import PagesCover, PagesDisjoint
 from hypothesis_mcp.stateful.laws.laws import Breach
 from hypothesis_mcp.stateful.laws.machine import Example, Run
 from hypothesis_mcp.stateful.laws.model import Held
-from hypothesis_mcp.stateful.laws.observe import Reader
+from hypothesis_mcp.stateful.laws.observe import Learned, Reader
 from hypothesis_mcp.stateful.looking import Pager, find_pager, items, scalars
 from hypothesis_mcp.stateful.watch import full_arguments
 from hypothesis_mcp.strategies.markers import MARKER
@@ -47,7 +47,7 @@ LEARN_TRIES = 3
 
 def covering_rules(run: Run) -> dict[str, Any]:
     learned = run.learned
-    listers = [r for r in learned.listers if limit_of(r.tool) is not None]
+    listers = [r for r in learned.listers if r.tool.name in learned.empty]
     tries: dict[str, int] = {}
     done: list[Example] = []
 
@@ -69,15 +69,17 @@ def covering_rules(run: Run) -> dict[str, Any]:
     def pages(machine: Any, which: int, data: st.DataObject) -> None:
         example, reader = machine.example, listers[which]
         done.append(example)
-        limit, paging = limit_of(reader.tool), pager_of(reader)
         maker = next(((t, seen) for t, seen in learned.creators if any(c.tool == t.name for c in reader.fact.shown_by)),
                      None)
-        if limit is None or reader.tool.name not in example.learned.empty or maker is None:
+        unsized = learned.sized.get(reader.tool.name, "") is None and limit_of(learned, reader.tool) is None
+        if maker is None or unsized:
             return
         made = [example.create(maker[0], maker[1].identity, data.draw(full_arguments(maker[0])), judge=False)
                 for _ in range(RECORDS)]
         listed = [h for h in made if h is not None and h.mark()]
-        if len(listed) < RECORDS:
+        limit = sized(run, reader) if len(listed) == RECORDS else None
+        paging = pager_of(reader) if limit is not None else None
+        if limit is None:
             return
         # The example's calls before these records are its checks here: a fresh replay holds just these.
         example.checks.update(range(0, min(h.at for h in listed)))
@@ -93,14 +95,35 @@ def covering_rules(run: Run) -> dict[str, Any]:
     return {"pages": pages}
 
 
-def limit_of(tool: Tool) -> str | None:
-    return next((b.param for b in profile(tool).bounds if b.kind == "limit"), None)
+def limit_of(learned: Learned, tool: Tool) -> str | None:
+    """The parameter that sizes the listing's pages, as the schema's bounds name it or as `sized` showed."""
+    return next((b.param for b in profile(tool).bounds if b.kind == "limit"), None) or learned.sized.get(tool.name)
+
+
+def sized(run: Run, reader: Reader) -> str | None:
+    """The parameter that sizes the listing's pages: named by the schema's bounds, else an optional
+    integer one that, given 2, made the listing answer two of the records its largest page shows."""
+    tool, found = reader.tool, run.learned.sized
+    if (named := limit_of(run.learned, tool)) is not None or tool.name in found:
+        return named  # asked once: None where no parameter sized the pages
+    base = run.learned.widest(tool)
+    whole = run.conn.call(tool.name, base)
+    shown = items(whole) if whole.ok else []
+    found[tool.name] = None
+    for name in moving(tool, "") if len(shown) > 2 else []:
+        if name in base:
+            continue
+        answer = run.conn.call(tool.name, {**base, name: 2})
+        if answer.ok and items(answer) == shown[:2]:
+            found[tool.name] = name
+            break
+    return found[tool.name]
 
 
 def learn(run: Run, reader: Reader) -> tuple[Pager, Fact] | None:
     """How the listing continues, tried at the smallest page size on the warm server (not part of
     any example: a reproduction walks from its first page)."""
-    limit = limit_of(reader.tool)
+    limit = limit_of(run.learned, reader.tool)
     if limit is None:
         return None
     name, calls = reader.tool.name, []
@@ -128,7 +151,7 @@ def judged(example: Example, reader: Reader, paging: tuple[Pager, Fact], listed:
            order: list[str | None], size: int) -> list[Breach]:
     """The first page boundary of a walk at `size` a page, against the order one large page shows."""
     (pager, fact), name = paging, reader.tool.name
-    args = {**example.learned.widest(reader.tool), limit_of(reader.tool) or "": size}
+    args = {**example.learned.widest(reader.tool), limit_of(example.learned, reader.tool) or "": size}
     first = example.call(reader.tool, args)
     at = example.step_at
     following = scalars(first).get(pager.member) if first.ok else None

@@ -66,6 +66,8 @@ class Learned:
     counters: list[Counter] = field(default_factory=list)
     pagers: dict[str, tuple[Pager, Fact]] = field(default_factory=dict)
     """For a listing that pages: how its answer names the next page, and the experiment that showed it."""
+    sized: dict[str, str | None] = field(default_factory=dict)
+    """For a listing: the parameter an experiment showed sizing its pages (None: none did)."""
     empty: set[str] = field(default_factory=set)
     """The listings that showed no record on the fresh server."""
     used: set[str] = field(default_factory=set)
