@@ -68,6 +68,8 @@ def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: T
     written = example.step_at
     other = Held.written(tool.name, args, marker, answer)
     other.at = written
+    # The variant holds the first record's identity token: a listing that shows the variant shows it.
+    held.shared.update(t for t in held.tokens.values() if t in varied)
     theirs = tuple(t for name, t in sorted(other.tokens.items()) if name != identity)
     asked, again = example.ask(reader, held), example.ask(reader, other)
     if asked is None or again is None or not theirs:
