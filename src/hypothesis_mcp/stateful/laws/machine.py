@@ -18,6 +18,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, initial
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact, fact_shown
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Binding, Call
 from hypothesis_mcp.rules.answers import numbers_in, shown
 from hypothesis_mcp.rules.expectations import FindsNothing, InOrder, NumberAt
@@ -555,7 +556,7 @@ class Example:
             if not expected:
                 continue
             if not shows(answer, tokens):
-                grew = size(answer) > self.sizes.get(name, 0)
+                grew = size(answer) > self.sizes.get(name, 0) and not self.full(reader.tool, answer)
                 if reader.kind == "list" and step.kind == "create" and not mine and not grew:
                     held.shown.discard(name)  # a window of the newest or oldest records, not a loss
                     continue
@@ -598,6 +599,13 @@ class Example:
         if key not in self.run.controls:
             self.run.controls[key] = self.run.conn.call(reader.tool.name, control).ok
         return not self.run.controls[key]
+
+    def full(self, tool: Tool, answer: Outcome) -> bool:
+        """A listing that answered as many records as the largest page it was asked for: a window
+        (a series of writes between two checks can grow it to its full page)."""
+        asked = self.learned.widest(tool)
+        pages = [v for b in profile(tool).bounds if b.kind == "limit" and isinstance(v := asked.get(b.param), int)]
+        return bool(pages) and size(answer) >= pages[0]
 
     def unasked(self, at: int, tokens: tuple[str, ...]) -> tuple[str, ...]:
         """The tokens the read at `at` was not asked with, unless the reader was seen not to echo
