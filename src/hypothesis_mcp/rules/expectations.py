@@ -213,6 +213,21 @@ class ShowsNone(Expectation):
 
 
 @dataclass(frozen=True)
+class FindsNothing(Expectation):
+    """A keyed read of an identity no write stored answers a refusal ("not found"), as it does for
+    one never written: a refused write's identity."""
+
+    asked: str
+    key: ClassVar[str] = "finds_nothing"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return not answer.ok
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.asked}
+
+
+@dataclass(frozen=True)
 class FieldEquals(Expectation):
     """The record the read shows (the object, or the text record, holding `marker`) has `field` equal
     to what was written."""
@@ -371,6 +386,23 @@ class SameAnswer(Expectation):
 
 
 @dataclass(frozen=True)
+class InOrder(Expectation):
+    """A listing shows these records (by their markers) in this order, as it did before a read; a
+    record it does not show is not judged."""
+
+    markers: tuple[str, ...]
+    key: ClassVar[str] = "in_order"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        text = shown(answer) if answer.ok else ""
+        at = [i for m in self.markers if (i := text.find(m)) >= 0]
+        return at == sorted(at)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: list(self.markers)}
+
+
+@dataclass(frozen=True)
 class PagesDisjoint(Expectation):
     """Two pages of one walk show no record in common: of the written records (by their markers),
     none the page before showed is on this page too."""
@@ -517,12 +549,16 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return Slice(data[Slice.key], data["n"])
     if ExactlyOf.key in data:
         return ExactlyOf(data[ExactlyOf.key], unit)
+    if InOrder.key in data:
+        return InOrder(tuple(data[InOrder.key]))
     if PagesDisjoint.key in data:
         return PagesDisjoint(tuple(data[PagesDisjoint.key]))
     if PagesCover.key in data:
         return PagesCover(tuple(data[PagesCover.key]), tuple(data.get("following", ())))
     if ShowsNone.key in data:
         return ShowsNone(tuple(data[ShowsNone.key]))
+    if FindsNothing.key in data:
+        return FindsNothing(str(data[FindsNothing.key]))
     if data.get(FailsAsError.key):
         return FailsAsError()
     if Replaced.key in data:

@@ -208,7 +208,7 @@ def lost(written: Any, read: Any) -> bool:
     """A value read back lost (cut, emptied, items dropped, a number or a boolean changed), not
     only normalised or spelt another way."""
     if isinstance(written, bool):
-        return read is not None and _flag("", written, read, "").loss
+        return read is not None and read is not written and _flag("", written, read, "").loss
     change = _compare("", written, read, "")
     return change is not None and change.loss
 

@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, multiple, precondition, rule
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, initialize, multiple, precondition, rule
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, Outcome
-from hypothesis_mcp.model.facts import Fact
+from hypothesis_mcp.model.facts import Fact, fact_shown
+from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Binding, Call, RuleId
 from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shown, values_of
+from hypothesis_mcp.rules.expectations import FindsNothing, InOrder, NumberAt
 from hypothesis_mcp.rules.text_records import records_of, text_records
 from hypothesis_mcp.stateful.laws.edges import at_edges, fits
 from hypothesis_mcp.stateful.laws.laws import (
@@ -33,9 +35,10 @@ from hypothesis_mcp.stateful.laws.laws import (
     shows,
 )
 from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, sent
-from hypothesis_mcp.stateful.laws.observe import Actor, Learned, Reader, identity_text, search_field
-from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size
+from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
+from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size, tokens_of
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
+from hypothesis_mcp.strategies.markers import MARKER
 
 RENAME_LOST: RuleId = "probe-rename-lost-fields"
 MAX_RECORDS = 3
@@ -68,9 +71,36 @@ class Run:
     first_broken: int | None = None
     """The example after which a law was first seen broken."""
 
+    proven_readers: dict[str, Reader] = field(default_factory=dict)
+    """Keyed reads by guess that showed a record the machine wrote, as shown readers."""
+    not_readers: set[str] = field(default_factory=set)
+    proven: dict[str, tuple[Fact, ...]] = field(default_factory=dict)
+    """Guessed updates a keyed read showed changing a record, by tool: the fact it showed."""
+    not_updaters: set[str] = field(default_factory=set)
+    """Guessed updates whose change no keyed read showed: not called again."""
+    controls: dict[tuple[str, str], bool] = field(default_factory=dict)
+    """(keyed reader, identity never written): whether its read answered a success."""
+    echoing: dict[tuple[str, str], bool] = field(default_factory=dict)
+    """(tool, argument): whether the tool's answer to a value never written shows that value."""
+
     def marker(self) -> str:
         self.count += 1
         return salted_marker(zlib.crc32(f"laws:{self.seed}".encode()) & 0xFFFF, self.count)
+
+    def echoes(self, call: Call, name: str) -> bool:
+        """Whether `call`'s tool shows back what `name` asked for when no record holds it: the call
+        asked again on the warm server with its marker swapped for one never written. Unknown
+        (no marker to swap) counts as echoing."""
+        value = call.arguments.get(name)
+        found = MARKER.search(value) if isinstance(value, str) else None
+        if found is None or not isinstance(value, str):
+            return True
+        key = (call.tool, name)
+        if key not in self.echoing:
+            fresh = self.marker()
+            answer = self.conn.call(call.tool, {**call.arguments, name: value.replace(found.group(), fresh)})
+            self.echoing[key] = answer.kind != "result" or fresh in shown(answer)
+        return self.echoing[key]
 
 
 @dataclass
@@ -100,14 +130,25 @@ class Example:
         self.leaked: set[int] = set()
         """Refused writes (by index in `held`) a reader showed stored: a count counts them."""
         self.sizes: dict[str, int] = {}
+        self.orders: dict[str, list[Held]] = {}
+        """The live records each listing showed at the last check, in its order."""
         self.start: dict[str, float] = {}
         self.enums = enums(self.learned)
+        self.uncounted = False
+        """A write answered a success whose record no read could place (its own, or folded into
+        another): how many records the example made is not known, so no count is judged."""
         self.spoiled = False
         """A breach already confirmed, or a counter that changed the store, showed in this example:
         what it holds now is no longer what its model says, so no later step is judged."""
+        self.numbers: dict[str, dict[str, float]] = {}
+        """Every number each counter showed at the example's start, by path."""
+        self.untracked = False
+        """A write the example made but does not hold (a series, law 7's records): counts per value
+        of a field are not judged."""
         for counter in self.learned.counters:
             answer = self.run.conn.call(counter.tool.name, self.learned.widest(counter.tool))
-            self.start[counter.tool.name] = numbers_in(answer).get(counter.path, float("nan"))
+            self.numbers[counter.tool.name] = numbers_in(answer)
+            self.start[counter.tool.name] = self.numbers[counter.tool.name].get(counter.path, float("nan"))
         for lister in self.learned.listers:
             self.sizes[lister.tool.name] = size(self.run.conn.call(lister.tool.name, self.learned.widest(lister.tool)))
 
@@ -131,7 +172,8 @@ class Example:
         held = Held.written(tool.name, args, marker, answer, LIVE if answer.ok else REFUSED)
         held.at = len(self.calls) - 1
         if answer.ok:
-            self.delta += 1  # a record the example cannot tell apart is still one more to count
+            self.delta += 1  # a record made, whether or not its values can be told apart
+            self.untracked = self.untracked or not judge
         if not held.tokens:
             return None
         if answer.ok:
@@ -139,10 +181,34 @@ class Example:
         if not judge:
             return held if answer.ok else None
         self.held.append(held)
+        if answer.ok:
+            self.try_readers(held)
         creator = next(s for t, s in self.learned.creators if t.name == tool.name)
         facts = tuple(f for f in (creator.fact,) if f is not None)
         self.check(Step("create" if answer.ok else "refused", tool.name, held, facts))
         return held if answer.ok else None
+
+    def try_readers(self, held: Held) -> None:
+        """Each keyed read by guess not tried yet, asked for the record just written: one that shows
+        it reads records (shown, by these two calls); one that does not is asked for nothing more."""
+        start = len(self.calls)
+        for index, reader in enumerate(self.learned.readers):
+            name = reader.tool.name
+            value = held.value_of(reader.field or "")
+            if not reader.guessed or name in self.run.proven_readers or name in self.run.not_readers or value is None:
+                continue
+            asked = {**self.learned.widest(reader.tool), reader.arg or "": value}
+            if shows(self.call(reader.tool, asked), self.unasked(len(self.calls) - 1, held.token_list())):
+                fact = fact_shown(f"{name} reads a record by its {reader.arg}: asked with the {reader.arg} of a "
+                                  f"record {held.tool} wrote, it showed the record", calls=(self.calls[held.at],
+                                  self.calls[-1]), source="experiment")
+                self.run.proven_readers[name] = replace(reader, fact=fact, guessed=False)
+                self.learned.readers[index] = self.run.proven_readers[name]
+            else:
+                self.run.not_readers.add(name)
+                self.spoiled = True  # what else the call did is not known: the example is judged no further
+                break
+        self.checks.update(range(start, len(self.calls)))
 
     def bind(self, held: Held) -> None:
         """The write's call names the server-made values a later call of the example may take."""
@@ -157,6 +223,8 @@ class Example:
         value = held.value_of(actor.arg)
         if value is None or not held.live:
             return
+        if actor.guessed and actor.tool.name in self.run.not_updaters:
+            return
         marker = self.run.marker()
         args = at_edges(actor.tool, {**with_marker(drawn, marker), actor.arg: value}, self.run.count, actor.arg)
         fields = sorted(set(args) - {actor.arg})
@@ -166,6 +234,11 @@ class Example:
             args = narrow
         before = dict(held.values)
         answer = self.call(actor.tool, args)
+        facts = self.run.proven.get(actor.tool.name, actor.facts)
+        if answer.ok and actor.guessed and actor.tool.name not in self.run.proven:
+            facts = self.prove(actor, held, tuple(sorted(tokens_of(args, marker))))
+            if not facts:
+                return
         if answer.ok:
             held.before = {k: before[k] for k in args if k != actor.arg and k in before}
             held.updated(args, marker, actor.arg)
@@ -178,8 +251,10 @@ class Example:
                 held.stale |= {t for t in held.tokens.values() if t not in sent(args)}
                 held.tokens = {k: t for k, t in held.tokens.items() if t in sent(args)}
             moved = self.moved(actor, held, args)
-            self.check(Step("update", actor.tool.name, held, actor.facts,
+            self.check(Step("update", actor.tool.name, held, facts,
                             named=frozenset(args) if patch else frozenset(), moved=moved))
+            return
+        if actor.guessed and actor.tool.name not in self.run.proven:
             return
         refused = Held.written(actor.tool.name, args, marker, answer, REFUSED)
         refused.ids, refused.args, refused.at = held.ids, {**held.args, **args}, len(self.calls) - 1
@@ -193,6 +268,24 @@ class Example:
         creator = next((t for t, _ in self.learned.creators if t.name == held.tool), None)
         needed = set(creator.input_schema.get("required") or ()) if creator is not None else set()
         return bool(needed - set(actor.tool.input_schema.get("required") or ()) - {actor.arg})
+
+    def prove(self, actor: Actor, held: Held, sent: tuple[str, ...]) -> tuple[Fact, ...]:
+        """A guessed update is one where a keyed read of the record then shows a value its call
+        sent; else it is no update, and the example, whose record it may have changed, is judged no
+        further."""
+        start = len(self.calls)
+        reader, asked = next(((r, a) for r in self.learned.readers if r.kind == "key"
+                              and (a := self.ask(r, held)) is not None), (None, None))
+        shown_by = reader is not None and asked is not None and shows(self.call(reader.tool, asked), sent)
+        self.checks.update(range(start, len(self.calls)))
+        if reader is None or not shown_by:
+            self.run.not_updaters.add(actor.tool.name)
+            self.spoiled = True
+            return ()
+        fact = fact_shown(f"{actor.tool.name} changes records: after its successful call with the {actor.arg} of "
+                          f"a record, {reader.tool.name} showed the values it sent", source="experiment")
+        self.run.proven[actor.tool.name] = (fact,)
+        return (fact,)
 
     def moved(self, actor: Actor, held: Held, sent: dict[str, Any]) -> bool:
         """An update after which a keyed read no longer finds the record under its identity but finds
@@ -260,6 +353,10 @@ class Example:
     def ask(self, reader: Reader, held: Held) -> dict[str, Any] | None:
         """The arguments that ask `reader` for `held`: none where it was not shown to read records of
         that writer."""
+        if reader.guessed:
+            if reader.tool.name not in self.run.proven_readers:
+                return None
+            reader = self.run.proven_readers[reader.tool.name]
         if not any(c.tool == held.tool for c in reader.fact.shown_by):
             return None
         base = self.learned.widest(reader.tool)
@@ -325,7 +422,7 @@ class Example:
                 b.rule == "probe-read-changed-state" and b.tool == step.tool for b in breaches):
             breaches = self.counted(step.tool)
         for counter in self.learned.counters:
-            if counter.tool.name in self.run.not_counters or self.spoiled:
+            if counter.tool.name in self.run.not_counters or self.spoiled or self.uncounted:
                 continue
             answer = self.call(counter.tool, self.learned.widest(counter.tool))
             now = numbers_in(answer).get(counter.path)
@@ -341,9 +438,68 @@ class Example:
                     breaches.append(breach)
                 else:
                     breaches = self.counted(counter.tool.name)
+            elif answer.ok:
+                breaches += self.by_value(counter, answer, start)
+        if step.kind == "read":
+            breaches += self.reordered(step, listed)
         for name, (_, answer) in listed.items():
             self.sizes[name] = size(answer)
+            self.orders[name] = self.order(answer)
         self.report(breaches, start)
+
+    def by_value(self, counter: Counter, answer: Outcome, start: int) -> list[Breach]:
+        """Law 5 on a number a count shows per value of a field (its path ends with a value the
+        field's schema lists, and with no other field's): it moves by the example's live records
+        that hold that value now. Judged only where every record the example made is held and its
+        value of the field known (an update that left the field out may have reset it)."""
+        if self.untracked or self.uncounted or self.leaked:
+            return []
+        began, now = self.numbers.get(counter.tool.name, {}), numbers_in(answer)
+        mine = [h for h in self.held if h.state != REFUSED]
+        found = []
+        for path, number in sorted(now.items()):
+            value = path.rsplit(".", 1)[-1]
+            fields = {name for tool, _ in self.learned.creators for name, schema in tool.properties.items()
+                      if isinstance(schema, dict) and value in (schema.get("enum") or [])}
+            if path == counter.path or path not in began or path not in counter.numbers or len(fields) != 1:
+                continue
+            name = fields.pop()
+            if any(h.live and name not in h.values for h in mine):
+                continue
+            holding = sum(h.live and h.values[name] == value for h in mine)
+            if number - began[path] != holding:
+                at = len(self.calls) - 1
+                found.append(Breach(
+                    "probe-count-wrong", counter.tool.name, f"{counter.tool.name}'s {path} moved by "
+                    f"{number - began[path]:g} while the example holds {holding} record(s) whose {name} is "
+                    f"{value!r} now", NumberAt(path, counter.numbers[path] + holding), at, (counter.fact,), "medium",
+                    details={"path": path, "expected_change": holding, "shown": number},
+                    pinned=tuple(i for i in range(start) if i not in self.checks)))
+        return found
+
+    def order(self, answer: Outcome) -> list[Held]:
+        """The live records a listing shows, in the order it shows them."""
+        text = shown(answer) if answer.ok else ""
+        at = {id(h): text.find(m) for h in self.held if h.live and (m := h.mark()) is not None}
+        return sorted((h for h in self.held if at.get(id(h), -1) >= 0), key=lambda h: at[id(h)])
+
+    def reordered(self, step: Step, listed: dict[str, tuple[int, Outcome]]) -> list[Breach]:
+        """Law 1 on a listing's order: after a call that only reads, the records the listing showed
+        before stand in the same order (a read that moves a record to the newest end changed it)."""
+        found = []
+        for name, (at, answer) in listed.items():
+            now, before = self.order(answer), [h for h in self.orders.get(name, []) if h.live]
+            both = [h for h in before if h in now]
+            if len(both) > 1 and [h for h in now if h in both] != both:
+                marks = tuple(m for h in both if (m := h.mark()) is not None)
+                found.append(Breach("probe-read-changed-state", step.tool, f"a record was read by {step.tool}: "
+                                    f"{name} then shows the records in another order than before the read",
+                                    InOrder(marks), at, (*step.facts, self.lister_fact(name)), "medium",
+                                    pinned=(*(h.at for h in both), step.at)))
+        return found
+
+    def lister_fact(self, name: str) -> Fact:
+        return next(r.fact for r in self.learned.listers if r.tool.name == name)
 
     def report(self, breaches: list[Breach], start: int) -> None:
         """The first breach not yet confirmed is kept with the calls up to its read, and stops the
@@ -391,6 +547,14 @@ class Example:
                     found.append(kept("probe-refusal-changed-state", held.tool, reader.tool.name, at, tokens,
                                       (*step.facts, reader.fact) if mine else (reader.fact,),
                                       f"a call of {held.tool} was refused, yet what it sent was stored"))
+            for reader, at, answer in readers if not found else []:
+                if self.found_refused(reader, held, answer):
+                    self.leaked.add(index)
+                    found.append(Breach(
+                        "probe-refusal-changed-state", held.tool, f"a call of {held.tool} was refused, yet "
+                        f"{reader.tool.name} asked for the identity it sent answers a record, where it refuses "
+                        "an identity never written", FindsNothing(str(held.value_of(reader.field or ""))), at,
+                        (*step.facts, reader.fact) if mine else (reader.fact,)))
             return found
         tokens = tuple(sorted(held.tokens.values()))
         if held.state == REMOVED:
@@ -428,11 +592,11 @@ class Example:
             one_more = size(answer) == self.sizes.get(name, -1) + 1
             expected = name in held.shown or reader.kind == "key" or (
                 reader.kind == "search" and (reader.field != TEXT or shows(answer, tokens))) or (
-                reader.kind == "list" and mine and step.kind == "create" and one_more)
+                reader.kind == "list" and mine and step.kind == "create" and (one_more or shows(answer, tokens)))
             if not expected:
                 continue
             if not shows(answer, tokens):
-                grew = size(answer) > self.sizes.get(name, 0)
+                grew = size(answer) > self.sizes.get(name, 0) and not self.full(reader.tool, answer)
                 if reader.kind == "list" and step.kind == "create" and not mine and not grew:
                     held.shown.discard(name)  # a window of the newest or oldest records, not a loss
                     continue
@@ -467,10 +631,40 @@ class Example:
                                           (*step.facts, reader.fact), what))
         return found
 
+    def found_refused(self, reader: Reader, held: Held, answer: Outcome) -> bool:
+        """A keyed read of the identity a refused create sent (never written before: the machine
+        writes each identity once) that answers a success naming it, where the same read of an
+        identity no call wrote (the identity reversed) answers a refusal."""
+        value = held.value_of(reader.field or "")
+        creator = any(t.name == held.tool for t, _ in self.learned.creators)
+        if reader.kind != "key" or not creator or not isinstance(value, str) or not answer.ok \
+                or value not in shown(answer) or len(set(value)) < 3:
+            return False
+        args = self.ask(reader, held)
+        other = value[::-1]
+        if args is None or reader.arg is None or identity_text(other) in self.learned.used:
+            return False
+        control = {**args, reader.arg: other}
+        if not self.valid(reader.tool, control):
+            return False
+        key = (reader.tool.name, other)
+        if key not in self.run.controls:
+            self.run.controls[key] = self.run.conn.call(reader.tool.name, control).ok
+        return not self.run.controls[key]
+
+    def full(self, tool: Tool, answer: Outcome) -> bool:
+        """A listing that answered as many records as the largest page it was asked for: a window
+        (a series of writes between two checks can grow it to its full page)."""
+        asked = self.learned.widest(tool)
+        pages = [v for b in profile(tool).bounds if b.kind == "limit" and isinstance(v := asked.get(b.param), int)]
+        return bool(pages) and size(answer) >= pages[0]
+
     def unasked(self, at: int, tokens: tuple[str, ...]) -> tuple[str, ...]:
-        """The tokens the read at `at` was not asked with: an answer that only echoes the value it
-        was asked for ("no note titled X") does not show the record."""
-        asked = [v for v in self.calls[at].arguments.values() if isinstance(v, str)]
+        """The tokens the read at `at` was not asked with, unless the reader was seen not to echo
+        that argument: an answer that only echoes the value it was asked for ("no note titled X")
+        does not show the record."""
+        call = self.calls[at]
+        asked = [v for k, v in call.arguments.items() if isinstance(v, str) and self.run.echoes(call, k)]
         return tuple(t for t in tokens if not any(t in text for text in asked))
 
     def claims(self, held: Held) -> bool:
@@ -550,6 +744,11 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
                 run.first_broken = run.examples
             self.inert = run.first_broken is not None and run.examples - run.first_broken > SHRINK_EXAMPLES
             self.example = Example(run)
+
+        @initialize(target=records, which=st.sampled_from(range(len(creators))), data=st.data())
+        def begin(self, which: int, data: st.DataObject) -> Any:
+            """Every example starts with a record: a step of any other rule then has one to act on."""
+            return self.create(which, data) if not run.stop() and not self.inert else multiple()
 
         @precondition(lambda self: len(self.example.held) < MAX_RECORDS and not run.stop() and not self.inert)
         @rule(target=records, which=st.sampled_from(range(len(creators))), data=st.data())
