@@ -187,7 +187,7 @@ class LearnedRefusal:
                 return None  # the structure says what the answer is; the sentence beside it is its rendering
             texts = [str(c.get("text", "")) for c in content if c.get("type") == "text"]
             return self.reason if texts and isinstance(self.value, str) and _fits(texts[0], self.value) else None
-        answer = structured if has_structured else _parsed_text(content)
+        answer = answer_object(content, structured, has_structured)
         if isinstance(answer, dict) and self.member in answer and _same(answer[self.member], self.value):
             return self.reason
         return None
@@ -211,9 +211,40 @@ def _same(found: Any, value: str | int | bool) -> bool:
     return type(found) is type(value) and found == value
 
 
-def _parsed_text(content: list[dict[str, Any]]) -> Any:
+def answer_object(content: list[dict[str, Any]], structured: Any, has_structured: bool) -> Any:
+    """What a learned member is read from: structuredContent, else the first text as JSON, else a
+    text made of `name: value` lines (a record printed line by line) as the object it spells."""
+    if has_structured:
+        return structured
     texts = [str(c.get("text", "")) for c in content if c.get("type") == "text"]
-    try:
-        return json.loads(texts[0]) if texts else None
-    except ValueError:
+    if not texts:
         return None
+    try:
+        return json.loads(texts[0])
+    except ValueError:
+        return _line_record(texts[0])
+
+
+_LINE = re.compile(r"^\s*([A-Za-z_][\w.-]{0,39}):[ \t]+(\S.*?)\s*$")
+
+
+def _line_record(text: str) -> dict[str, Any] | None:
+    """`success: false` / `reason: ...` as {"success": false, "reason": "..."}: every non-blank line
+    a name and a value, a JSON scalar read as one (false, 3), anything else kept as its text."""
+    record: dict[str, Any] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        found = _LINE.match(line)
+        if found is None or found[1] in record:
+            return None
+        record[found[1]] = _scalar_text(found[2])
+    return record or None
+
+
+def _scalar_text(value: str) -> Any:
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return value
+    return parsed if isinstance(parsed, bool | int) else value
