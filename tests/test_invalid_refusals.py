@@ -88,6 +88,10 @@ def test_what_the_contrast_learns_and_what_it_does_not() -> None:
     assert tool_shapes(refused, [("rent", refused[0][1]), ("roster", answer('{"lockers": []}'))]) \
         == [LearnedRefusal("accepted", False)]
     assert tool_shapes(refused, [("rent", refused[0][1])]) == []
+    # Of two members both tools carry, the verdict, not the envelope's version number.
+    versioned = [(tool, answer(f'{{"v": 2, "verdict": "refused", "why": "{why}"}}')) for tool, _ in refused
+                 for why in ("x",)] + [("rent", answer('{"v": 2, "verdict": "refused", "why": "y"}'))]
+    assert tool_shapes(versioned, [listing]) == [LearnedRefusal("verdict", "refused")]
     # A tool that accepts invalid input answers as for valid calls: it hides nothing the others show.
     lax = [("ping", answer('{"accepted": true, "pong": 1}'))] * 2
     assert tool_shapes([*refused, *lax], [listing]) == [LearnedRefusal("accepted", False)]

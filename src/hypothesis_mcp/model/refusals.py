@@ -28,6 +28,7 @@ IMPOSSIBLE_ID = "no-such-record-7f3e9c1d"
 """An id no server made: a reader asked for it must refuse (or answer nothing)."""
 MAX_TEMPLATE = 300
 """A not-found sentence is short; a longer text is a document, never learned as a refusal."""
+_KINDS: list[type] = [str, bool, int]
 MAX_OPENING = 60
 """A refusal's label before its colon (`Request rejected:`) is a few words."""
 
@@ -54,11 +55,13 @@ def learned_shape(failed: list[tuple[str, Outcome]], succeeded: list[Outcome]) -
 
 def tool_shapes(failed: list[tuple[str, Outcome]], valid: list[tuple[str, Outcome]]) -> list[LearnedRefusal]:
     """The shapes that answers to invalid arguments (tool name, answer) show, by contrast with the
-    same tools' answers to valid arguments: a member every such answer of a tool carries, or an
-    opening the plain texts of two tools share. A tool that accepts invalid input and answers as it
-    answers valid calls shows nothing, and hides nothing the other tools show."""
+    same tools' answers to valid arguments: a member every such answer of a tool carries (one: a
+    fixed failure word first, then a member a valid answer sets another way, then a text before a
+    boolean before a number, a version or a count, then the one more tools agree on), or an opening the
+    plain texts of two tools share. A tool that accepts invalid input and answers as it answers
+    valid calls shows nothing, and hides nothing the other tools show."""
     answered = {tool: [o for t, o in failed if t == tool and o.ok] for tool, _ in failed}
-    found: list[LearnedRefusal] = []
+    ranked: list[tuple[tuple[int, int, int, int], LearnedRefusal]] = []
     for member, value in sorted(_pairs([o for answers in answered.values() for o in answers]), key=str):
         shape = LearnedRefusal(member, value)
         agreeing = [tool for tool, answers in answered.items()
@@ -66,9 +69,12 @@ def tool_shapes(failed: list[tuple[str, Outcome]], valid: list[tuple[str, Outcom
         contrast = _contrast(shape, agreeing, answered, valid)
         if not contrast:
             continue
-        if indicator(member, value) or (_explained(agreeing, answered) and (
-                len(agreeing) >= 2 or any(_flips(o, member, value) for o in contrast))):
-            found.append(shape)
+        flips = any(_flips(o, member, value) for o in contrast)
+        if indicator(member, value) or (_explained(agreeing, answered) and (len(agreeing) >= 2 or flips)):
+            rank = (0 if indicator(member, value) else 1 if flips else 2, _KINDS.index(type(value)),
+                    -len(agreeing), _place(answered[agreeing[0]][0], member))
+            ranked.append((rank, shape))
+    found = [min(ranked, key=lambda r: r[0])[1]] if ranked else []
     openings: dict[str, list[str]] = {}
     for tool, answers in answered.items():
         plain = {_opening(o.text) if not o.has_structured and o.text.strip() and not _json(o.text) else None
@@ -81,6 +87,12 @@ def tool_shapes(failed: list[tuple[str, Outcome]], valid: list[tuple[str, Outcom
                 and _contrast(shape, tools, answered, valid):
             found.append(shape)
     return found
+
+
+def _place(outcome: Outcome, member: str) -> int:
+    """Where the member stands in the answer: of two members that qualify alike, the first is kept."""
+    answer = _object(outcome)
+    return list(answer).index(member) if isinstance(answer, dict) and member in answer else 0
 
 
 def _explained(tools: list[str], answered: dict[str, list[Outcome]]) -> bool:
