@@ -104,9 +104,14 @@ def test_what_the_contrast_learns_and_what_it_does_not() -> None:
 
 
 def test_a_text_of_name_value_lines_is_read_as_the_object_it_spells() -> None:
-    missing = [("readEntry", answer(f'success: false\nreason: no entry with slug "{s}"')) for s in ("a", "b")]
-    shape = learned_shape(missing, [answer("| slug | text |\n|---|---|\n| 00 | a |")])
-    assert shape == LearnedRefusal("success", False)
+    # The fixed rules read such a text as the JSON object it spells: framing alone is a refusal, a record is data.
     duplicate = answer('success: false\nreason: an entry with slug "00" already exists')
-    assert shape.claim(duplicate.content, None, False) is not None
-    assert shape.claim(answer("slug: 00\ntext: success: false").content, None, False) is None
+    assert not duplicate.ok and not answer("ok: false\nerror: public photos cannot have a summary").ok
+    assert answer("ref: BB-1\nstatus: failed").ok and answer("total: 0").ok
+    assert answer("slug: 00\ntext: success: false").ok
+    # A member of the server's own is learned from such texts as from JSON, and read in them.
+    missing = [("readSecret", answer(f'state: denied\ndetail: no secret "{s}"')) for s in ("a", "b")]
+    shape = learned_shape(missing, [answer("state: stored\nlabel: x")])
+    assert shape == LearnedRefusal("state", "denied")
+    assert shape.claim(answer("state: denied\ndetail: label taken").content, None, False) is not None
+    assert shape.claim(answer("label: x\nnote: state: denied").content, None, False) is None

@@ -1,13 +1,14 @@
 """Whether a success result's content says the call failed: an error reported as success.
 
 The one place that reads an answer's own framing (a JSON object made of an error and its
-explanation, or a text that opens with an error word). `Outcome` asks it once per tool result, so
-every judgement (scenarios, smoke, probes, replay) sees such an answer as a refusal. Two guards
-keep a correct server that shows user data out: an object that carries anything besides the error
-and its explanation is data about something else (a validator's `errors`, a job whose `status` is
-`failed`), and a text or error message found in the call's own arguments is an echo, as is a text whose
-opening word the arguments name (a message of the type `error` that the caller asked for), or one
-that opens with a value a write probe wrote (its marker first): the run's own record shown back.
+explanation, the same printed as two or more `name: value` lines, or a text that opens with an
+error word). `Outcome` asks it once per tool result, so every judgement (scenarios, smoke, probes,
+replay) sees such an answer as a refusal. Two guards keep a correct server that shows user data
+out: an object that carries anything besides the error and its explanation is data about something
+else (a validator's `errors`, a job whose `status` is `failed`), and a text or error message found
+in the call's own arguments is an echo, as is a text whose opening word the arguments name (a
+message of the type `error` that the caller asked for), or one that opens with a value a write
+probe wrote (its marker first): the run's own record shown back.
 """
 
 from __future__ import annotations
@@ -68,7 +69,9 @@ def failure_claim(content: list[dict[str, Any]], structured: Any, has_structured
     try:
         parsed = json.loads(text)
     except ValueError:
-        return _text_claim(text, echoed)
+        record = _line_record(text)  # one line (`Error: none`) is a sentence, which the text rules read
+        claim = _object_claim(record, echoed) if record is not None and len(record) > 1 else None
+        return claim if claim is not None else _text_claim(text, echoed)
     for value in _unwrapped(parsed):
         if (found := _object_claim(value, echoed)) is not None:
             return found
