@@ -208,3 +208,10 @@ def test_a_hang_or_a_silent_crash_says_nothing_of_its_cause() -> None:
 ])
 def test_a_text_kept_in_another_form_is_named_by_the_transformation(written: str, read: str, how: str | None) -> None:
     assert kept_as(written, read) == how
+
+
+def test_state_a_fresh_process_held_is_one_cause_however_many_tools_showed_it() -> None:
+    made = with_ids([Result(kind="probe", check="isolation", tool=tool, status="warn", rule="state-persists",
+                            message=f"{tool} showed earlier markers") for tool in ("add", "tag")])
+    head, other = one_per_cause(made)
+    assert [w["tool"] for w in head.details["where"]] == ["add", "tag"] and other.covered_by == head.id

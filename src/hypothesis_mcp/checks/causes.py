@@ -33,6 +33,9 @@ ANSWERED: frozenset[RuleId] = frozenset({"happy-rejected-valid-input", "edge-int
 BOUNDS: frozenset[RuleId] = frozenset({"probe-bound-exceeded", "probe-bound-short"})
 """Rules whose message is the call's bound and what it answered: the same on several tools, one cause
 (an alias of one reader, one paging helper)."""
+PERSISTS: RuleId = "state-persists"
+"""Records a fresh server process already holds: where the server keeps its data, one cause however
+many tools showed it."""
 NORMALISED: RuleId = "probe-value-changed"
 """Warned when a store keeps a value in another form: alike on several writes, one way the store keeps text."""
 WORD = re.compile(r"\w+")
@@ -140,14 +143,16 @@ def _cause(result: Result) -> tuple[str, str, bool] | None:
     """The server's cause behind a failure or warning, when one rule's finding on many tools shares
     one, with the words that name it: a schema break of one kind accepted, a lint rule (how the
     catalog is written, the same habit on every tool it shows on), the same answer, a text kept in
-    the same other form, or the same bound answered alike. The key of a cut answer is a prefix of
-    the whole answer's."""
+    the same other form, the same bound answered alike, or state a fresh process already held. The
+    key of a cut answer is a prefix of the whole answer's."""
     if result.status not in ("fail", "warn") or result.tool is None or result.covered_by is not None:
         return None
     if result.kind == "lint":
         return json.dumps([result.kind, result.rule, result.status]), result.rule, False
     if result.rule in ANSWERED:
         return _answered(result)
+    if result.rule == PERSISTS:
+        return json.dumps([result.rule]), "records kept outside the server process", False
     if result.rule in BOUNDS:
         return json.dumps([result.rule, result.message]), "the same answer", False
     if result.rule == NORMALISED and result.status == "warn":
