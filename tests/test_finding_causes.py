@@ -150,8 +150,10 @@ def test_one_answer_on_three_tools_is_one_finding_listing_them() -> None:
     assert "(the same answer: JSON-RPC error -32603: audit trail: cannot record" in head.message
     assert "on 2 other tool(s)" in head.message
     assert sorted(r.covered_by or "" for r in failed) == ["", head.id, head.id]
-    assert "### Failures (1)" in render_markdown(audit) and render_github(audit).count("::error") == 1
+    markdown = render_markdown(audit)
+    assert "### Failures (1)" in markdown and render_github(audit).count("::error") == 1
     assert audit.subscores["happy"] == 25.0, "each tool still fails its own happy path; total passes"
+    assert "· exercised 100%" in markdown, "the grade line says how much was exercised"
 
 
 def test_one_crash_on_several_tools_is_one_incident_and_the_others_point_at_it() -> None:
