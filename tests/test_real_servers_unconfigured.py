@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import hunting
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.profiles import make_profile
@@ -23,10 +24,13 @@ pytestmark = pytest.mark.slow
 
 
 def test_memory_silent_noop_needs_no_probe_config() -> None:
-    """Only the memory file is given ({tmpdir}: a new one per process); no pair, no strategy."""
+    """Only the memory file is given ({tmpdir}: a new one per process); no pair, no strategy. Two
+    examples per effect machine (helpers.hunting): the no-op shows on the first; that the other
+    writes draw no finding under the full grading profile is test_real_servers.py's memory run,
+    whose strategy names a pair for create_entities only."""
     argv = npm_server("server-memory", "2026.8.31")
     target = parse_target(argv, env={"MEMORY_FILE_PATH": "{tmpdir}/memory.jsonl"})
-    report = run(target, RunOptions(profile=make_profile("grading"), probes=True, allow_writes=True))
+    report = run(target, RunOptions(profile=hunting(), probes=True, allow_writes=True))
     [finding] = [r for r in report.results if r.kind == "probe" and r.rule == "probe-silent-noop"]
     assert (finding.tool, finding.status, finding.confidence) == ("create_entities", "fail", "high")
     assert finding.reproduction is not None and finding.reproduction.fresh_server
