@@ -21,7 +21,7 @@ from hypothesis_mcp.results import Binding, Call, RuleId
 from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shown, values_of
 from hypothesis_mcp.rules.expectations import FindsNothing, InOrder, NumberAt
 from hypothesis_mcp.rules.text_records import records_of, text_records
-from hypothesis_mcp.stateful.laws.edges import at_edges, fits
+from hypothesis_mcp.stateful.laws.edges import at_edges, fits, renamed
 from hypothesis_mcp.stateful.laws.laws import (
     Breach,
     changed_by_read,
@@ -36,6 +36,8 @@ from hypothesis_mcp.stateful.laws.laws import (
 )
 from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, sent
 from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
+from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, stepper, walk
+from hypothesis_mcp.stateful.looking import Pager, joined
 from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size, tokens_of
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.markers import MARKER
@@ -43,6 +45,8 @@ from hypothesis_mcp.strategies.markers import MARKER
 RENAME_LOST: RuleId = "probe-rename-lost-fields"
 MAX_RECORDS = 3
 """Records one example holds at most: every check reads each of them."""
+STEPPER_TRIES = 4
+"""Examples that try to learn how a listing pages by a number (the store may still fit one page)."""
 SHRINK_EXAMPLES = 24
 """Examples Hypothesis may run on the warm server to shrink a broken law; the later ones do nothing
 (fresh replays make the reproduction smaller still, see confirm.py)."""
@@ -82,6 +86,22 @@ class Run:
     """(keyed reader, identity never written): whether its read answered a success."""
     echoing: dict[tuple[str, str], bool] = field(default_factory=dict)
     """(tool, argument): whether the tool's answer to a value never written shows that value."""
+    pagings: dict[str, Pager | Stepper] = field(default_factory=dict)
+    """How each listing that pages continues (tails.py)."""
+    tries: dict[str, int] = field(default_factory=dict)
+    """Tries to learn how a listing pages by a number, while the store may still fit one page."""
+    tails: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The arguments of each listing's last page when the last example began: the next walks on from it."""
+
+    def paging(self, lister: Reader) -> Pager | Stepper | None:
+        name = lister.tool.name
+        if name in self.learned.pagers:
+            return self.learned.pagers[name][0]
+        if name not in self.pagings and self.tries.get(name, 0) < STEPPER_TRIES:
+            self.tries[name] = self.tries.get(name, 0) + 1
+            if (found := stepper(lambda a: self.conn.call(name, a), self.learned, lister.tool)) is not None:
+                self.pagings[name] = found
+        return self.pagings.get(name)
 
     def marker(self) -> str:
         self.count += 1
@@ -149,8 +169,37 @@ class Example:
             answer = self.run.conn.call(counter.tool.name, self.learned.widest(counter.tool))
             self.numbers[counter.tool.name] = numbers_in(answer)
             self.start[counter.tool.name] = self.numbers[counter.tool.name].get(counter.path, float("nan"))
+        self.tails: dict[str, dict[str, Any]] = {}
+        """Where each listing that pages ended when the example began: its records are from there on."""
         for lister in self.learned.listers:
-            self.sizes[lister.tool.name] = size(self.run.conn.call(lister.tool.name, self.learned.widest(lister.tool)))
+            first = self.run.conn.call(lister.tool.name, self.learned.widest(lister.tool))
+            self.tail(lister)
+            self.sizes[lister.tool.name] = size(self.listing(lister, first))
+
+    def tail(self, lister: Reader) -> None:
+        paging, name = self.run.paging(lister), lister.tool.name
+        if paging is None:
+            return
+        base = self.learned.widest(lister.tool)
+        start = self.run.tails.get(name, base)
+        end = last_page(lambda a: self.run.conn.call(name, a), base, start, paging)
+        if end is None and start != base:
+            end = last_page(lambda a: self.run.conn.call(name, a), base, base, paging)
+        if end is None:
+            self.run.tails.pop(name, None)
+            return
+        self.run.tails[name] = self.tails[name] = end
+
+    def listing(self, lister: Reader, first: Outcome) -> Outcome:
+        """The listing's first page joined with its tail: the pages from where it ended when the example
+        began (not part of any reproduction: a fresh store fits the first page)."""
+        name = lister.tool.name
+        paging, start = self.run.paging(lister), self.tails.get(name)
+        if paging is None or start is None or not first.ok:
+            return first
+        base = self.learned.widest(lister.tool)
+        pages = walk(lambda a: self.run.conn.call(name, a), base, start, paging)
+        return joined([first, *(pages[1:] if start == base else pages)]) if pages else first
 
     def call(self, tool: Tool, args: dict[str, Any]) -> Outcome:
         self.step_at = len(self.calls)
@@ -166,7 +215,10 @@ class Example:
         args = at_edges(tool, with_marker(drawn, marker), self.run.count, seen_identity)
         key = identity_text(args.get(seen_identity or ""))
         if seen_identity is not None and key in self.learned.used:
-            return None
+            fresh = renamed(tool, args, seen_identity, self.run.count, lambda v: identity_text(v) in self.learned.used)
+            if fresh is None:
+                return None
+            args, key = fresh, identity_text(fresh.get(seen_identity))
         self.learned.used.add(key)
         answer = self.call(tool, args)
         held = Held.written(tool.name, args, marker, answer, LIVE if answer.ok else REFUSED)
@@ -394,7 +446,7 @@ class Example:
         listed: dict[str, tuple[int, Outcome]] = {}
         for lister in self.learned.listers:
             answer = self.call(lister.tool, self.learned.widest(lister.tool))
-            listed[lister.tool.name] = (len(self.calls) - 1, answer)
+            listed[lister.tool.name] = (len(self.calls) - 1, self.listing(lister, answer))
         for index, held in enumerate(self.held):
             for reader in self.learned.readers:
                 if reader.kind == "list":
@@ -523,7 +575,7 @@ class Example:
                   listed: dict[str, tuple[int, Outcome]]) -> bool:
         """The readers show the held records as they did before the counters were called."""
         for reader in self.learned.listers:
-            again = self.call(reader.tool, self.learned.widest(reader.tool))
+            again = self.listing(reader, self.call(reader.tool, self.learned.widest(reader.tool)))
             if any(self.digest(again, h) != self.digest(listed[reader.tool.name][1], h) for h in self.held):
                 return False
         return all(self.digest(self.call(tool, args), held) == self.digest(answer, held)
@@ -734,6 +786,11 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
     writes = {t.name: full_arguments(t) for t, _ in creators}
     patches = {a.tool.name: marked_arguments(a.tool, PLACEHOLDER) for a in learned.updaters}
 
+    def turned(which: int, count: int) -> int:
+        """The tool a rule's draw picks, turned by the example's number: a search's first examples draw
+        the first tool of each role again and again, and a role's other tools would go untried."""
+        return (which + run.examples) % count
+
     class Laws(RuleBasedStateMachine):
         records = Bundle("records")
 
@@ -760,23 +817,23 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
         @precondition(lambda self: bool(learned.updaters) and not self.inert)
         @rule(held=records, which=st.integers(0, max(0, len(learned.updaters) - 1)), data=st.data())
         def update(self, held: Held, which: int, data: st.DataObject) -> None:
-            actor = learned.updaters[which]
+            actor = learned.updaters[turned(which, len(learned.updaters))]
             self.example.update(actor, held, data.draw(patches[actor.tool.name]))
 
         @precondition(lambda self: bool(learned.removers) and not self.inert)
         @rule(held=consumes(records), which=st.integers(0, max(0, len(learned.removers) - 1)))
         def remove(self, held: Held, which: int) -> None:
-            self.example.remove(learned.removers[which], held)
+            self.example.remove(learned.removers[turned(which, len(learned.removers))], held)
 
         @precondition(lambda self: bool(keyed) and not self.inert)
         @rule(held=records, which=st.integers(0, max(0, len(keyed) - 1)))
         def read(self, held: Held, which: int) -> None:
-            self.example.read(keyed[which], held)
+            self.example.read(keyed[turned(which, len(keyed))], held)
 
         @precondition(lambda self: bool(lookers) and not self.inert)
         @rule(which=st.integers(0, max(0, len(lookers) - 1)))
         def look(self, which: int) -> None:
-            self.example.look(*lookers[which])
+            self.example.look(*lookers[turned(which, len(lookers))])
 
     for law in laws:
         for name, method in law(run).items():
