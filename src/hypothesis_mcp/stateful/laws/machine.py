@@ -78,6 +78,8 @@ class Run:
     proven_readers: dict[str, Reader] = field(default_factory=dict)
     """Keyed reads by guess that showed a record the machine wrote, as shown readers."""
     not_readers: set[str] = field(default_factory=set)
+    tried: dict[str, int] = field(default_factory=dict)
+    """Keyed reads by guess, by the times one did not show the record it was asked for."""
     proven: dict[str, tuple[Fact, ...]] = field(default_factory=dict)
     """Guessed updates a keyed read showed changing a record, by tool: the fact it showed."""
     not_updaters: set[str] = field(default_factory=set)
@@ -170,6 +172,8 @@ class Example:
             self.numbers[counter.tool.name] = numbers_in(answer)
             self.start[counter.tool.name] = self.numbers[counter.tool.name].get(counter.path, float("nan"))
         self.tails: dict[str, dict[str, Any]] = {}
+        self.tailed: set[str] = set()
+        """The listings read with their tail: a record neither shows may be on a page between them."""
         """Where each listing that pages ended when the example began: its records are from there on."""
         for lister in self.learned.listers:
             first = self.run.conn.call(lister.tool.name, self.learned.widest(lister.tool))
@@ -199,7 +203,11 @@ class Example:
             return first
         base = self.learned.widest(lister.tool)
         pages = walk(lambda a: self.run.conn.call(name, a), base, start, paging)
-        return joined([first, *(pages[1:] if start == base else pages)]) if pages else first
+        pages = pages[1:] if start == base else pages
+        if not pages:
+            return first
+        self.tailed.add(name)
+        return joined([first, *pages])
 
     def call(self, tool: Tool, args: dict[str, Any]) -> Outcome:
         self.step_at = len(self.calls)
@@ -242,25 +250,61 @@ class Example:
 
     def try_readers(self, held: Held) -> None:
         """Each keyed read by guess not tried yet, asked for the record just written: one that shows
-        it reads records (shown, by these two calls); one that does not is asked for nothing more."""
+        it reads records (shown, by these two calls); one after which a shown keyed read no longer
+        finds the record removed it (removes); any other is asked for nothing more. One tried before a
+        keyed read was shown is tried again, after the others (it may be a removal)."""
         start = len(self.calls)
-        for index, reader in enumerate(self.learned.readers):
+        guessed = sorted((i for i, r in enumerate(self.learned.readers) if r.guessed), key=lambda i: self.run.tried.get(
+            self.learned.readers[i].tool.name, 0))
+        for index in guessed:
+            reader = self.learned.readers[index]
             name = reader.tool.name
             value = held.value_of(reader.field or "")
-            if not reader.guessed or name in self.run.proven_readers or name in self.run.not_readers or value is None:
+            if name in self.run.proven_readers or name in self.run.not_readers or value is None:
                 continue
             asked = {**self.learned.widest(reader.tool), reader.arg or "": value}
-            if shows(self.call(reader.tool, asked), self.unasked(len(self.calls) - 1, held.token_list())):
+            answer = self.call(reader.tool, asked)
+            if shows(answer, self.unasked(len(self.calls) - 1, held.token_list())):
                 fact = fact_shown(f"{name} reads a record by its {reader.arg}: asked with the {reader.arg} of a "
                                   f"record {held.tool} wrote, it showed the record", calls=(self.calls[held.at],
                                   self.calls[-1]), source="experiment")
                 self.run.proven_readers[name] = replace(reader, fact=fact, guessed=False)
                 self.learned.readers[index] = self.run.proven_readers[name]
-            else:
+                continue
+            at = len(self.calls) - 1
+            if answer.ok and self.removes(reader, held, at):
+                self.checks.update(range(start, at))
+                self.checks.update(range(at + 1, len(self.calls)))
+                return
+            self.run.tried[name] = self.run.tried.get(name, 0) + 1
+            if self.run.tried[name] > 1 or self.run.proven_readers:
                 self.run.not_readers.add(name)
-                self.spoiled = True  # what else the call did is not known: the example is judged no further
-                break
+            self.spoiled = True  # what else the call did is not known: the example is judged no further
+            break
         self.checks.update(range(start, len(self.calls)))
+
+    def removes(self, reader: Reader, held: Held, at: int) -> bool:
+        """The call at `at` of a tool taken for a keyed read by guess, after which a shown keyed read
+        no longer finds the record it was asked for: the tool removes records (shown by the write, that
+        call and the read), and the record is judged removed."""
+        shown_by = [(r, a) for r in self.learned.readers if r.kind == "key" and not r.guessed
+                    and r.tool.name != reader.tool.name and (a := self.ask(r, held)) is not None]
+        if not shown_by:
+            return False
+        other, asked = shown_by[0]
+        if shows(self.call(other.tool, asked), self.unasked(len(self.calls) - 1, held.token_list())):
+            return False
+        name = reader.tool.name
+        fact = fact_shown(f"{name} removes records: after its successful call with the {reader.arg} of a record "
+                          f"{held.tool} wrote, {other.tool.name} no longer showed the record",
+                          calls=(self.calls[held.at], self.calls[at], self.calls[-1]), source="experiment")
+        self.run.not_readers.add(name)
+        self.learned.readers = [r for r in self.learned.readers if r.tool.name != name]
+        self.learned.removers.append(Actor(reader.tool, reader.arg or "", (fact,)))
+        held.state, held.removed = REMOVED, (name, at)
+        self.delta -= 1
+        self.check(Step("remove", name, held, (fact,)))
+        return True
 
     def bind(self, held: Held) -> None:
         """The write's call names the server-made values a later call of the example may take."""
@@ -648,6 +692,8 @@ class Example:
             if not expected:
                 continue
             if not shows(answer, tokens):
+                if name in self.tailed and not shows(answer, tuple(sorted(held.stale))):
+                    continue  # a listing read with its tail may hide a record between them: judged where seen
                 grew = size(answer) > self.sizes.get(name, 0) and not self.full(reader.tool, answer)
                 if reader.kind == "list" and step.kind == "create" and not mine and not grew:
                     held.shown.discard(name)  # a window of the newest or oldest records, not a loss
