@@ -37,7 +37,7 @@ from hypothesis_mcp.stateful.laws.laws import (
 from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, sent
 from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
 from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, stepper, walk
-from hypothesis_mcp.stateful.looking import Pager, joined
+from hypothesis_mcp.stateful.looking import Pager, joined, scalars
 from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size, tokens_of
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.markers import MARKER
@@ -173,6 +173,8 @@ class Example:
             self.start[counter.tool.name] = self.numbers[counter.tool.name].get(counter.path, float("nan"))
         self.tails: dict[str, dict[str, Any]] = {}
         self.tailed: set[str] = set()
+        self.unsized: set[str] = set()
+        """Listings whose size since the last check grew by writes the example does not hold (a series)."""
         """The listings read with their tail: a record neither shows may be on a page between them."""
         """Where each listing that pages ended when the example began: its records are from there on."""
         for lister in self.learned.listers:
@@ -234,6 +236,8 @@ class Example:
         if answer.ok:
             self.delta += 1  # a record made, whether or not its values can be told apart
             self.untracked = self.untracked or not judge
+            if not judge:
+                self.unsized = set(self.sizes)  # a listing's size no longer tells what the next write added
         if not held.tokens:
             return None
         if answer.ok:
@@ -538,6 +542,7 @@ class Example:
                 breaches += self.by_value(counter, answer, start)
         if step.kind == "read":
             breaches += self.reordered(step, listed)
+        self.unsized = set()
         for name, (_, answer) in listed.items():
             self.sizes[name] = size(answer)
             self.orders[name] = self.order(answer)
@@ -685,7 +690,8 @@ class Example:
             name = reader.tool.name
             # A search by any text is judged only on the records it showed: which text it matches
             # was shown for one record, not for every field a write sets.
-            one_more = size(answer) == self.sizes.get(name, -1) + 1
+            one_more = size(answer) == self.sizes.get(name, -1) + 1 and not self.continues(reader, answer) \
+                and name not in self.unsized
             expected = name in held.shown or reader.kind == "key" or (
                 reader.kind == "search" and (reader.field != TEXT or shows(answer, tokens))) or (
                 reader.kind == "list" and mine and step.kind == "create" and (one_more or shows(answer, tokens)))
@@ -694,7 +700,8 @@ class Example:
             if not shows(answer, tokens):
                 if name in self.tailed and not shows(answer, tuple(sorted(held.stale))):
                     continue  # a listing read with its tail may hide a record between them: judged where seen
-                grew = size(answer) > self.sizes.get(name, 0) and not self.full(reader.tool, answer)
+                grew = size(answer) > self.sizes.get(name, 0) and not self.full(reader.tool, answer) \
+                    and name not in self.unsized
                 if reader.kind == "list" and step.kind == "create" and not mine and not grew:
                     held.shown.discard(name)  # a window of the newest or oldest records, not a loss
                     continue
@@ -749,6 +756,11 @@ class Example:
         if key not in self.run.controls:
             self.run.controls[key] = self.run.conn.call(reader.tool.name, control).ok
         return not self.run.controls[key]
+
+    def continues(self, reader: Reader, answer: Outcome) -> bool:
+        """The listing's answer names a next page: it is a window, whose size says nothing of the store's."""
+        paging = self.run.paging(reader) if reader.kind == "list" else None
+        return isinstance(paging, Pager) and scalars(answer).get(paging.member) is not None
 
     def full(self, tool: Tool, answer: Outcome) -> bool:
         """A listing that answered as many records as the largest page it was asked for: a window
