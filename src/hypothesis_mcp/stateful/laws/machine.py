@@ -238,6 +238,8 @@ class Example:
             self.untracked = self.untracked or not judge
             if not judge:
                 self.unsized = set(self.sizes)  # a listing's size no longer tells what the next write added
+                for other in self.held:  # nor whether a window still holds a record: shown again, then judged
+                    other.shown -= {lister.tool.name for lister in self.learned.listers}
         if not held.tokens:
             return None
         if answer.ok:
@@ -334,6 +336,7 @@ class Example:
             args = narrow
         before = dict(held.values)
         answer = self.call(actor.tool, args)
+        at = len(self.calls) - 1
         facts = self.run.proven.get(actor.tool.name, actor.facts)
         if answer.ok and actor.guessed and actor.tool.name not in self.run.proven:
             facts = self.prove(actor, held, tuple(sorted(tokens_of(args, marker))))
@@ -351,7 +354,7 @@ class Example:
                 held.stale |= {t for t in held.tokens.values() if t not in sent(args)}
                 held.tokens = {k: t for k, t in held.tokens.items() if t in sent(args)}
             moved = self.moved(actor, held, args)
-            self.check(Step("update", actor.tool.name, held, facts,
+            self.check(Step("update", actor.tool.name, held, facts, at,
                             named=frozenset(args) if patch else frozenset(), moved=moved))
             return
         if actor.guessed and actor.tool.name not in self.run.proven:
@@ -486,7 +489,7 @@ class Example:
             self.checks.update(range(start, len(self.calls)))
 
     def judged(self, step: Step, start: int) -> None:
-        step.at = start - 1
+        step.at = start - 1 if step.at < 0 else step.at  # an update's reads to see a move come after it
         breaches: list[Breach] = []
         answers: dict[tuple[str, int], tuple[int, Outcome]] = {}
         asked: list[tuple[Tool, dict[str, Any], Held, Outcome]] = []
@@ -698,11 +701,12 @@ class Example:
             if not expected:
                 continue
             if not shows(answer, tokens):
-                if name in self.tailed and step.kind == "create" and not shows(answer, tuple(sorted(held.stale))):
+                if name in self.tailed and step.kind in ("create", "update") and not shows(
+                        answer, tuple(sorted(held.stale))):
                     continue  # a write may push a record from the first page to one before the tail
                 grew = size(answer) > self.sizes.get(name, 0) and not self.full(reader.tool, answer) \
                     and name not in self.unsized
-                if reader.kind == "list" and step.kind == "create" and not mine and not grew:
+                if reader.kind == "list" and step.kind in ("create", "update") and not mine and not grew:
                     held.shown.discard(name)  # a window of the newest or oldest records, not a loss
                     continue
                 rule, tool, what = self.blame(step, mine, name)
