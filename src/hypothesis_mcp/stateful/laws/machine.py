@@ -423,6 +423,9 @@ class Example:
                     held.values[reader.field] = value
                 held.values.pop(name, None)
                 return True
+        # The keyed read refuses the record under its identity and finds it under no value sent: a move
+        # the reads cannot follow, or a loss; which is not known, so the example is judged no further.
+        self.spoiled = self.spoiled or not old.ok
         return False
 
     def remove(self, actor: Actor, held: Held) -> None:
@@ -679,8 +682,11 @@ class Example:
             return found  # its writes left it no marked value: no reader can be asked whether it shows it
         if mine and step.kind in ("create", "update") and not showing:
             # After a move the keyed read under the new identity is the one to judge by.
-            asked = sorted((r for r in readers if r[0].kind != "list" and self.claims(held)),
-                           key=lambda r: step.moved and r[0].kind != "key")
+            # An update after which a keyed read refuses the record did something (a move the reads
+            # could not follow, say): not a success that stored nothing.
+            asked = sorted((r for r in readers if r[0].kind != "list" and self.claims(held) and (
+                step.kind == "create" or step.moved or r[0].kind != "key" or r[2].ok)),
+                key=lambda r: step.moved and r[0].kind != "key")
             for reader, at, _ in asked[:1]:
                 found.append(missing(RENAME_LOST, step.tool, reader.tool.name, at, tokens, (*step.facts, reader.fact),
                                      f"{step.tool} gave the record a new identity, and lost what it held")
