@@ -32,7 +32,6 @@ import jsonschema
 import serving
 from mcp import types
 from mcp.server.lowlevel import Server
-from mcp.shared.exceptions import MCPError
 
 BUGS = ("flag", "sentence")
 LOCKER = {"type": "string", "pattern": "^[A-F][0-9]{2}$",
@@ -79,8 +78,6 @@ def _answer(payload: dict[str, Any]) -> types.CallToolResult:
 
 
 def build_server(bug: str | None = None) -> Server[Any]:
-    tools = {t.name: t for t in TOOLS}
-    validators = {name: jsonschema.Draft202012Validator(t.input_schema) for name, t in tools.items()}
     rented: dict[str, str] = {}
     till = {"credit": 0}
 
@@ -110,20 +107,10 @@ def build_server(bug: str | None = None) -> Server[Any]:
         rented[locker] = arguments["holder"]
         return _answer({"accepted": True, "locker": locker, "holder": arguments["holder"]})
 
-    async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=TOOLS)
+    def invalid(problem: jsonschema.ValidationError) -> types.CallToolResult:
+        return decline(f"{'.'.join(map(str, problem.absolute_path)) or 'arguments'}: {problem.message}")
 
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        if params.name not in tools:
-            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
-        arguments = params.arguments or {}
-        problem = jsonschema.exceptions.best_match(validators[params.name].iter_errors(arguments))
-        if problem is not None:
-            return decline(f"{'.'.join(map(str, problem.absolute_path)) or 'arguments'}: {problem.message}")
-        return serve(params.name, arguments)
-
-    return Server("locker-desk", version=f"2.1.0+{bug or 'isError'}", on_list_tools=list_tools,
-                  on_call_tool=call_tool)
+    return serving.validated_server("locker-desk", f"2.1.0+{bug or 'isError'}", TOOLS, serve, invalid)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -19,11 +19,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import jsonschema
 import serving
 from mcp import types
 from mcp.server.lowlevel import Server
-from mcp.shared.exceptions import MCPError
 
 BUGS = ("verdict", "success-false")
 BED = {"type": "string", "pattern": "^[A-H][1-9]$", "description": "A bed: a row letter A-H and a number 1-9."}
@@ -58,8 +56,6 @@ def _text(text: str, *, error: bool = False) -> types.CallToolResult:
 
 
 def build_server(bug: str | None = None) -> Server[Any]:
-    tools = {t.name: t for t in TOOLS}
-    validators = {name: jsonschema.Draft202012Validator(t.input_schema) for name, t in tools.items()}
     sown: dict[str, str] = {}
 
     def refuse(why: str) -> types.CallToolResult:
@@ -80,20 +76,8 @@ def build_server(bug: str | None = None) -> Server[Any]:
             return _text(json.dumps({"bed": arguments["bed"], "variety": found}))
         return _text(json.dumps({"beds": [{"bed": b, "variety": v} for b, v in sown.items()]}))
 
-    async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=TOOLS)
-
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        if params.name not in tools:
-            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
-        arguments = params.arguments or {}
-        problem = jsonschema.exceptions.best_match(validators[params.name].iter_errors(arguments))
-        if problem is not None:
-            return refuse(f"cannot do that: {problem.message}")
-        return serve(params.name, arguments)
-
-    return Server("refusal-styles", version=f"1.0.0+{bug or 'isError'}", on_list_tools=list_tools,
-                  on_call_tool=call_tool)
+    return serving.validated_server("refusal-styles", f"1.0.0+{bug or 'isError'}", TOOLS, serve,
+                                    lambda problem: refuse(f"cannot do that: {problem.message}"))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -11,15 +11,40 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import anyio
+import jsonschema
+from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
 
 # The SDK's own logging set-up renders every exception a tool raises as a Rich traceback, about half
 # a second of CPU each; bug servers raise on every miss, so plain text logs keep a grading run
 # bound by its calls. Set before any server is made, it wins: the SDK's basicConfig then does
 # nothing. What a client sees over MCP is unchanged.
 logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+
+
+def validated_server(name: str, version: str, catalogue: list[types.Tool],
+                     serve: Callable[[str, dict[str, Any]], types.CallToolResult],
+                     refuse: Callable[[jsonschema.ValidationError], types.CallToolResult]) -> Server[Any]:
+    """A low-level server over a fixed catalogue, for servers whose point is how they answer: an
+    unknown tool is a protocol error, arguments its schema rejects go to `refuse` with the problem
+    that matches best, the rest to `serve`."""
+    tools = {t.name: t for t in catalogue}
+    validators = {n: jsonschema.Draft202012Validator(t.input_schema) for n, t in tools.items()}
+
+    async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=catalogue)
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        if params.name not in tools:
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+        arguments = params.arguments or {}
+        problem = jsonschema.exceptions.best_match(validators[params.name].iter_errors(arguments))
+        return serve(params.name, arguments) if problem is None else refuse(problem)
+
+    return Server(name, version=version, on_list_tools=list_tools, on_call_tool=call_tool)
 
 
 def exit_on_signals() -> None:
