@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,10 +13,13 @@ from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.stateful.config import Pair
+from hypothesis_mcp.stateful.watch import Seen
 from hypothesis_mcp.strategies import leading_marker
 from hypothesis_mcp.vocabulary import LIMIT_NAMES, VERBS, is_query, singular
 
 MAX_READERS = 6
+READ_ROLES = frozenset({"read", "list", "search"})
+"""Roles the experiments show a tool reading in."""
 SKIP_WORDS = re.compile(
     r"\b(skipp(ed|ing)|already exists?|already present|unchanged|duplicates?|no changes?|not (created|added|"
     r"updated|modified)|ignored|exists already)\b", re.IGNORECASE)
@@ -47,14 +50,21 @@ def nouns(tool: Tool) -> set[str]:
     return {singular(w) for w in words(tool.name) if w not in VERBS}
 
 
-def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: set[str]) -> list[Reader]:
-    """A declared reader first (high), then readers sharing a noun (medium), then any other (low)."""
+def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: set[str],
+                   seen: Mapping[str, Seen] | None = None) -> list[Reader]:
+    """A declared reader first (high). Where the experiments (stateful.watch) showed readers, theirs:
+    those that showed the write's records (high, with that fact; an update's, those of the records
+    it changed), then the other tools they showed reading (medium). Where they showed none, readers
+    guessed from words: sharing a noun (medium), then any other read tool (low)."""
     readers: list[Reader] = []
     by_name = {t.name: t for t in tools}
     if pair is not None and pair.read in by_name:
         readers.append(Reader(by_name[pair.read], "high", f"declared pair {write.name} -> {pair.read}",
                               pair.read_args, fact_shown(f"{pair.read} shows the records {write.name} writes",
                                                     source="stated in the probe config")))
+    learned = observed_readers(write, tools, seen or {}, exclude | {r.tool.name for r in readers})
+    if learned:
+        return [*readers, *learned][:MAX_READERS]
     candidates = [t for t in tools if (t.is_read or looks_up(t, write)) and t.name not in exclude
                   and t.name != write.name and not any(r.tool.name == t.name for r in readers)]
     prefix = server_prefix(tools)
@@ -67,6 +77,32 @@ def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: s
     for tool in others:
         readers.append(Reader(tool, "low", f"{tool.name} is another read tool of the server"))
     return readers[:MAX_READERS]
+
+
+def observed_readers(write: Tool, tools: list[Tool], seen: Mapping[str, Seen], exclude: set[str]) -> list[Reader]:
+    """The readers the experiments showed showing the write's records (for an update, those of the
+    creator whose record it changed), then the other tools they showed reading, then those whose role
+    they left unknown and that may be called (not annotated as writing or deleting, no deleting or
+    sending words): calibration shows which of those show the records. None unless a reader showed
+    the write's records."""
+    learned = seen.get(write.name)
+    if learned is None:
+        return []
+    mine = dict(learned.readers)
+    if learned.acts_on is not None and learned.acts_on in seen:
+        mine = {**seen[learned.acts_on].readers, **mine}
+    if not mine:
+        return []
+    rest = [t for t in tools if t.name not in mine and t.name not in exclude and t.name != write.name]
+    shown_readers = [Reader(t, "high", f"experiment: {mine[t.name].what}", fact=mine[t.name])
+                     for t in tools if t.name in mine and t.name not in exclude]
+    others = [Reader(t, "medium", f"experiment: {fact.what}") for t in rest
+              if (found := seen.get(t.name)) is not None and found.role in READ_ROLES
+              and (fact := found.fact) is not None]
+    unknown = [Reader(t, "low", f"no experiment showed what {t.name} does") for t in rest
+               if (found := seen.get(t.name)) is not None and found.role is None
+               and t.read_only_hint is not False and not t.is_destructive and not t.is_sending]
+    return [*shown_readers, *others, *unknown]
 
 
 def looks_up(tool: Tool, write: Tool) -> bool:
