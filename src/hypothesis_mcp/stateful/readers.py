@@ -81,7 +81,8 @@ def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: s
 
 def observed_readers(write: Tool, tools: list[Tool], seen: Mapping[str, Seen], exclude: set[str]) -> list[Reader]:
     """The readers the experiments showed showing the write's records (for an update, those of the
-    creator whose record it changed), then the other tools they showed reading, then those whose role
+    creator whose record it changed), in listing order, then the other tools they showed reading, then
+    those whose role
     they left unknown and that may be called (not annotated as writing or deleting, no deleting or
     sending words): calibration shows which of those show the records. None unless a reader showed
     the write's records."""
@@ -93,6 +94,10 @@ def observed_readers(write: Tool, tools: list[Tool], seen: Mapping[str, Seen], e
         mine = {**seen[learned.acts_on].readers, **mine}
     if not mine:
         return []
+    # A keyed reader shown answering one of the write's records shows them too.
+    mine |= {t.name: fact for t in tools if (found := seen.get(t.name)) is not None and found.role in READ_ROLES
+             and found.acts_on is not None and found.acts_on in (write.name, learned.acts_on)
+             and (fact := found.fact) is not None}
     rest = [t for t in tools if t.name not in mine and t.name not in exclude and t.name != write.name]
     shown_readers = [Reader(t, "high", f"experiment: {mine[t.name].what}", fact=mine[t.name])
                      for t in tools if t.name in mine and t.name not in exclude]
