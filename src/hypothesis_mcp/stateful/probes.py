@@ -341,7 +341,7 @@ class ProbeRun:
         readers = calibrated_readers(readers, calibration)
         if calibration.identity is not None and calibration.identity in tool.properties and not (pair and pair.key):
             key_path = calibration.identity
-        scope = self.scope(tool, readers, given)
+        scope = self.scope(tool, given)
         kept = self.kept(scope, {tool.name, *(r.tool.name for r in readers)})
         if kept is not None and self.reproduces(kept):
             yield kept  # the failure this probe shrank to last time, replayed first
@@ -422,11 +422,14 @@ class ProbeRun:
                           basis=f"markers written through {tool.name} in earlier examples, read back by {reader} "
                           "on a new process before this example wrote them")
 
-    def scope(self, tool: Tool, readers: list[Reader], given: dict[str, Any]) -> str:
+    def scope(self, tool: Tool, given: dict[str, Any]) -> str:
         """Where this probe's failure is kept: the tool, and a digest of what its calls depend on
-        (the schemas, the readers, the values the user gives), so a failure is replayed only on a
-        catalog and settings like the ones it was found with."""
-        basis = [tool.input_schema, given, [(r.tool.name, r.tool.input_schema, r.read_args) for r in readers]]
+        (the schemas of the catalog's tools, the values and reader the user gives), so a failure is replayed
+        only on a catalog and settings like the ones it was found with. Not the readers: the
+        experiments choose them, and a fixed server may show its records through others."""
+        pair = self.config.pair_for(tool.name)
+        basis = [tool.input_schema, given, (pair.read, pair.read_args) if pair else None,
+                 [(t.name, t.input_schema) for t in self.tools if t.name not in self.config.exclude]]
         return f"probe:{tool.name}:{digest(basis)}"
 
     def kept(self, scope: str, allowed: set[str]) -> ProbeFinding | None:
