@@ -83,9 +83,9 @@ def observed_readers(write: Tool, tools: list[Tool], seen: Mapping[str, Seen], e
     """The readers the experiments showed showing the write's records (for an update, those of the
     creator whose record it changed), in listing order, then the other tools they showed reading, then
     those whose role
-    they left unknown and that may be called (not annotated as writing or deleting, no deleting or
-    sending words): calibration shows which of those show the records. None unless a reader showed
-    the write's records."""
+    they left unknown and that no annotation or word marks as writing, deleting or sending:
+    calibration shows which of those show the records. None unless a reader showed the write's
+    records."""
     learned = seen.get(write.name)
     if learned is None:
         return []
@@ -106,7 +106,7 @@ def observed_readers(write: Tool, tools: list[Tool], seen: Mapping[str, Seen], e
               and (fact := found.fact) is not None]
     unknown = [Reader(t, "low", f"no experiment showed what {t.name} does") for t in rest
                if (found := seen.get(t.name)) is not None and found.role is None
-               and t.read_only_hint is not False and not t.is_destructive and not t.is_sending]
+               and t.read_only_hint is not False and not (t.is_write or t.is_destructive or t.is_sending)]
     return [*shown_readers, *others, *unknown]
 
 
