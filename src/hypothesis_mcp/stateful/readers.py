@@ -81,11 +81,11 @@ def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: s
 
 def observed_readers(write: Tool, tools: list[Tool], seen: Mapping[str, Seen], exclude: set[str]) -> list[Reader]:
     """The readers the experiments showed showing the write's records (for an update, those of the
-    creator whose record it changed), in listing order, then the other tools they showed reading, then
-    those whose role
-    they left unknown and that no annotation or word marks as writing, deleting or sending:
-    calibration shows which of those show the records. None unless a reader showed the write's
-    records."""
+    creator whose record it changed), in listing order; then the other tools they showed reading, and
+    those whose words say they read whatever their calls showed (low); then those whose role they
+    left unknown and that no annotation or word marks as writing, deleting or sending (low).
+    Calibration shows which of the low ones show the records. None unless a reader showed the
+    write's records."""
     learned = seen.get(write.name)
     if learned is None:
         return []
@@ -101,9 +101,12 @@ def observed_readers(write: Tool, tools: list[Tool], seen: Mapping[str, Seen], e
     rest = [t for t in tools if t.name not in mine and t.name not in exclude and t.name != write.name]
     shown_readers = [Reader(t, "high", f"experiment: {mine[t.name].what}", fact=mine[t.name])
                      for t in tools if t.name in mine and t.name not in exclude]
-    others = [Reader(t, "medium", f"experiment: {fact.what}") for t in rest
-              if (found := seen.get(t.name)) is not None and found.role in READ_ROLES
-              and (fact := found.fact) is not None]
+    # A tool whose words or annotations say it reads stays a reader whatever its calls did: that a
+    # read changed what others show is the reads probe's finding.
+    others = [Reader(t, "medium", f"experiment: {fact.what}") if found.role in READ_ROLES and (fact := found.fact)
+              else Reader(t, "low", f"its words say it reads; no experiment showed {t.name} reading") for t in rest
+              if (found := seen.get(t.name)) is not None and ((found.role in READ_ROLES and found.fact is not None)
+                                                              or (t.is_read and found.role is not None))]
     unknown = [Reader(t, "low", f"no experiment showed what {t.name} does") for t in rest
                if (found := seen.get(t.name)) is not None and found.role is None
                and t.read_only_hint is not False and not (t.is_write or t.is_destructive or t.is_sending)]
