@@ -211,6 +211,12 @@ def sample_probes(bug: str | None = None) -> Report:
     return shared_run(sample(bug), probes=True, allow_writes=True)
 
 
+def sample_smoked(bug: str | None = None) -> Report:
+    """`sample_probes` with `--smoke`: the plain server's and the prompt bug's runs that
+    test_draws_stable.py compares with the command line's and test_resources_prompts.py reads."""
+    return shared_run(sample(bug), smoke=True, probes=True, allow_writes=True)
+
+
 def smoke_bug_run(bug: str) -> Report:
     """`--smoke --profile grading` on tests/servers/smoke_bugs.py --bug BUG."""
     return shared_run(smoke_bugs(bug), smoke=True)
@@ -302,9 +308,9 @@ class Cli:
 
     The console script runs as the test servers do, forked by the zygote (tests/zygote.py): as
     `__main__`, with its own path as argv[0], in this run's folder, environment and pipes, but
-    without paying again for the SDK's imports (a smoke run of the CLI: 1.3 s of CPU started plainly,
-    0.7 s forked). Tests of the CLI's own start (what --help loads, signals as a terminal gives them,
-    a pseudo-terminal) start it plainly."""
+    without paying again for the SDK's and the engine's imports (a smoke run of the CLI: 1.3 s of CPU
+    started plainly, 0.5 s forked). Tests of the CLI's own start (what --help loads, signals as a
+    terminal gives them, a pseudo-terminal) start it plainly."""
 
     def __init__(self, args: list[str], cwd: Path, *, json_report: bool = False, limit: float = 180.0,
                  env: dict[str, str] | None = None) -> None:

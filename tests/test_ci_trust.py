@@ -76,7 +76,7 @@ def runs(out: Path) -> dict[str, CliRun]:
         "stdout": Cli(["test", command_line(sample()), "--profile", "grading", *fast, "--json", "-"], out, limit=LIMIT),
         "markdown-stdout": Cli(["test", command_line(sample()), "--profile", "grading", *fast, "--markdown", "-"],
                                out, limit=LIMIT),
-        "quiet": Cli(["test", command_line(sample()), "--profile", "grading", "--quiet"], out, limit=LIMIT),
+        "quiet": Cli(["test", command_line(sample()), "--profile", "grading", *fast, "--quiet"], out, limit=LIMIT),
         "partial": Cli(["test", command_line(sample("silent-skip")), "--probes", "--allow-writes", "--max-time", "2",
                         "--ci", "--markdown", str(out / "partial.md"), "--badge", str(out / "partial.json")], out,
                        json_report=True, limit=LIMIT),

@@ -7,7 +7,13 @@ installed for development, the test modules and pytest loaded beside it), and by
 running a wheel installed as site-packages, built from a copy of the source in which every
 docstring is changed and every module holds new string and integer literals. One run of the edited
 wheel shows both: neither the text nor the install moves a draw (were each to move draws, they
-could not cancel out to the same bytes).
+could not cancel out to the same bytes). It also shows that two grading runs of one server agree,
+the full profile with scenarios, lint and a probe that fails and shrinks to its reproduction.
+
+The in-process runs are the session's kept ones: the runs docs/scoring.md works through
+(`--probes --allow-writes`, helpers.sample_probes) for the probe bugs, and `--smoke` added for the
+plain server and the prompt bug (test_resources_prompts.py reads those two), so the smoke checks'
+draws are compared too.
 """
 
 from __future__ import annotations
@@ -22,9 +28,11 @@ from typing import Any
 
 import pytest
 
-from helpers import PYTHON, ROOT, STORAGE, sample, shared_run, without_duration
+from helpers import PYTHON, ROOT, STORAGE, sample, sample_probes, sample_smoked, without_duration
 
 BUGS = [None, "silent-skip", "lose-on-write", "limit-ignored", "prompt-default-arg"]
+SMOKED = (None, "prompt-default-arg")
+"""The variants graded with --smoke as well (their runs: sample_smoked); the others as sample_probes."""
 ADDED = ("title", "error", "name", "id", "hm00000000-note", "success", 123456789, 98765432109876)
 """Literals of the kind Hypothesis would mine from a loaded module: field and error words, a
 marker, large integers."""
@@ -102,8 +110,8 @@ def _loaded_from(path: Path) -> Path:
 
 
 def _grade(path: Path, bug: str | None, out: Path) -> subprocess.Popen[str]:
-    args = ["test", "--smoke", "--probes", "--allow-writes", "--profile", "grading", "--quiet",
-            "--json", str(out), "--", *sample(bug)]
+    args = ["test", *(["--smoke"] if bug in SMOKED else []), "--probes", "--allow-writes", "--profile", "grading",
+            "--quiet", "--json", str(out), "--", *sample(bug)]
     return subprocess.Popen([PYTHON, "-c", CLI, *args], env=_env(path), cwd=out.parent, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
 
@@ -125,8 +133,13 @@ def test_grading_json_is_the_same_whatever_the_source_text_or_install(
         bug: str | None, edited: Path, tmp_path: Path) -> None:
     out = tmp_path / "edited.json"
     proc = _grade(edited, bug, out)
-    baseline = _text(shared_run(sample(bug), smoke=True, probes=True, allow_writes=True).to_dict())
+    kept = sample_smoked(bug) if bug in SMOKED else sample_probes(bug)
+    baseline = _text(kept.to_dict())
     _, stderr = proc.communicate(timeout=600)
     # Graded to its end: every variant's html export blocks (1), a failed smoke check wins (4).
     assert proc.returncode in (1, 4), f"exit {proc.returncode}\n{stderr[-2000:]}"
     assert _text(json.loads(out.read_text(encoding="utf-8"))) == baseline
+    data = json.loads(baseline)
+    assert {r["kind"] for r in data["results"]} >= {"scenario", "lint", "probe"}
+    if bug == "silent-skip":
+        assert any(r["rule"] == "probe-silent-noop" and r["reproduction"] for r in data["results"])

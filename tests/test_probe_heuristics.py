@@ -380,6 +380,15 @@ def test_labels_read_back_as_a_set_hold_every_value() -> None:
     assert [c.field for c in changes(numbers, _json_read([{**numbers, "scores": [1]}]), tokens)] == ["scores"]
 
 
+def test_a_boolean_read_back_as_written_is_no_loss() -> None:
+    """Regression: the laws machine took every boolean read back as written for a loss, so each of
+    its examples on a store with a boolean field broke at its first write on the warm server."""
+    from hypothesis_mcp.stateful.fidelity import lost
+
+    assert not lost(False, False) and not lost(True, True) and not lost(True, "true")
+    assert lost(True, False) and lost(False, True)
+
+
 def test_items_of_one_write_are_compared_with_their_own_record() -> None:
     """Regression: the relations of one write share a marker; one was compared with its neighbour
     and reported as cut (server-memory create_relations)."""

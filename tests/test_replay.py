@@ -2,9 +2,9 @@
 
 A reproduction is replayed on a new server process and its last answer judged again by the rule
 that failed: it still fails on the buggy server, and passes once the bug is gone (the correct
-twin). The sample server's silent-skip run here uses 10 examples, enough to find the bug; the
-other sample bugs' reproductions are replayed in test_rule_verdicts.py, on the full grading runs of
-test_scorecard.py.
+twin). The sample server's silent-skip run here is the full grading run of test_scorecard.py
+(helpers.sample_probes), kept once per session; the other sample bugs' reproductions are replayed
+in test_rule_verdicts.py, on the same runs.
 """
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ from rich.console import Console
 from helpers import (
     PYTHON,
     Cli,
+    CliRun,
     cli,
     command_line,
     error_shapes,
-    grading,
     one,
     sample,
-    shared_run,
+    sample_probes,
     smoke_bug_run,
     smoke_bugs,
 )
@@ -44,7 +44,8 @@ from hypothesis_mcp.snippet import program
 
 
 def _probes(bug: str) -> Report:
-    return shared_run(sample(bug), grading(max_examples=10), probes=True, allow_writes=True)
+    """The run test_scorecard.py and test_reproductions.py read too."""
+    return sample_probes(bug)
 
 
 def _sample_finding(bug: str) -> Result:
@@ -210,30 +211,37 @@ def test_cli_replay_with_nothing_to_replay(tmp_path: Path) -> None:
     assert "nothing to replay" in run.stdout
 
 
-def test_cli_replay_needs_the_environment_the_run_set(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def audited(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, CliRun]:
+    """A run that set the server's TICKET_AUDIT_LOG, with report.json and --emit-tests in its folder."""
+    folder = tmp_path_factory.mktemp("audited")
+    return folder, cli(["test", "--smoke", "--profile", "grading", "--max-examples", "5", "--env",
+                "TICKET_AUDIT_LOG={tmpdir}/audit.log", "--json", "report.json", "--emit-tests", "emitted", "--",
+                *error_shapes("json-error")], folder)
+
+
+def test_cli_replay_needs_the_environment_the_run_set(audited: tuple[Path, CliRun]) -> None:
     """The report keeps the names the run set for the server (never the values) and the target as
     given; a replay without them refuses to start the server and names them, and with them (by
     --env, `{tmpdir}` expanded anew, or from the process environment) it replays where it is told."""
-    run = cli(["test", "--smoke", "--profile", "grading", "--max-examples", "5", "--env",
-               "TICKET_AUDIT_LOG={tmpdir}/audit.log", "--json", "report.json", "--", *error_shapes("json-error")],
-              tmp_path)
+    folder, run = audited
     assert run.code == 0, run
-    data = json.loads((tmp_path / "report.json").read_text())
+    data = json.loads((folder / "report.json").read_text())
     assert data["server_env"] == ["TICKET_AUDIT_LOG"]
     assert "audit.log" not in json.dumps(data), "an environment value is never written to the report"
     [found] = [r for r in data["results"] if r["rule"] == "error-as-success"]
 
-    refused = cli(["replay", "report.json", "--result", found["id"]], tmp_path)
+    refused = cli(["replay", "report.json", "--result", found["id"]], folder)
     assert refused.code == 2, refused
     assert "TICKET_AUDIT_LOG" in refused.stderr and "--env TICKET_AUDIT_LOG=VALUE" in refused.stderr, refused
     assert "call" not in refused.stdout
 
     fresh = cli(["replay", "report.json", "--result", found["id"], "--env", "TICKET_AUDIT_LOG={tmpdir}/audit.log"],
-                tmp_path)
+                folder)
     assert fresh.code == 1 and "still fails" in fresh.stdout, fresh
 
-    audit = tmp_path / "audit.log"
-    here = cli(["replay", "report.json", "--result", found["id"]], tmp_path, env={"TICKET_AUDIT_LOG": str(audit)})
+    audit = folder / "audit.log"
+    here = cli(["replay", "report.json", "--result", found["id"]], folder, env={"TICKET_AUDIT_LOG": str(audit)})
     assert here.code == 1 and "still fails" in here.stdout, here
     assert audit.read_text().splitlines()[-1] == "get_ticket"
 
@@ -241,7 +249,7 @@ def test_cli_replay_needs_the_environment_the_run_set(tmp_path: Path) -> None:
     [printed] = [line.strip().removeprefix("replay: ") for line in run.stdout.splitlines()
                  if line.strip().startswith("replay: ") and f"'{found['id']}'" in line]
     assert printed.endswith(" --env 'TICKET_AUDIT_LOG={tmpdir}/audit.log'"), printed
-    as_printed = cli(shlex.split(printed)[1:], tmp_path)
+    as_printed = cli(shlex.split(printed)[1:], folder)
     assert as_printed.code == 1 and "still fails" in as_printed.stdout, as_printed
 
 
@@ -269,16 +277,14 @@ def test_a_printed_program_runs_with_the_runs_environment(tmp_path: Path) -> Non
     assert len(logs) == 2 and all(log.read_text().splitlines() == ["get_ticket"] for log in logs), logs
 
 
-def test_an_emitted_test_needs_the_environment_the_run_set(tmp_path: Path) -> None:
+def test_an_emitted_test_needs_the_environment_the_run_set(audited: tuple[Path, CliRun], tmp_path: Path) -> None:
     """The pytest file `--emit-tests` writes knows the run's environment names: without them it is
     skipped, naming them, before any server starts; with them it gives them to the server it starts."""
-    run = cli(["test", "--smoke", "--profile", "grading", "--max-examples", "5", "--env",
-               "TICKET_AUDIT_LOG={tmpdir}/audit.log", "--json", "report.json", "--emit-tests", "emitted", "--",
-               *error_shapes("json-error")], tmp_path)
+    folder, run = audited
     assert run.code == 0, run
-    data = json.loads((tmp_path / "report.json").read_text())
+    data = json.loads((folder / "report.json").read_text())
     [found] = [r for r in data["results"] if r["rule"] == "error-as-success"]
-    path = tmp_path / "emitted" / file_name(Result.from_dict(found), data["target"], tmp_path / "emitted")
+    path = folder / "emitted" / file_name(Result.from_dict(found), data["target"], folder / "emitted")
     assert "TICKET_AUDIT_LOG" in path.read_text() and "audit.log" not in path.read_text()
     command = [PYTHON, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", str(path)]
     bare = {k: v for k, v in os.environ.items() if k != "TICKET_AUDIT_LOG"}

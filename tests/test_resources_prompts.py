@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import ROOT, SERVE, engine, http_server, sample
+from helpers import ROOT, SERVE, engine, http_server, sample, sample_smoked
 from hypothesis_mcp.checks.prompts import PromptChecks
 from hypothesis_mcp.checks.resources import ResourceChecks
 from hypothesis_mcp.checks.uritemplate import parse
@@ -77,12 +77,12 @@ def test_sample_server_resources_and_prompts_pass_over_http() -> None:
 
 
 def test_sample_prompt_flaw_is_a_medium_confidence_failure_that_fails_smoke() -> None:
-    report = engine(sample("prompt-default-arg"), smoke=True)
+    report = sample_smoked("prompt-default-arg")  # with probes: the runs test_draws_stable.py compares
     assert not_passed([r for r in report.results if r.kind == "smoke" and r.tool is None]) == {
         ("smoke_prompt_missing_argument", "prompt-missing-argument-accepted", "fail", "medium",
          "prompt summarize_note")}
     assert report.smoke.any_failed and report.smoke.failed == 0
-    clean = engine(sample(), smoke=True)
+    clean = sample_smoked()
     assert (report.score, report.subscores) == (clean.score, clean.subscores)
 
 

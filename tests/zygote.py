@@ -42,9 +42,11 @@ PRELOAD = (
     "starlette.applications",
     "jsonschema",
     "hypothesis_mcp",
+    "hypothesis_mcp.engine",
 )
-"""What the test servers import (`mcp.server.fastmcp` is the 1.x SDK's name for `mcpserver`); a
-server importing more pays for the rest itself."""
+"""What the test servers import (`mcp.server.fastmcp` is the 1.x SDK's name for `mcpserver`), and the
+engine the command line runs (Hypothesis with it; not the command line's own typer and rich, which
+read the environment as they load); a server importing more pays for the rest itself."""
 
 
 def address(base: str, prefix: str) -> str:
@@ -201,6 +203,10 @@ def _become(request: dict[str, Any], fds: list[int]) -> NoReturn:
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
+    configuration = sys.modules.get("hypothesis.configuration")
+    if configuration is not None and not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        # Hypothesis took its default storage folder from the zygote's folder as it loaded.
+        configuration.set_hypothesis_home_dir(os.path.join(os.getcwd(), ".hypothesis"))
     unbuffered = bool(os.environ.get("PYTHONUNBUFFERED"))
     sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8")
     sys.stdout = io.TextIOWrapper(

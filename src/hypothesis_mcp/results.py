@@ -50,7 +50,7 @@ Check = Literal[
     "smoke_resource_metadata", "smoke_resource_read", "smoke_resource_template", "smoke_unknown_resource",
     "smoke_prompt_metadata", "smoke_prompt_get", "smoke_prompt_missing_argument", "smoke_unknown_prompt",
     "round-trip", "isolation", "bound", "agreement", "idempotent", "pages", "reads", "agree", "fields",
-    "variants", "deletes", "renames", IncidentRule, "stdout-not-protocol",
+    "variants", "deletes", "renames", "laws", IncidentRule, "stdout-not-protocol",
 ]
 """Every check's name. A pass or a skip names its check where a failure names its rule."""
 

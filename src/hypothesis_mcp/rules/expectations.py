@@ -26,6 +26,7 @@ from hypothesis_mcp.rules.answers import (
     shown,
 )
 from hypothesis_mcp.rules.bindings import find_id
+from hypothesis_mcp.rules.text_records import records_of
 from hypothesis_mcp.strategies.dialect import value_validator
 
 INCIDENT_RULES: dict[str, IncidentRule] = {
@@ -212,8 +213,24 @@ class ShowsNone(Expectation):
 
 
 @dataclass(frozen=True)
+class FindsNothing(Expectation):
+    """A keyed read of an identity no write stored answers a refusal ("not found"), as it does for
+    one never written: a refused write's identity."""
+
+    asked: str
+    key: ClassVar[str] = "finds_nothing"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return not answer.ok
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.asked}
+
+
+@dataclass(frozen=True)
 class FieldEquals(Expectation):
-    """The record the read shows (the object holding `marker`) has `field` equal to what was written."""
+    """The record the read shows (the object, or the text record, holding `marker`) has `field` equal
+    to what was written."""
 
     field: str
     value: Any
@@ -223,7 +240,7 @@ class FieldEquals(Expectation):
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
         if not answer.ok:
             return True
-        shown_values = [r[self.field] for r in records_holding(answer, self.marker) if self.field in r]
+        shown_values = [r[self.field] for r in records_of(answer, self.marker) if self.field in r]
         return not shown_values or any(v == self.value for v in shown_values)
 
     def to_dict(self) -> dict[str, Any]:
@@ -366,6 +383,23 @@ class SameAnswer(Expectation):
 
     def to_dict(self) -> dict[str, Any]:
         return {self.key: True}
+
+
+@dataclass(frozen=True)
+class InOrder(Expectation):
+    """A listing shows these records (by their markers) in this order, as it did before a read; a
+    record it does not show is not judged."""
+
+    markers: tuple[str, ...]
+    key: ClassVar[str] = "in_order"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        text = shown(answer) if answer.ok else ""
+        at = [i for m in self.markers if (i := text.find(m)) >= 0]
+        return at == sorted(at)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: list(self.markers)}
 
 
 @dataclass(frozen=True)
@@ -515,12 +549,16 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return Slice(data[Slice.key], data["n"])
     if ExactlyOf.key in data:
         return ExactlyOf(data[ExactlyOf.key], unit)
+    if InOrder.key in data:
+        return InOrder(tuple(data[InOrder.key]))
     if PagesDisjoint.key in data:
         return PagesDisjoint(tuple(data[PagesDisjoint.key]))
     if PagesCover.key in data:
         return PagesCover(tuple(data[PagesCover.key]), tuple(data.get("following", ())))
     if ShowsNone.key in data:
         return ShowsNone(tuple(data[ShowsNone.key]))
+    if FindsNothing.key in data:
+        return FindsNothing(str(data[FindsNothing.key]))
     if data.get(FailsAsError.key):
         return FailsAsError()
     if Replaced.key in data:
@@ -536,6 +574,8 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return ContainsAny(tuple(data[ContainsAny.key]), bool(data.get("answered")))
     if FieldEquals.key in data:
         return FieldEquals(data[FieldEquals.key], data.get("value"), str(data.get("marker", "")))
+    if NoRecordFor.key in data:
+        return NoRecordFor(tuple(str(a) for a in data[NoRecordFor.key]))
     if FieldKept.key in data:
         return FieldKept(data[FieldKept.key], str(data.get("marker", "")), str(data.get("witness", "")))
     if AtMost.key in data:
@@ -574,6 +614,10 @@ class NoRecordFor(Expectation):
     carrying that id (a blank or default record made up on the spot)."""
 
     asked: tuple[str, ...]
+    key: ClassVar[str] = "no_record_for"
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
         return not answer.ok or claimed_record(answer.value(), self.asked) is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: list(self.asked)}

@@ -196,11 +196,19 @@ def _compare(name: str, written: Any, read: Any, token: str, typed: Enums | None
     return None
 
 
+def change(name: str, written: Any, read: Any, typed: Enums | None = None) -> Change | None:
+    """How field `name`'s value read back differs from the one written (None: it does not); with
+    `typed`, an enum member read back as another member is a loss."""
+    if isinstance(written, bool):
+        return None if read is None or read is written else _flag(name, written, read, "")
+    return _compare(name, written, read, "", typed)
+
+
 def lost(written: Any, read: Any) -> bool:
     """A value read back lost (cut, emptied, items dropped, a number or a boolean changed), not
     only normalised or spelt another way."""
     if isinstance(written, bool):
-        return read is not None and _flag("", written, read, "").loss
+        return read is not None and read is not written and _flag("", written, read, "").loss
     change = _compare("", written, read, "")
     return change is not None and change.loss
 

@@ -303,7 +303,8 @@ class UpdateProbe:
         marker = created.marker
         updated = {t.split("-", 1)[1] for t in new}
         stale = {f"{marker}-{name}" for name in updated} & created.tokens
-        untouched = {t for t in created.tokens if t.split("-", 1)[1] not in updated and t.split("-", 1)[1] not in args}
+        sent = names_in(args)
+        untouched = {t for t in created.tokens if t.split("-", 1)[1] not in updated and t.split("-", 1)[1] not in sent}
         if any(t in text for t in new):
             self.judged += 1
             lost = sorted(t for t in untouched if t in earlier and t not in text)
@@ -445,3 +446,13 @@ def addressed_update_probe(run: ProbeHost, tool: Tool, readers: list[Reader],
                     return
     finally:
         run.pool.retire_warm()
+
+
+def names_in(args: Any) -> set[str]:
+    """Every member name the arguments hold, nested ones too: an update that sends an object
+    replaces the fields within it (a marked `meta.source` is the token of `source`)."""
+    if isinstance(args, dict):
+        return {str(k) for k in args} | {n for v in args.values() for n in names_in(v)}
+    if isinstance(args, list):
+        return {n for v in args for n in names_in(v)}
+    return set()

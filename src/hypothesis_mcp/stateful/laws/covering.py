@@ -1,13 +1,13 @@
-"""Law 7: pages cover. A listing that pages (stateful/looking.py learned which member of its answer,
-given back, answers the next page) is walked from its first page at small page sizes. Where one
-large page shows every record, in order, the second page starts with the record that follows the
-first page's last: one further on skipped a record, one already shown repeats it.
+"""Law 7: pages cover. A listing that pages is walked from its first page over three records the
+law writes itself: through a member of its answer given back (stateful/looking.py learned which), or
+through a number it takes, read as an offset and as a page from 0 and from 1. Where one large page
+shows the records in order, the second page starts with the record that follows the first page's
+last: one further on skipped a record, one already shown repeats it.
 
 The warm server holds many records, so the walk is judged there by its first page boundary against
-the large page (records told apart by their markers). The reproduction is the example's writes
-and the first two pages: on a fresh server they hold just the example's records when the listing
-showed none there, the example wrote no other record, and the records fill more than one page and
-at most two, so the expectation reads those two pages as the whole walk."""
+the large page (records told apart by their markers). The reproduction is the three writes and the
+first pages: on a fresh server, where the listing showed none, they hold just those records, which
+fill more than one page and at most two, so the expectation reads those pages as the whole walk."""
 
 from __future__ import annotations
 
@@ -27,19 +27,27 @@ from hypothesis_mcp.rules.expectations import PagesCover, PagesDisjoint
 from hypothesis_mcp.stateful.laws.laws import Breach
 from hypothesis_mcp.stateful.laws.machine import Example, Run
 from hypothesis_mcp.stateful.laws.model import Held
-from hypothesis_mcp.stateful.laws.observe import Reader
+from hypothesis_mcp.stateful.laws.observe import Learned, Reader
 from hypothesis_mcp.stateful.looking import Pager, find_pager, items, scalars
+from hypothesis_mcp.stateful.watch import full_arguments
 from hypothesis_mcp.strategies.markers import MARKER
 
 SIZES = (2, 3)
 """Page sizes walked where the listing takes one: a boundary every few records."""
+STEPPED = (2,)
+"""Page sizes of a listing paged by a number it is given (an offset or a page number): the three
+records the law writes then fill two pages, and a third ends the walk."""
+RECORDS = 3
+"""Records the law writes before it walks: more than one page and at most two at the sizes walked."""
+READINGS = ("offset", "page from 0", "page from 1")
+"""How a number a listing takes may page it: the records to pass, or the page, counted from 0 or 1."""
 LEARN_TRIES = 3
 """Tries to learn how a listing pages, while the store may still hold too few records to show it."""
 
 
 def covering_rules(run: Run) -> dict[str, Any]:
     learned = run.learned
-    listers = [r for r in learned.listers if limit_of(r.tool) is not None]
+    listers = [r for r in learned.listers if r.tool.name in learned.empty]
     tries: dict[str, int] = {}
     done: list[Example] = []
 
@@ -54,37 +62,68 @@ def covering_rules(run: Run) -> dict[str, Any]:
         return learned.pagers.get(name)
 
     def ready(machine: Any) -> bool:
-        return (bool(listers) and sum(h.live for h in machine.example.held) > min(SIZES) and machine.example not in done
-                and not machine.inert and not run.stop())
+        return (bool(listers) and machine.example not in done and not machine.inert and not run.stop())
 
     @precondition(ready)
-    @rule(which=st.integers(0, max(0, len(listers) - 1)))
-    def pages(machine: Any, which: int) -> None:
+    @rule(which=st.integers(0, max(0, len(listers) - 1)), data=st.data())
+    def pages(machine: Any, which: int, data: st.DataObject) -> None:
         example, reader = machine.example, listers[which]
         done.append(example)
-        limit, paging = limit_of(reader.tool), pager_of(reader)
-        listed = [h for h in example.held if h.live and reader.tool.name in h.shown and h.mark()]
-        if paging is None or limit is None or not replayable(example, reader, listed):
+        maker = next(((t, seen) for t, seen in learned.creators if any(c.tool == t.name for c in reader.fact.shown_by)),
+                     None)
+        unsized = learned.sized.get(reader.tool.name, "") is None and limit_of(learned, reader.tool) is None
+        if maker is None or unsized:
+            return
+        made = [example.create(maker[0], maker[1].identity, data.draw(full_arguments(maker[0])), judge=False)
+                for _ in range(RECORDS)]
+        listed = [h for h in made if h is not None and h.mark()]
+        limit = sized(run, reader) if len(listed) == RECORDS else None
+        paging = pager_of(reader) if limit is not None else None
+        if limit is None:
+            return
+        # The example's calls before these records are its checks here: a fresh replay holds just these.
+        example.checks.update(range(0, min(h.at for h in listed)))
+        if paging is None:
+            stepped(example, reader, limit, listed)
             return
         example.checks.add(len(example.calls))
         whole = example.call(reader.tool, example.learned.widest(reader.tool))
-        if not whole.ok or scalars(whole).get(paging[0].member) is not None:
-            return
-        order = [marker_of(i) for i in items(whole)]
-        for size in (s for s in SIZES if s < len(listed) <= 2 * s):
-            example.report(judged(example, reader, paging, listed, order, size), len(example.calls))
+        order = [marker_of(i) for i in items(whole)] if whole.ok else []
+        for size in (s for s in SIZES if s < len(listed) <= 2 * s and len(order) > 2 * s):
+            example.report(judged(example, reader, paging, fresh_order(listed, order), order, size), len(example.calls))
 
     return {"pages": pages}
 
 
-def limit_of(tool: Tool) -> str | None:
-    return next((b.param for b in profile(tool).bounds if b.kind == "limit"), None)
+def limit_of(learned: Learned, tool: Tool) -> str | None:
+    """The parameter that sizes the listing's pages, as the schema's bounds name it or as `sized` showed."""
+    return next((b.param for b in profile(tool).bounds if b.kind == "limit"), None) or learned.sized.get(tool.name)
+
+
+def sized(run: Run, reader: Reader) -> str | None:
+    """The parameter that sizes the listing's pages: named by the schema's bounds, else an optional
+    integer one that, given 2, made the listing answer two of the records its largest page shows."""
+    tool, found = reader.tool, run.learned.sized
+    if (named := limit_of(run.learned, tool)) is not None or tool.name in found:
+        return named  # asked once: None where no parameter sized the pages
+    base = run.learned.widest(tool)
+    whole = run.conn.call(tool.name, base)
+    shown = items(whole) if whole.ok else []
+    found[tool.name] = None
+    for name in moving(tool, "") if len(shown) > 2 else []:
+        if name in base:
+            continue
+        answer = run.conn.call(tool.name, {**base, name: 2})
+        if answer.ok and items(answer) == shown[:2]:
+            found[tool.name] = name
+            break
+    return found[tool.name]
 
 
 def learn(run: Run, reader: Reader) -> tuple[Pager, Fact] | None:
     """How the listing continues, tried at the smallest page size on the warm server (not part of
     any example: a reproduction walks from its first page)."""
-    limit = limit_of(reader.tool)
+    limit = limit_of(run.learned, reader.tool)
     if limit is None:
         return None
     name, calls = reader.tool.name, []
@@ -103,13 +142,6 @@ def learn(run: Run, reader: Reader) -> tuple[Pager, Fact] | None:
                              source="experiment")
 
 
-def replayable(example: Example, reader: Reader, listed: list[Held]) -> bool:
-    """Whether a fresh replay's listing holds the example's records alone."""
-    written = {h.tool for h in example.held}
-    return (reader.tool.name in example.learned.empty and len(listed) == len(example.held)
-            and sum(c.tool in written for c in example.calls) == len(example.held))
-
-
 def marker_of(item: Any) -> str | None:
     found = MARKER.search(json.dumps(item, ensure_ascii=False))
     return found.group() if found else None
@@ -119,7 +151,7 @@ def judged(example: Example, reader: Reader, paging: tuple[Pager, Fact], listed:
            order: list[str | None], size: int) -> list[Breach]:
     """The first page boundary of a walk at `size` a page, against the order one large page shows."""
     (pager, fact), name = paging, reader.tool.name
-    args = {**example.learned.widest(reader.tool), limit_of(reader.tool) or "": size}
+    args = {**example.learned.widest(reader.tool), limit_of(example.learned, reader.tool) or "": size}
     first = example.call(reader.tool, args)
     at = example.step_at
     following = scalars(first).get(pager.member) if first.ok else None
@@ -144,3 +176,83 @@ def judged(example: Example, reader: Reader, paging: tuple[Pager, Fact], listed:
                        f"one large page of {name} shows there", PagesCover(marks, (pager.member,)), example.step_at,
                        (reader.fact, fact), pinned=pinned)]
     return []
+
+
+def moving(tool: Tool, limit: str) -> list[str]:
+    """The listing's optional integer parameters besides its page size: those that may page it."""
+    return [name for name, schema in sorted(tool.properties.items()) if name != limit and name not in tool.required
+            and isinstance(schema, dict) and schema.get("type") == "integer"]
+
+
+def page_args(base: dict[str, Any], limit: str, size: int, param: str, reading: str, page: int) -> dict[str, Any]:
+    at = {"offset": page * size, "page from 0": page, "page from 1": page + 1}[reading]
+    return {**base, limit: size, param: at}
+
+
+def stepped(example: Example, reader: Reader, limit: str, listed: list[Held]) -> None:
+    """A listing paged by a number: read as an offset and as a page number (from 0 and from 1), the
+    first page holds the first records one large page shows, and the second starts with the record
+    after the first page's last. Where no reading keeps that, while one reading starts where the
+    large page does and goes on one record too far or too short, the pages skip or repeat a record
+    (a reading by position, not a named fact: a medium warning)."""
+    size = next((s for s in STEPPED if s < len(listed) <= 2 * s), None)
+    base = example.learned.widest(reader.tool)
+    if size is None:
+        return
+    start = len(example.calls)
+    whole = example.call(reader.tool, base)
+    order = [marker_of(i) for i in items(whole)] if whole.ok else []
+    if len(order) <= 2 * size or None in order[:2 * size + 1]:
+        return
+    for param in moving(reader.tool, limit):
+        off: list[tuple[str, int, int]] = []
+        for reading in READINGS:
+            pages = [page_args(base, limit, size, param, reading, page) for page in (0, 1)]
+            if not all(example.valid(reader.tool, a) for a in pages) or pages[0] == pages[1]:
+                continue
+            first, second = (example.call(reader.tool, a) for a in pages)
+            one, two = [marker_of(i) for i in items(first)], [marker_of(i) for i in items(second)]
+            if not (first.ok and second.ok) or one != order[:size] or not two or two[0] not in order:
+                continue
+            gap = order.index(two[0]) - size + 1
+            if gap == 1:
+                return  # a reading that pages as it should
+            if abs(gap - 1) == 1 and two == order[order.index(two[0]):order.index(two[0]) + len(two)]:
+                off.append((reading, gap, example.step_at))
+        if off:
+            reading, gap, at = off[0]
+            example.checks.update(range(start, at - 1))
+            fresh = fresh_order(listed, order)
+            example.report([breach_of(example, reader, limit, fresh, param, reading, size, gap, at)], at)
+            return
+    example.checks.update(range(start, len(example.calls)))
+
+
+def fresh_order(listed: list[Held], order: list[str | None]) -> list[Held]:
+    """The example's records in the order a fresh server lists them: as the large page shows them,
+    or, where it shows only some (a window of a large store), newest first if it shows the newest."""
+    shown = [h for h in sorted(listed, key=lambda h: order.index(h.mark()) if h.mark() in order else 0)]
+    if all(h.mark() in order for h in listed):
+        return shown
+    written = sorted(listed, key=lambda h: h.at)
+    return written[::-1] if written[-1].mark() in order else written
+
+
+def breach_of(example: Example, reader: Reader, limit: str, listed: list[Held], param: str, reading: str,
+              size: int, gap: int, at: int) -> Breach:
+    """The breach, with the reproduction's walk: the example's records, then its first pages (a fresh
+    server holds just those records): two for a repeat, three (the last past the end) for a skip."""
+    name, base = reader.tool.name, example.learned.widest(reader.tool)
+    marks = tuple(sorted({m for h in listed if (m := h.mark()) is not None}))
+    after = tuple(m for h in listed[size:] if (m := h.mark()) is not None)
+    said = f"walking {name} at {size} a page, {param} read as {'an' if reading == 'offset' else 'a'} {reading},"
+    walk = [Call(name, page_args(base, limit, size, param, reading, page)) for page in range(2 if gap < 1 else 3)]
+    example.calls[at - 1:at + 1] = walk[:2]
+    example.calls[at + 1:] = walk[2:]
+    last = at - 1 + len(walk) - 1
+    pinned = (*(h.at for h in listed), *range(at - 1, last))
+    if gap < 1:
+        return Breach("probe-pages-repeat", name, f"{said} started page 2 with a record page 1 showed",
+                      PagesDisjoint(marks), last, (reader.fact,), "medium", pinned=pinned)
+    return Breach("probe-pages-skip", name, f"{said} skipped a record between pages 1 and 2 that one large page "
+                  f"of {name} shows there", PagesCover(after), last, (reader.fact,), "medium", pinned=pinned)

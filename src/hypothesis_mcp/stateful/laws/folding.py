@@ -13,7 +13,7 @@ from hypothesis.stateful import Bundle, precondition, rule
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.model.facts import Fact
-from hypothesis_mcp.rules.expectations import ContainsAny
+from hypothesis_mcp.rules.expectations import ContainsAny, ShowsNone
 from hypothesis_mcp.stateful.laws.laws import Breach, shows
 from hypothesis_mcp.stateful.laws.machine import MAX_RECORDS, Example, Run, Step
 from hypothesis_mcp.stateful.laws.model import Held
@@ -49,25 +49,31 @@ def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: T
     """A write under a variant of `held`'s identity, then both asked for by their identities; whether
     `held` was lost to it."""
     key = held.args.get(identity)
-    varied = variant(key, kind) if isinstance(key, str) else None
     own = tuple(t for name, t in sorted(held.tokens.items()) if name != identity)
-    if varied is None or not own or identity_text(varied) in example.learned.used:
-        return False
     marker = example.run.marker()
-    args = {**with_marker(drawn, marker), identity: varied}
-    if not example.valid(tool, args):
+    kinds = sorted(FOLDS)
+    # The drawn kind first, then the others: a key whose schema refuses spaces may still fold by case.
+    tried = [(k, variant(key, k)) for k in kinds[kinds.index(kind):] + kinds[:kinds.index(kind)]] \
+        if isinstance(key, str) else []
+    kind, varied = next(((k, v) for k, v in tried if v is not None and identity_text(v) not in example.learned.used
+                         and example.valid(tool, {**with_marker(drawn, marker), identity: v})), (kind, None))
+    if varied is None or not own:
         return False
+    args = {**with_marker(drawn, marker), identity: varied}
     example.learned.used.add(identity_text(varied))
     answer = example.call(tool, args)
     if not answer.ok:
-        example.check(Step("refused", tool.name, None, facts))
+        refused(example, held, key, varied, kind, own, tool.name, identity, (*facts, reader.fact), reader)
         return False
     written = example.step_at
     other = Held.written(tool.name, args, marker, answer)
     other.at = written
+    # The variant holds the first record's identity token: a listing that shows the variant shows it.
+    held.shared.update(t for t in held.tokens.values() if t in varied)
     theirs = tuple(t for name, t in sorted(other.tokens.items()) if name != identity)
     asked, again = example.ask(reader, held), example.ask(reader, other)
     if asked is None or again is None or not theirs:
+        example.uncounted = True
         example.check(Step("create", tool.name, None, facts))
         return False
     start = len(example.calls)
@@ -89,5 +95,25 @@ def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: T
     if shows(second, theirs):
         example.delta += 1
         example.held.append(other)
+    else:
+        example.uncounted = True  # folded or unplaced: a record the example does not hold
     example.check(Step("create", tool.name, other if shows(second, theirs) else None, facts))
     return False
+
+
+def refused(example: Example, held: Held, key: Any, varied: str, kind: str, own: tuple[str, ...], tool: str,
+            identity: str, facts: tuple[Fact, ...], reader: Reader) -> None:
+    """A write under the variant refused (a duplicate, say): two identities are one where a read
+    asked for the variant shows `held`'s record, a warning, as a fold in plain sight is. Said of the
+    read, which shows the fold whether or not the refused write stays in the reproduction."""
+    written = example.step_at
+    example.check(Step("refused", tool, None, facts))
+    asked = example.ask(reader, held)
+    if asked is None or reader.arg is None or example.spoiled:
+        return
+    start = len(example.calls)
+    if shows(example.call(reader.tool, {**asked, reader.arg: varied}), own):
+        example.report([Breach(
+            FOLDED, reader.tool.name, f"{tool} refused {varied!r} after {key!r}, and {reader.tool.name} asked for "
+            f"{varied!r} shows the record of {key!r}: the store folds the two identities into one", ShowsNone(own),
+            start, facts, "medium", {"identity": identity, "variant": kind}, pinned=(held.at, written))], start)

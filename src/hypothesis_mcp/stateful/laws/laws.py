@@ -11,13 +11,24 @@ from typing import Any
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.model.facts import Fact
 from hypothesis_mcp.results import RuleId
-from hypothesis_mcp.rules.answers import records_holding, shown
-from hypothesis_mcp.rules.expectations import ContainsAny, Expectation, FieldEquals, NumberAt, SameAnswer, ShowsNone
-from hypothesis_mcp.stateful.fidelity import lost
+from hypothesis_mcp.rules.answers import shown
+from hypothesis_mcp.rules.expectations import (
+    ContainsAny,
+    Expectation,
+    FieldEquals,
+    NoRecordFor,
+    NumberAt,
+    SameAnswer,
+    ShowsNone,
+)
+from hypothesis_mcp.rules.text_records import Plain, records_of
+from hypothesis_mcp.stateful.fidelity import Enums, change
 
 ORDER: tuple[RuleId, ...] = (
-    "probe-read-changed-state", "probe-refusal-changed-state", "probe-delete-kept", "probe-delete-took-other",
-    "probe-silent-noop", "probe-identity-folded", "probe-data-lost", "probe-readers-disagree", "probe-value-changed",
+    "probe-read-changed-state", "probe-refusal-changed-state", "probe-delete-kept", "read-missing-as-success",
+    "probe-delete-took-other",
+    "probe-silent-noop", "probe-identity-folded", "probe-data-lost", "probe-rename-lost-fields",
+    "probe-readers-disagree", "probe-value-changed",
     "probe-count-wrong", "probe-pages-repeat", "probe-pages-skip", "probe-reference-dangling")
 """Which breach of one check is reported when several show: the one nearest its cause first (a read
 that consumed a record also makes every later reader miss it)."""
@@ -43,34 +54,41 @@ def shows(answer: Outcome, tokens: tuple[str, ...]) -> bool:
 
 
 def field_values(answer: Outcome, mark: str, name: str) -> list[Any]:
-    return [r[name] for r in records_holding(answer, mark) if name in r] if answer.ok else []
+    return [r[name] for r in records_of(answer, mark) if name in r] if answer.ok else []
 
 
-def differing(answer: Outcome, mark: str | None, values: dict[str, Any]) -> list[tuple[str, Any, Any]]:
-    """(field, written, shown) of each field the record shows with another value than last written.
-    Only the object that holds the record's marker is read; a field it does not show is not judged."""
+def differing(answer: Outcome, mark: str | None, values: dict[str, Any],
+              typed: Enums | None = None) -> list[tuple[str, Any, Any, str]]:
+    """(field, written, shown, confidence) of each field the record shows with another value than
+    last written: high where every value shown lost it (stateful.fidelity's loss: cut, emptied,
+    another number, flag or enum member); low where it was only normalised (whitespace, case, Unicode
+    form: a correct store may mean to) or is another text as long or longer (a value the server
+    derives, a date say). A value reshaped
+    (a text shown as the list of its parts) is no change, and a plain value of a text written with
+    line breaks is not judged (the format cannot hold it). Only the record that holds the marker is
+    read; a field it does not show is not judged."""
     if mark is None:
         return []
     found = []
     for name, value in values.items():
-        seen = field_values(answer, mark, name)
-        if seen and not any(same(v, value) for v in seen):
-            found.append((name, value, seen[0]))
+        seen = [v for v in field_values(answer, mark, name)
+                if not (isinstance(v, Plain) and isinstance(value, str) and "\n" in value)]
+        changes = [change(name, value, str(v) if isinstance(v, Plain) else v, typed) for v in seen]
+        if not seen or any(c is None for c in changes):
+            continue
+        how = "high" if all(c is not None and c.loss for c in changes) else "low"
+        found.append((name, value, seen[0], how))
     return found
 
 
-def same(shown_value: Any, written: Any) -> bool:
-    """Not lost: the field probes report a value read back normalised, reshaped (a text shown as a
-    list of its parts) or replaced by one the server derives as a warning, so the machine judges only
-    a loss (stateful.fidelity's)."""
-    return not lost(written, shown_value)
-
-
-def field_breach(rule: RuleId, tool: str, reader: str, at: int, mark: str, diff: tuple[str, Any, Any],
+def field_breach(rule: RuleId, tool: str, reader: str, at: int, mark: str, diff: tuple[str, Any, Any, str],
                  facts: tuple[Fact, ...], what: str) -> Breach:
-    name, written, seen = diff
+    """A value lost is a failure; one only normalised or spelt another way a warning."""
+    name, written, seen, confidence = diff
+    how = "" if confidence == "high" else " (not lost: normalised or spelt another way)"
     return Breach(rule, tool, f"{what}: {reader} shows {name} as {short(seen)} where {short(written)} was last "
-                  "written", FieldEquals(name, written, mark), at, facts,
+                  f"written{how}", FieldEquals(name, written, mark), at, facts,
+                  confidence=confidence,
                   details={"field": name, "written": written, "read": seen})
 
 
@@ -83,6 +101,12 @@ def missing(rule: RuleId, tool: str, reader: str, at: int, tokens: tuple[str, ..
 def kept(rule: RuleId, tool: str, reader: str, at: int, tokens: tuple[str, ...], facts: tuple[Fact, ...],
          what: str) -> Breach:
     return Breach(rule, tool, f"{what}: {reader} still shows it", ShowsNone(tokens), at, facts)
+
+
+def made_up(tool: str, at: int, asked: Any, facts: tuple[Fact, ...]) -> Breach:
+    return Breach("read-missing-as-success", tool, f"{tool} answered a read of a removed record with a record "
+                  f"under {short(asked)} that holds none of its values: a failure answered as a success",
+                  NoRecordFor((str(asked),)), at, facts, "medium")
 
 
 def changed_by_read(tool: str, at: int, facts: tuple[Fact, ...]) -> Breach:

@@ -7,19 +7,21 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-import jsonschema
-import referencing.exceptions
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, multiple, precondition, rule
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, initialize, multiple, precondition, rule
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, Outcome
-from hypothesis_mcp.model.facts import Fact
-from hypothesis_mcp.results import Binding, Call
-from hypothesis_mcp.rules.answers import numbers_in, shown
+from hypothesis_mcp.model.facts import Fact, fact_shown
+from hypothesis_mcp.model.profile import profile
+from hypothesis_mcp.results import Binding, Call, RuleId
+from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shown, values_of
+from hypothesis_mcp.rules.expectations import FindsNothing, InOrder, NumberAt
+from hypothesis_mcp.rules.text_records import records_of, text_records
+from hypothesis_mcp.stateful.laws.edges import at_edges, fits
 from hypothesis_mcp.stateful.laws.laws import (
     Breach,
     changed_by_read,
@@ -27,16 +29,18 @@ from hypothesis_mcp.stateful.laws.laws import (
     field_breach,
     first,
     kept,
+    made_up,
     miscounted,
     missing,
     shows,
 )
-from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held
-from hypothesis_mcp.stateful.laws.observe import Actor, Learned, Reader, identity_text, search_field
-from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size
+from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, sent
+from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
+from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size, tokens_of
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
-from hypothesis_mcp.strategies.dialect import value_validator
+from hypothesis_mcp.strategies.markers import MARKER
 
+RENAME_LOST: RuleId = "probe-rename-lost-fields"
 MAX_RECORDS = 3
 """Records one example holds at most: every check reads each of them."""
 SHRINK_EXAMPLES = 24
@@ -67,9 +71,36 @@ class Run:
     first_broken: int | None = None
     """The example after which a law was first seen broken."""
 
+    proven_readers: dict[str, Reader] = field(default_factory=dict)
+    """Keyed reads by guess that showed a record the machine wrote, as shown readers."""
+    not_readers: set[str] = field(default_factory=set)
+    proven: dict[str, tuple[Fact, ...]] = field(default_factory=dict)
+    """Guessed updates a keyed read showed changing a record, by tool: the fact it showed."""
+    not_updaters: set[str] = field(default_factory=set)
+    """Guessed updates whose change no keyed read showed: not called again."""
+    controls: dict[tuple[str, str], bool] = field(default_factory=dict)
+    """(keyed reader, identity never written): whether its read answered a success."""
+    echoing: dict[tuple[str, str], bool] = field(default_factory=dict)
+    """(tool, argument): whether the tool's answer to a value never written shows that value."""
+
     def marker(self) -> str:
         self.count += 1
         return salted_marker(zlib.crc32(f"laws:{self.seed}".encode()) & 0xFFFF, self.count)
+
+    def echoes(self, call: Call, name: str) -> bool:
+        """Whether `call`'s tool shows back what `name` asked for when no record holds it: the call
+        asked again on the warm server with its marker swapped for one never written. Unknown
+        (no marker to swap) counts as echoing."""
+        value = call.arguments.get(name)
+        found = MARKER.search(value) if isinstance(value, str) else None
+        if found is None or not isinstance(value, str):
+            return True
+        key = (call.tool, name)
+        if key not in self.echoing:
+            fresh = self.marker()
+            answer = self.conn.call(call.tool, {**call.arguments, name: value.replace(found.group(), fresh)})
+            self.echoing[key] = answer.kind != "result" or fresh in shown(answer)
+        return self.echoing[key]
 
 
 @dataclass
@@ -80,6 +111,10 @@ class Step:
     facts: tuple[Fact, ...] = ()
     at: int = -1
     """Where the step's call is among the example's calls."""
+    named: frozenset[str] = frozenset()
+    """The fields a patch named: any other field of its record it changed is data lost."""
+    moved: bool = False
+    """The update gave its record a new identity: any other field it changed is lost by the move."""
 
 
 class Example:
@@ -95,13 +130,25 @@ class Example:
         self.leaked: set[int] = set()
         """Refused writes (by index in `held`) a reader showed stored: a count counts them."""
         self.sizes: dict[str, int] = {}
+        self.orders: dict[str, list[Held]] = {}
+        """The live records each listing showed at the last check, in its order."""
         self.start: dict[str, float] = {}
+        self.enums = enums(self.learned)
+        self.uncounted = False
+        """A write answered a success whose record no read could place (its own, or folded into
+        another): how many records the example made is not known, so no count is judged."""
         self.spoiled = False
         """A breach already confirmed, or a counter that changed the store, showed in this example:
         what it holds now is no longer what its model says, so no later step is judged."""
+        self.numbers: dict[str, dict[str, float]] = {}
+        """Every number each counter showed at the example's start, by path."""
+        self.untracked = False
+        """A write the example made but does not hold (a series, law 7's records): counts per value
+        of a field are not judged."""
         for counter in self.learned.counters:
             answer = self.run.conn.call(counter.tool.name, self.learned.widest(counter.tool))
-            self.start[counter.tool.name] = numbers_in(answer).get(counter.path, float("nan"))
+            self.numbers[counter.tool.name] = numbers_in(answer)
+            self.start[counter.tool.name] = self.numbers[counter.tool.name].get(counter.path, float("nan"))
         for lister in self.learned.listers:
             self.sizes[lister.tool.name] = size(self.run.conn.call(lister.tool.name, self.learned.widest(lister.tool)))
 
@@ -116,7 +163,7 @@ class Example:
         """A write of fresh marked values; without `judge` it is one of a series, neither held nor
         checked (only counted)."""
         marker = self.run.marker()
-        args = with_marker(drawn, marker)
+        args = at_edges(tool, with_marker(drawn, marker), self.run.count, seen_identity)
         key = identity_text(args.get(seen_identity or ""))
         if seen_identity is not None and key in self.learned.used:
             return None
@@ -124,18 +171,44 @@ class Example:
         answer = self.call(tool, args)
         held = Held.written(tool.name, args, marker, answer, LIVE if answer.ok else REFUSED)
         held.at = len(self.calls) - 1
+        if answer.ok:
+            self.delta += 1  # a record made, whether or not its values can be told apart
+            self.untracked = self.untracked or not judge
         if not held.tokens:
             return None
         if answer.ok:
-            self.delta += 1
             self.bind(held)
         if not judge:
             return held if answer.ok else None
         self.held.append(held)
+        if answer.ok:
+            self.try_readers(held)
         creator = next(s for t, s in self.learned.creators if t.name == tool.name)
         facts = tuple(f for f in (creator.fact,) if f is not None)
         self.check(Step("create" if answer.ok else "refused", tool.name, held, facts))
         return held if answer.ok else None
+
+    def try_readers(self, held: Held) -> None:
+        """Each keyed read by guess not tried yet, asked for the record just written: one that shows
+        it reads records (shown, by these two calls); one that does not is asked for nothing more."""
+        start = len(self.calls)
+        for index, reader in enumerate(self.learned.readers):
+            name = reader.tool.name
+            value = held.value_of(reader.field or "")
+            if not reader.guessed or name in self.run.proven_readers or name in self.run.not_readers or value is None:
+                continue
+            asked = {**self.learned.widest(reader.tool), reader.arg or "": value}
+            if shows(self.call(reader.tool, asked), self.unasked(len(self.calls) - 1, held.token_list())):
+                fact = fact_shown(f"{name} reads a record by its {reader.arg}: asked with the {reader.arg} of a "
+                                  f"record {held.tool} wrote, it showed the record", calls=(self.calls[held.at],
+                                  self.calls[-1]), source="experiment")
+                self.run.proven_readers[name] = replace(reader, fact=fact, guessed=False)
+                self.learned.readers[index] = self.run.proven_readers[name]
+            else:
+                self.run.not_readers.add(name)
+                self.spoiled = True  # what else the call did is not known: the example is judged no further
+                break
+        self.checks.update(range(start, len(self.calls)))
 
     def bind(self, held: Held) -> None:
         """The write's call names the server-made values a later call of the example may take."""
@@ -145,17 +218,43 @@ class Example:
             self.calls[-1] = Call(last.tool, last.arguments, last.method, binds)
 
     def update(self, actor: Actor, held: Held, drawn: dict[str, Any]) -> None:
+        """An update of `held`, its fields at the edges its turn picks; every third turn a patch that
+        names just one field where the schema allows it (a store may treat such a patch otherwise)."""
         value = held.value_of(actor.arg)
         if value is None or not held.live:
             return
+        if actor.guessed and actor.tool.name in self.run.not_updaters:
+            return
         marker = self.run.marker()
-        args = {**with_marker(drawn, marker), actor.arg: value}
+        args = at_edges(actor.tool, {**with_marker(drawn, marker), actor.arg: value}, self.run.count, actor.arg)
+        fields = sorted(set(args) - {actor.arg})
+        only = fields[self.run.count // 3 % len(fields)] if fields and self.run.count % 3 == 0 else None
+        if only is not None and only in args and only != actor.arg and self.valid(
+                actor.tool, narrow := {actor.arg: value, only: args[only]}):
+            args = narrow
+        before = dict(held.values)
         answer = self.call(actor.tool, args)
+        facts = self.run.proven.get(actor.tool.name, actor.facts)
+        if answer.ok and actor.guessed and actor.tool.name not in self.run.proven:
+            facts = self.prove(actor, held, tuple(sorted(tokens_of(args, marker))))
+            if not facts:
+                return
         if answer.ok:
+            held.before = {k: before[k] for k in args if k != actor.arg and k in before}
             held.updated(args, marker, actor.arg)
             held.agreed.clear()
-            self.moved(actor, held, args)
-            self.check(Step("update", actor.tool.name, held, actor.facts))
+            patch = self.patches(actor, held)
+            if not patch:
+                # A replace may set what it does not name to its default: those fields are not judged,
+                # and the record is looked for by what this call sent.
+                held.values = {k: v for k, v in held.values.items() if k in args}
+                held.stale |= {t for t in held.tokens.values() if t not in sent(args)}
+                held.tokens = {k: t for k, t in held.tokens.items() if t in sent(args)}
+            moved = self.moved(actor, held, args)
+            self.check(Step("update", actor.tool.name, held, facts,
+                            named=frozenset(args) if patch else frozenset(), moved=moved))
+            return
+        if actor.guessed and actor.tool.name not in self.run.proven:
             return
         refused = Held.written(actor.tool.name, args, marker, answer, REFUSED)
         refused.ids, refused.args, refused.at = held.ids, {**held.args, **args}, len(self.calls) - 1
@@ -163,37 +262,65 @@ class Example:
             self.held.append(refused)
         self.check(Step("refused", actor.tool.name, refused, actor.facts))
 
-    def moved(self, actor: Actor, held: Held, sent: dict[str, Any]) -> None:
+    def patches(self, actor: Actor, held: Held) -> bool:
+        """The update leaves out a field its record's creator requires, so it cannot mean to set the
+        fields it does not name to their defaults: it is a patch."""
+        creator = next((t for t, _ in self.learned.creators if t.name == held.tool), None)
+        needed = set(creator.input_schema.get("required") or ()) if creator is not None else set()
+        return bool(needed - set(actor.tool.input_schema.get("required") or ()) - {actor.arg})
+
+    def prove(self, actor: Actor, held: Held, sent: tuple[str, ...]) -> tuple[Fact, ...]:
+        """A guessed update is one where a keyed read of the record then shows a value its call
+        sent; else it is no update, and the example, whose record it may have changed, is judged no
+        further."""
+        start = len(self.calls)
+        reader, asked = next(((r, a) for r in self.learned.readers if r.kind == "key"
+                              and (a := self.ask(r, held)) is not None), (None, None))
+        shown_by = reader is not None and asked is not None and shows(self.call(reader.tool, asked), sent)
+        self.checks.update(range(start, len(self.calls)))
+        if reader is None or not shown_by:
+            self.run.not_updaters.add(actor.tool.name)
+            self.spoiled = True
+            return ()
+        fact = fact_shown(f"{actor.tool.name} changes records: after its successful call with the {actor.arg} of "
+                          f"a record, {reader.tool.name} showed the values it sent", source="experiment")
+        self.run.proven[actor.tool.name] = (fact,)
+        return (fact,)
+
+    def moved(self, actor: Actor, held: Held, sent: dict[str, Any]) -> bool:
         """An update after which a keyed read no longer finds the record under its identity but finds
         it under another value the call sent is a move (a rename): the record's identity is that
-        value from now on, and nothing was lost."""
+        value from now on. Where the old identity is refused, a record that claims the new one is the
+        record moved, even if it lost every marked value (what it lost is then judged)."""
         start = len(self.calls)
         try:
-            self.rekeyed(actor, held, sent)
+            return self.rekeyed(actor, held, sent)
         finally:
             self.checks.update(range(start, len(self.calls)))
 
-    def rekeyed(self, actor: Actor, held: Held, sent: dict[str, Any]) -> None:
+    def rekeyed(self, actor: Actor, held: Held, sent: dict[str, Any]) -> bool:
         reader, asked = next(((r, a) for r in self.learned.readers if r.kind == "key" and r.arg and r.field
                               and (a := self.ask(r, held)) is not None), (None, None))
         if reader is None or asked is None or reader.arg is None or reader.field is None:
-            return
-        if self.finds(reader, asked, held):
-            return
+            return False
+        old = self.call(reader.tool, asked)
+        if shows(old, self.unasked(len(self.calls) - 1, held.token_list())):
+            return False
         for name, value in sent.items():
             if name == actor.arg or value == asked[reader.arg] or not isinstance(value, str | int):
                 continue
             trial = {**asked, reader.arg: value}
-            if self.valid(reader.tool, trial) and self.finds(reader, trial, held):
-                held.args[reader.field] = value
+            if not self.valid(reader.tool, trial):
+                continue
+            answer = self.call(reader.tool, trial)
+            if shows(answer, self.unasked(len(self.calls) - 1, held.token_list())) or (
+                    not old.ok and claims_id(answer, value, held)):
+                held.args = {**held.args, reader.field: value}  # a new dict: the write's call keeps what it sent
                 if reader.field in held.values:
                     held.values[reader.field] = value
                 held.values.pop(name, None)
-                return
-
-    def finds(self, reader: Reader, args: dict[str, Any], held: Held) -> bool:
-        answer = self.call(reader.tool, args)
-        return shows(answer, self.unasked(len(self.calls) - 1, held.token_list()))
+                return True
+        return False
 
     def remove(self, actor: Actor, held: Held) -> None:
         value = held.value_of(actor.arg)
@@ -226,6 +353,10 @@ class Example:
     def ask(self, reader: Reader, held: Held) -> dict[str, Any] | None:
         """The arguments that ask `reader` for `held`: none where it was not shown to read records of
         that writer."""
+        if reader.guessed:
+            if reader.tool.name not in self.run.proven_readers:
+                return None
+            reader = self.run.proven_readers[reader.tool.name]
         if not any(c.tool == held.tool for c in reader.fact.shown_by):
             return None
         base = self.learned.widest(reader.tool)
@@ -241,10 +372,7 @@ class Example:
         return None
 
     def valid(self, tool: Tool, args: dict[str, Any]) -> bool:
-        try:
-            return bool(value_validator(tool.input_schema or {"type": "object"}).is_valid(args))
-        except (jsonschema.exceptions.SchemaError, referencing.exceptions.Unresolvable, TypeError, ValueError):
-            return True
+        return fits(tool, args)
 
     # --- the laws ---------------------------------------------------------------------------------
 
@@ -294,7 +422,7 @@ class Example:
                 b.rule == "probe-read-changed-state" and b.tool == step.tool for b in breaches):
             breaches = self.counted(step.tool)
         for counter in self.learned.counters:
-            if counter.tool.name in self.run.not_counters or self.spoiled:
+            if counter.tool.name in self.run.not_counters or self.spoiled or self.uncounted:
                 continue
             answer = self.call(counter.tool, self.learned.widest(counter.tool))
             now = numbers_in(answer).get(counter.path)
@@ -310,9 +438,68 @@ class Example:
                     breaches.append(breach)
                 else:
                     breaches = self.counted(counter.tool.name)
+            elif answer.ok:
+                breaches += self.by_value(counter, answer, start)
+        if step.kind == "read":
+            breaches += self.reordered(step, listed)
         for name, (_, answer) in listed.items():
             self.sizes[name] = size(answer)
+            self.orders[name] = self.order(answer)
         self.report(breaches, start)
+
+    def by_value(self, counter: Counter, answer: Outcome, start: int) -> list[Breach]:
+        """Law 5 on a number a count shows per value of a field (its path ends with a value the
+        field's schema lists, and with no other field's): it moves by the example's live records
+        that hold that value now. Judged only where every record the example made is held and its
+        value of the field known (an update that left the field out may have reset it)."""
+        if self.untracked or self.uncounted or self.leaked:
+            return []
+        began, now = self.numbers.get(counter.tool.name, {}), numbers_in(answer)
+        mine = [h for h in self.held if h.state != REFUSED]
+        found = []
+        for path, number in sorted(now.items()):
+            value = path.rsplit(".", 1)[-1]
+            fields = {name for tool, _ in self.learned.creators for name, schema in tool.properties.items()
+                      if isinstance(schema, dict) and value in (schema.get("enum") or [])}
+            if path == counter.path or path not in began or path not in counter.numbers or len(fields) != 1:
+                continue
+            name = fields.pop()
+            if any(h.live and name not in h.values for h in mine):
+                continue
+            holding = sum(h.live and h.values[name] == value for h in mine)
+            if number - began[path] != holding:
+                at = len(self.calls) - 1
+                found.append(Breach(
+                    "probe-count-wrong", counter.tool.name, f"{counter.tool.name}'s {path} moved by "
+                    f"{number - began[path]:g} while the example holds {holding} record(s) whose {name} is "
+                    f"{value!r} now", NumberAt(path, counter.numbers[path] + holding), at, (counter.fact,), "medium",
+                    details={"path": path, "expected_change": holding, "shown": number},
+                    pinned=tuple(i for i in range(start) if i not in self.checks)))
+        return found
+
+    def order(self, answer: Outcome) -> list[Held]:
+        """The live records a listing shows, in the order it shows them."""
+        text = shown(answer) if answer.ok else ""
+        at = {id(h): text.find(m) for h in self.held if h.live and (m := h.mark()) is not None}
+        return sorted((h for h in self.held if at.get(id(h), -1) >= 0), key=lambda h: at[id(h)])
+
+    def reordered(self, step: Step, listed: dict[str, tuple[int, Outcome]]) -> list[Breach]:
+        """Law 1 on a listing's order: after a call that only reads, the records the listing showed
+        before stand in the same order (a read that moves a record to the newest end changed it)."""
+        found = []
+        for name, (at, answer) in listed.items():
+            now, before = self.order(answer), [h for h in self.orders.get(name, []) if h.live]
+            both = [h for h in before if h in now]
+            if len(both) > 1 and [h for h in now if h in both] != both:
+                marks = tuple(m for h in both if (m := h.mark()) is not None)
+                found.append(Breach("probe-read-changed-state", step.tool, f"a record was read by {step.tool}: "
+                                    f"{name} then shows the records in another order than before the read",
+                                    InOrder(marks), at, (*step.facts, self.lister_fact(name)), "medium",
+                                    pinned=(*(h.at for h in both), step.at)))
+        return found
+
+    def lister_fact(self, name: str) -> Fact:
+        return next(r.fact for r in self.learned.listers if r.tool.name == name)
 
     def report(self, breaches: list[Breach], start: int) -> None:
         """The first breach not yet confirmed is kept with the calls up to its read, and stops the
@@ -343,9 +530,9 @@ class Example:
                    for tool, args, held, answer in asked)
 
     def digest(self, answer: Outcome, held: Held) -> tuple[Any, ...]:
-        mark = held.mark()
+        mark = marking(answer, held)
         return (answer.ok, tuple(t for t in held.token_list() if t in shown(answer)),
-                tuple(differing(answer, mark, held.values)) if mark else ())
+                tuple(differing(answer, mark, held.values, self.enums)) if mark else ())
 
     def judge(self, step: Step, index: int, held: Held, answers: dict[tuple[str, int], tuple[int, Outcome]],
               listed: dict[str, tuple[int, Outcome]]) -> list[Breach]:
@@ -360,6 +547,14 @@ class Example:
                     found.append(kept("probe-refusal-changed-state", held.tool, reader.tool.name, at, tokens,
                                       (*step.facts, reader.fact) if mine else (reader.fact,),
                                       f"a call of {held.tool} was refused, yet what it sent was stored"))
+            for reader, at, answer in readers if not found else []:
+                if self.found_refused(reader, held, answer):
+                    self.leaked.add(index)
+                    found.append(Breach(
+                        "probe-refusal-changed-state", held.tool, f"a call of {held.tool} was refused, yet "
+                        f"{reader.tool.name} asked for the identity it sent answers a record, where it refuses "
+                        "an identity never written", FindsNothing(str(held.value_of(reader.field or ""))), at,
+                        (*step.facts, reader.fact) if mine else (reader.fact,)))
             return found
         tokens = tuple(sorted(held.tokens.values()))
         if held.state == REMOVED:
@@ -371,11 +566,22 @@ class Example:
                     found.append(kept("probe-delete-kept", held.removed[0] if held.removed else step.tool,
                                       reader.tool.name, at, every, (*step.facts, reader.fact),
                                       "a record was removed with success"))
+                elif reader.kind == "key" and reader.arg is not None and answer.ok and claims_record(
+                        answer, asked := self.calls[at].arguments.get(reader.arg)):
+                    found.append(made_up(reader.tool.name, at, asked, (*step.facts, reader.fact)))
             return found
         showing = [r for r, _, a in readers if shows(a, tokens)]
+        if not tokens:
+            return found  # its writes left it no marked value: no reader can be asked whether it shows it
         if mine and step.kind in ("create", "update") and not showing:
-            for reader, at, _ in [r for r in readers if r[0].kind != "list" and self.claims(held)][:1]:
-                found.append(missing("probe-silent-noop", step.tool, reader.tool.name, at, tokens,
+            # After a move the keyed read under the new identity is the one to judge by.
+            asked = sorted((r for r in readers if r[0].kind != "list" and self.claims(held)),
+                           key=lambda r: step.moved and r[0].kind != "key")
+            for reader, at, _ in asked[:1]:
+                found.append(missing(RENAME_LOST, step.tool, reader.tool.name, at, tokens, (*step.facts, reader.fact),
+                                     f"{step.tool} gave the record a new identity, and lost what it held")
+                             if step.moved else
+                             missing("probe-silent-noop", step.tool, reader.tool.name, at, tokens,
                                      (*step.facts, reader.fact),
                                      f"{step.tool} answered a success, yet no reader shows what it wrote"))
             return found
@@ -386,11 +592,11 @@ class Example:
             one_more = size(answer) == self.sizes.get(name, -1) + 1
             expected = name in held.shown or reader.kind == "key" or (
                 reader.kind == "search" and (reader.field != TEXT or shows(answer, tokens))) or (
-                reader.kind == "list" and mine and step.kind == "create" and one_more)
+                reader.kind == "list" and mine and step.kind == "create" and (one_more or shows(answer, tokens)))
             if not expected:
                 continue
             if not shows(answer, tokens):
-                grew = size(answer) > self.sizes.get(name, 0)
+                grew = size(answer) > self.sizes.get(name, 0) and not self.full(reader.tool, answer)
                 if reader.kind == "list" and step.kind == "create" and not mine and not grew:
                     held.shown.discard(name)  # a window of the newest or oldest records, not a loss
                     continue
@@ -398,25 +604,67 @@ class Example:
                 found.append(missing(rule, tool, name, at, tokens, (*step.facts, reader.fact), what))
                 continue
             held.shown.add(name)
-            diffs = differing(answer, held.mark(), held.values)
+            mark = marking(answer, held)
+            diffs = differing(answer, mark, held.values, self.enums)
             if not diffs:
                 held.agreed.add(name)
             elif not mine and name not in held.agreed:
                 continue  # a field this reader never showed as written: not this step's doing
+            ignored = mine and step.kind == "update" and bool(held.before) and all(
+                any(d[0] == k and d[2] == v for d in diffs) for k, v in held.before.items())
             for diff in diffs:
                 rule, tool, what = self.blame(step, mine, name)
-                if rule == "probe-silent-noop" or (rule == "probe-readers-disagree" and not any(
-                        not differing(a, held.mark(), {diff[0]: diff[1]}) and shows(a, tokens)
+                if ignored:
+                    rule, tool, what = ("probe-silent-noop", step.tool, f"{step.tool} answered a success, yet every "
+                                        "field it named reads back as before")
+                elif mine and step.moved:
+                    rule, tool, what = (RENAME_LOST, step.tool, f"{step.tool} gave the record a new identity "
+                                        "and changed another field")
+                elif mine and step.named and diff[0] not in step.named:
+                    rule, tool, what = ("probe-data-lost", step.tool,
+                                        f"{step.tool} changed a field its call did not name")
+                elif rule == "probe-silent-noop" or (rule == "probe-readers-disagree" and not any(
+                        not differing(a, marking(a, held), {diff[0]: diff[1]}, self.enums) and shows(a, tokens)
                         and r.tool.name != name for r, _, a in readers)):
                     rule, tool = "probe-value-changed", step.tool
-                found.append(field_breach(rule, tool, name, at, held.mark() or "", diff,
+                found.append(field_breach(rule, tool, name, at, mark or "", diff,
                                           (*step.facts, reader.fact), what))
         return found
 
+    def found_refused(self, reader: Reader, held: Held, answer: Outcome) -> bool:
+        """A keyed read of the identity a refused create sent (never written before: the machine
+        writes each identity once) that answers a success naming it, where the same read of an
+        identity no call wrote (the identity reversed) answers a refusal."""
+        value = held.value_of(reader.field or "")
+        creator = any(t.name == held.tool for t, _ in self.learned.creators)
+        if reader.kind != "key" or not creator or not isinstance(value, str) or not answer.ok \
+                or value not in shown(answer) or len(set(value)) < 3:
+            return False
+        args = self.ask(reader, held)
+        other = value[::-1]
+        if args is None or reader.arg is None or identity_text(other) in self.learned.used:
+            return False
+        control = {**args, reader.arg: other}
+        if not self.valid(reader.tool, control):
+            return False
+        key = (reader.tool.name, other)
+        if key not in self.run.controls:
+            self.run.controls[key] = self.run.conn.call(reader.tool.name, control).ok
+        return not self.run.controls[key]
+
+    def full(self, tool: Tool, answer: Outcome) -> bool:
+        """A listing that answered as many records as the largest page it was asked for: a window
+        (a series of writes between two checks can grow it to its full page)."""
+        asked = self.learned.widest(tool)
+        pages = [v for b in profile(tool).bounds if b.kind == "limit" and isinstance(v := asked.get(b.param), int)]
+        return bool(pages) and size(answer) >= pages[0]
+
     def unasked(self, at: int, tokens: tuple[str, ...]) -> tuple[str, ...]:
-        """The tokens the read at `at` was not asked with: an answer that only echoes the value it
-        was asked for ("no note titled X") does not show the record."""
-        asked = [v for v in self.calls[at].arguments.values() if isinstance(v, str)]
+        """The tokens the read at `at` was not asked with, unless the reader was seen not to echo
+        that argument: an answer that only echoes the value it was asked for ("no note titled X")
+        does not show the record."""
+        call = self.calls[at]
+        asked = [v for k, v in call.arguments.items() if isinstance(v, str) and self.run.echoes(call, k)]
         return tuple(t for t in tokens if not any(t in text for text in asked))
 
     def claims(self, held: Held) -> bool:
@@ -434,6 +682,43 @@ class Example:
         if step.kind == "remove":
             return "probe-delete-took-other", step.tool, f"{step.tool} removed another record"
         return "probe-data-lost", step.tool, f"{step.tool} wrote another record"
+
+
+def claims_record(answer: Outcome, asked: Any) -> bool:
+    """The answer shows a record under the asked id (rules.answers.claimed_record), in JSON or text."""
+    ids = [str(asked)]
+    return claimed_record(answer.value(), ids) is not None or any(
+        claimed_record(r, ids) is not None for r in text_records(answer))
+
+
+def claims_id(answer: Outcome, value: Any, held: Held) -> bool:
+    """The answer shows a record under `value` that also holds one of `held`'s other values as
+    written: the record, moved."""
+    def records(item: Any, depth: int = 0) -> list[dict[str, Any]]:
+        if isinstance(item, dict) and depth < 8:
+            return [item, *(r for v in item.values() for r in records(v, depth + 1))]
+        if isinstance(item, list) and depth < 8:
+            return [r for v in item for r in records(v, depth + 1)]
+        return []
+
+    found = [r for v in values_of(answer) for r in records(v)] or text_records(answer)
+    return answer.ok and any(value in r.values() and any(
+        r.get(k) == v for k, v in held.values.items() if v not in (None, "", [], {}, value) and not isinstance(v, bool))
+        for r in found)
+
+
+def marking(answer: Outcome, held: Held) -> str | None:
+    """The record's token that finds its record in the answer: a field the write marked may be the
+    one the store lost, so each is tried, the latest written first (a later marker sorts after)."""
+    marks = [t for t in held.token_list() if t not in held.shared]
+    return next((t for t in sorted(marks, reverse=True) if records_of(answer, t)), held.mark())
+
+
+def enums(learned: Learned) -> dict[str, list[Any]]:
+    """The members each enum field of the writers allows: one read back as another is a loss."""
+    tools = [t for t, _ in learned.creators] + [a.tool for a in learned.updaters]
+    return {name: sub["enum"] for t in tools for name, sub in t.properties.items()
+            if isinstance(sub, dict) and isinstance(sub.get("enum"), list)}
 
 
 Law = Callable[[Run], dict[str, Any]]
@@ -459,6 +744,11 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
                 run.first_broken = run.examples
             self.inert = run.first_broken is not None and run.examples - run.first_broken > SHRINK_EXAMPLES
             self.example = Example(run)
+
+        @initialize(target=records, which=st.sampled_from(range(len(creators))), data=st.data())
+        def begin(self, which: int, data: st.DataObject) -> Any:
+            """Every example starts with a record: a step of any other rule then has one to act on."""
+            return self.create(which, data) if not run.stop() and not self.inert else multiple()
 
         @precondition(lambda self: len(self.example.held) < MAX_RECORDS and not run.stop() and not self.inert)
         @rule(target=records, which=st.sampled_from(range(len(creators))), data=st.data())

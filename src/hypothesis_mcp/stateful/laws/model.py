@@ -34,6 +34,8 @@ class Held:
     """Where the write that made it (or was refused) is among the example's calls."""
     removed: tuple[str, int] | None = None
     """The tool that removed it, and where that call is."""
+    before: dict[str, Any] = field(default_factory=dict)
+    """The fields the last update named, as they were before it."""
     shared: set[str] = field(default_factory=set)
     """Its tokens another record holds (a reference to it): they show where that record shows."""
 
@@ -60,6 +62,14 @@ class Held:
     def updated(self, args: dict[str, Any], marker: str, named: str) -> set[str]:
         """The model after an update that named these fields; the tokens it wrote."""
         fresh = {t.removeprefix(f"{marker}-"): t for t in tokens_of(args, marker)}
+        for name, value in args.items():
+            # A field written again holds only what this write sent: its old tokens are gone.
+            if name != named:
+                old, new = sent(self.values.get(name)), sent(value)
+                for key, token in list(self.tokens.items()):
+                    if token in old and token not in new:
+                        self.stale.add(token)
+                        del self.tokens[key]
         for name in fresh:
             if name in self.tokens:
                 self.stale.add(self.tokens[name])
@@ -72,5 +82,5 @@ class Held:
         return next(iter(sorted(set(self.tokens.values()) - self.shared)), None)
 
 
-def sent(args: dict[str, Any]) -> str:
+def sent(args: Any) -> str:
     return json.dumps(args, ensure_ascii=False, sort_keys=True)

@@ -31,15 +31,19 @@ class Reader:
     fact: Fact
     arg: str | None = None
     field: str | None = None
+    guessed: bool = False
+    """A keyed read by guess: asked for nothing until it showed a record the machine wrote."""
 
 
 @dataclass(frozen=True)
 class Actor:
-    """A tool that acts on one record (update, remove), named by `arg`."""
+    """A tool that acts on one record (update, remove), named by `arg`. A `guessed` update is taken
+    for one only once a keyed read shows what its call sent (machine.py)."""
 
     tool: Tool
     arg: str
     facts: tuple[Fact, ...]
+    guessed: bool = False
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,8 @@ class Counter:
     fact: Fact
     fresh: float
     """The number a fresh server shows: a count's expectation on a fresh replay starts from it."""
+    numbers: dict[str, float] = field(default_factory=dict)
+    """Every number a fresh server shows, by path (counts per value among them)."""
 
 
 @dataclass
@@ -60,6 +66,8 @@ class Learned:
     counters: list[Counter] = field(default_factory=list)
     pagers: dict[str, tuple[Pager, Fact]] = field(default_factory=dict)
     """For a listing that pages: how its answer names the next page, and the experiment that showed it."""
+    sized: dict[str, str | None] = field(default_factory=dict)
+    """For a listing: the parameter an experiment showed sizing its pages (None: none did)."""
     empty: set[str] = field(default_factory=set)
     """The listings that showed no record on the fresh server."""
     used: set[str] = field(default_factory=set)
@@ -118,10 +126,13 @@ def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> N
             if name in first and first[name].ok and size(first[name]) == 0:
                 found.empty.add(name)
         elif seen.role == "count" and (path := counter(watcher.moves.get(name, []))) is not None:
-            fresh = numbers_in(first[name]).get(path) if name in first and first[name].ok else None
-            if fresh is not None:
-                found.counters.append(Counter(tool, path, fact, fresh))
+            numbers = numbers_in(first[name]) if name in first and first[name].ok else {}
+            if (fresh := numbers.get(path)) is not None:
+                found.counters.append(Counter(tool, path, fact, fresh, numbers))
+    guessed_counters(found, watcher, first)
+    guessed_updaters(found, watcher)
     guessed_removers(found, watcher)
+    guessed_readers(found, watcher)
     found.used = {identity_text(r.args.get(watcher.seen[r.tool].identity or "")) for r in watcher.records}
 
 
@@ -136,11 +147,47 @@ def search_field(reader: Reader, args: dict[str, Any], tokens: dict[str, str]) -
     return reader.field if reader.field in tokens else None
 
 
+def guessed_counters(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> None:
+    """A tool no experiment placed whose number moved by one with each record made but not back
+    with a removal: a count by guess (a removal it misses may be what is broken, so the experiments
+    could not show it counts). A finding that rests on it is at most low."""
+    for tool in watcher.tools:
+        moves = watcher.moves.get(tool.name, [])
+        seen = watcher.seen.get(tool.name)
+        if (seen is not None and seen.role is not None) or not any(step < 0 for step, _ in moves):
+            continue
+        path = counter([(step, delta) for step, delta in moves if step > 0])
+        numbers = numbers_in(first[tool.name]) if tool.name in first and first[tool.name].ok else {}
+        if path is not None and (fresh := numbers.get(path)) is not None:
+            fact = fact_guessed(f"{tool.name} counts records: its {path} moved by one with each record made",
+                                "no removal moved it back, so no experiment showed that it counts")
+            found.counters.append(Counter(tool, path, fact, fresh, numbers))
+
+
+def guessed_updaters(found: Learned, watcher: Watcher) -> None:
+    """A tool no experiment placed that takes a creator's identity and fields that creator writes:
+    an update by guess (a reader the experiments look at may not show the change: a stale listing).
+    The machine takes it for one only where a keyed read then shows what it sent."""
+    placed = {t.name for t, _ in found.creators} | {r.tool.name for r in found.readers} | {
+        a.tool.name for a in (*found.removers, *found.updaters)} | {c.tool.name for c in found.counters}
+    keyed = names_of(found, watcher)
+    for tool in watcher.tools:
+        if tool.name in placed or tool.read_only_hint or not watcher.callable(tool):
+            continue
+        for creator, _ in found.creators:
+            arg = next((a for a in sorted(keyed) if a in tool.required), None)
+            if arg is not None and (set(tool.properties) - {arg}) & set(creator.properties):
+                fact = fact_guessed(f"{tool.name} changes records", f"it takes the {arg} of a record "
+                                    f"{creator.name} makes and fields {creator.name} writes")
+                found.updaters.append(Actor(tool, arg, (fact,), guessed=True))
+                break
+
+
 def guessed_removers(found: Learned, watcher: Watcher) -> None:
     """A tool no experiment placed that may delete by its words or annotations and takes nothing but
     a creator's identity: a remover by guess (its removal may be what is broken, so the experiments
     could not show it). A finding that rests on it is at most low."""
-    identities = {s.identity for _, s in found.creators if s.identity}
+    identities = names_of(found, watcher)
     placed = {t.name for t, _ in found.creators} | {r.tool.name for r in found.readers} | {
         a.tool.name for a in (*found.removers, *found.updaters)}
     for tool in watcher.tools:
@@ -150,3 +197,26 @@ def guessed_removers(found: Learned, watcher: Watcher) -> None:
             fact = fact_guessed(f"{tool.name} removes records", "its words or annotations say it may delete; "
                                 "no experiment showed what it does")
             found.removers.append(Actor(tool, arg, (fact,)))
+
+
+def names_of(found: Learned, watcher: Watcher) -> set[str]:
+    """What may name a creator's record: its identity, or a member of its write's answer."""
+    creators = {t.name for t, _ in found.creators}
+    return {s.identity for _, s in found.creators if s.identity} | {
+        member for r in watcher.records if r.tool in creators for member, _ in r.ids}
+
+
+def guessed_readers(found: Learned, watcher: Watcher) -> None:
+    """A tool no experiment placed that takes nothing but what may name a creator's record and may
+    not delete: a keyed read by guess (a removal or a write a broken server misses may have hidden it
+    from the experiments). The machine asks it for a record only once it showed one it wrote."""
+    identities = names_of(found, watcher)
+    placed = {t.name for t, _ in found.creators} | {r.tool.name for r in found.readers} | {
+        a.tool.name for a in (*found.removers, *found.updaters)} | {c.tool.name for c in found.counters}
+    for tool in watcher.tools:
+        if tool.name in placed or may_delete(tool) or not watcher.callable(tool) or len(tool.required) != 1:
+            continue
+        arg = next(iter(tool.required))
+        if arg in identities and not any((set(tool.properties) - {arg}) & set(c.properties) for c, _ in found.creators):
+            fact = fact_guessed(f"{tool.name} reads a record by its {arg}", f"it takes only the {arg}")
+            found.readers.append(Reader(tool, "key", fact, arg, arg, guessed=True))

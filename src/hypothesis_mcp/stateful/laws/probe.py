@@ -54,10 +54,13 @@ def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
                         EXAMPLES, stateful_steps=STEPS))
             except (AssertionError, Flaky):
                 pass
-            except Exception:
-                # Hypothesis can fail while shrinking a run the warm server answered otherwise; the
-                # breaches seen before are still confirmed on fresh servers.
-                pass
+            except Exception as exc:
+                # Hypothesis can fail while shrinking a run the warm server answered otherwise, or a
+                # law's own code can fail: said as the machine's error, never swallowed; the breaches
+                # seen before are still confirmed on fresh servers.
+                yield host.result(model.creators[0][0].name, "laws", "inconclusive", "laws",
+                                  f"the laws machine could not run to the end: {type(exc).__name__}: "
+                                  f"{str(exc).splitlines()[0] if str(exc) else ''}", confidence="low")
             host.examples += run.examples
             seen = sorted(run.breaches, key=lambda b: (CONFIDENCE_ORDER[b[0].confidence], len(b[1])))
             tried: set[tuple[str, str]] = set()

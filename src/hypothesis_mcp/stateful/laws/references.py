@@ -80,11 +80,12 @@ def referring(example: Example, held: Held, value: str, tool: Tool, seen: Seen, 
     example.learned.used.add(key)
     answer = example.call(tool, args)
     other = Held.written(tool.name, args, marker, answer)
+    example.delta += answer.ok
+    example.untracked = example.untracked or (answer.ok and not other.tokens)
     if not answer.ok or not other.tokens:
         example.check(Step("create" if answer.ok else "refused", tool.name, None, (seen.fact,) if seen.fact else ()))
         return None
     other.at = example.step_at
-    example.delta += 1
     example.bind(other)
     example.held.append(other)
     held.shared.update(t for t in held.tokens.values() if t in value)

@@ -1,0 +1,83 @@
+"""The records a text answer shows: a block of `name: value` lines, or the rows of a markdown table
+under its header. A value is JSON where it parses as JSON and the text as written otherwise (then a
+`Plain` text: the format cannot say where it starts or ends, so a judgement of its whitespace is
+weak). An empty table cell is a field the record does not show."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.rules.answers import records_holding, values_of
+
+LINE = re.compile(r"^([A-Za-z_][\w.-]*): ?(.*)$")
+CELL = re.compile(r"(?<!\\)\|")
+
+
+class Plain(str):
+    """A value written as text, not as JSON."""
+
+    __slots__ = ()
+
+
+def value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return Plain(text)
+
+
+def text_records(outcome: Outcome) -> list[dict[str, Any]]:
+    """Each record of the answer's text, in order: the table's rows, then each block of lines."""
+    lines = [line.removesuffix("\r") for line in outcome.text.split("\n")]  # only \n ends a line here
+    found: list[dict[str, Any]] = []
+    block: dict[str, Any] = {}
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line.lstrip().startswith("|") and index + 1 < len(lines) and _separator(lines[index + 1]):
+            header = _cells(line)
+            index += 2
+            while index < len(lines) and lines[index].lstrip().startswith("|"):
+                row = _cells(lines[index])
+                found.append({h: value(c) for h, c in zip(header, row, strict=False) if h and c})
+                index += 1
+            continue
+        match = LINE.match(line)
+        if match is not None:
+            block[match.group(1)] = value(match.group(2))
+        elif block:
+            found.append(block)
+            block = {}
+        index += 1
+    if block:
+        found.append(block)
+    return found
+
+
+def text_records_holding(outcome: Outcome, token: str) -> list[dict[str, Any]]:
+    """The text records that hold `token` in one of their texts or lists of texts."""
+    return [r for r in text_records(outcome) if any(
+        token in t for v in r.values() for t in ([v] if isinstance(v, str) else v if isinstance(v, list) else [])
+        if isinstance(t, str))]
+
+
+def _separator(line: str) -> bool:
+    return set(line.replace("|", "").strip()) <= set("-: ") and "-" in line
+
+
+def _cells(line: str) -> list[str]:
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    return [c.strip().replace("\\|", "|") for c in CELL.split(inner)]
+
+
+def records_of(outcome: Outcome, token: str) -> list[dict[str, Any]]:
+    """The records an answer shows holding `token`: its JSON objects, or where it has no JSON value,
+    its text records."""
+    if values_of(outcome):
+        return records_holding(outcome, token)
+    return text_records_holding(outcome, token)

@@ -1,0 +1,77 @@
+"""Values at a store's edges. A store that keeps ordinary values may still mishandle a text with
+surrounding whitespace, one that Unicode normalisation changes, one outside ASCII or at its longest,
+an integer outside 32 bits, a number with more decimals than money has, or a value other than the
+field's declared default. Drawn at random these are rare, and a search shrinks away from them; so
+each field of a write the machine draws may take one, picked by the write's turn. Every edge is an
+ordinary schema-valid value: a store keeps it or refuses it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import referencing.exceptions
+
+from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.strategies.dialect import value_validator
+
+UNBOUNDED = 1000
+"""The length a text without maxLength is taken to."""
+WIDE = 2**31 + 7
+"""Outside a signed 32-bit integer, either side."""
+FINE = 0.123456789
+"""More decimals than two."""
+UNNORMAL = "\ufb01\u2460\uff21"
+"""A ligature, a circled digit and a full-width letter: NFKC turns each into plain letters."""
+OTHER = "\u00e9\u00df"
+"""Letters outside ASCII."""
+
+
+def at_edges(tool: Tool, args: dict[str, Any], turn: int, identity: str | None = None) -> dict[str, Any]:
+    """`args` with each field but the record's `identity` (its variants are law 8's) at the edge the
+    write's `turn` picks, or as drawn; arguments the schema refuses are left as drawn. The pick takes
+    no draw of its own, so the machine's search runs as it would without edges."""
+    chosen = {}
+    for place, (name, value) in enumerate(args.items()):
+        found = options(value, tool.properties.get(name)) if name != identity else [value]
+        chosen[name] = found[(turn + place) % len(found)]
+    return chosen if fits(tool, chosen) else args
+
+
+def options(value: Any, schema: Any) -> list[Any]:
+    """The value as drawn first, then its edges that the field's schema allows."""
+    sub = schema if isinstance(schema, dict) else {}
+    found: list[Any] = [value]
+    if "default" in sub and value == sub["default"]:
+        found += [m for m in sub.get("enum", ()) if m != value][:1] or ([not value] if isinstance(value, bool) else [])
+    if isinstance(value, bool):
+        return found
+    if isinstance(value, str) and "pattern" not in sub and "format" not in sub and "enum" not in sub:
+        longest = sub.get("maxLength", UNBOUNDED)
+        found += [f"{value}  ", f"{value}{UNNORMAL}", f"{value}{OTHER}",
+                  (value + "x" * longest)[:max(longest, len(value))]]
+    elif sub.get("type") == "integer" and isinstance(value, int):
+        found += [WIDE, -WIDE]
+    elif isinstance(value, int | float):
+        found += [round(value) + FINE]
+    return [v for v in found if within(v, sub)]
+
+
+def within(value: Any, schema: dict[str, Any]) -> bool:
+    """A quick bound check; the whole schema is checked on the arguments."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        low, high = schema.get("minimum"), schema.get("maximum")
+        return ((not isinstance(low, int | float) or value >= low)
+                and (not isinstance(high, int | float) or value <= high))
+    if isinstance(value, str):
+        longest = schema.get("maxLength")
+        return not isinstance(longest, int) or len(value) <= longest
+    return True
+
+
+def fits(tool: Tool, args: dict[str, Any]) -> bool:
+    """The arguments are valid by the tool's input schema (a schema the validator cannot read lets all by)."""
+    try:
+        return bool(value_validator(tool.input_schema or {"type": "object"}).is_valid(args))
+    except (jsonschema.exceptions.SchemaError, referencing.exceptions.Unresolvable, TypeError, ValueError):
+        return True
