@@ -6,12 +6,14 @@ again and greeted with `initialize`, and every later start of the run goes strai
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from helpers import ROOT, SERVE, shared_run
 from hypothesis_mcp import connect
 from hypothesis_mcp.errors import ServerStartError
-from public_servers import PYPI, in_venv
+from public_servers import PYPI, in_venv, npm_server
 
 RESTARTED = "initialize after restart"
 STAYS_UP = "1.6.0 autosave"
@@ -102,3 +104,16 @@ def test_a_server_that_dies_during_the_handshake_says_so_with_its_exit_code_and_
     assert raised.value.exit_code == 3
     assert "exited with code 3 before finishing the MCP handshake" in str(raised.value)
     assert "permission denied" in raised.value.stderr
+
+
+def test_the_ping_of_a_slow_greeting_keeps_a_dual_era_server_in_the_discovery_era(tmp_path: Path) -> None:
+    """server-filesystem 2.0.1 answers every request in the `initialize` era's shapes (no
+    `resultType`) once one comes without the protocol version in its `_meta`. Started a second
+    late, it reads the discovery request and the ping sent after it together; the ping carries the
+    version, so the calls after it are not malformed."""
+    node, entry = npm_server("server-filesystem", "2.0.1")
+    with connect(["sh", "-c", 'sleep 1; exec "$0" "$@"', node, entry, str(tmp_path)]) as conn:
+        assert conn.server is not None and conn.server.handshake == "discover"
+        answer = conn.call("list_allowed_directories")
+        assert conn._transport is not None and conn._transport.state.alive_at is not None, "no ping was answered"
+        assert answer.kind == "result", answer.summary()

@@ -95,6 +95,8 @@ class ProcessState:
     max_stderr: int = 64 * 1024
     probe_id: object = None
     """Id of the `server/discover` request, once it went out."""
+    probe_meta: dict[str, Any] | None = None
+    """The discovery request's `_meta` (protocol version, client info), which the ping repeats."""
     probe_sent: float | None = None
     probe_answered: bool = False
     stderr_at_probe: int = 0
@@ -315,6 +317,7 @@ class StdioTransport:
                         self.state.pending.add(message.message.id)
                         if message.message.method == DISCOVER and self.state.probe_sent is None:
                             self.state.probe_id = message.message.id
+                            self.state.probe_meta = (message.message.params or {}).get("_meta")
                             self.state.probe_sent = time.monotonic()
                             self.state.stderr_at_probe = self.state.stderr_bytes
                     data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
@@ -325,11 +328,17 @@ class StdioTransport:
 
     async def ping(self) -> None:
         """Ask whether the server answers at all: a ping is the one request every handshake-era
-        server must answer before `initialize`; its answer sets `state.alive_at`."""
+        server must answer before `initialize`; its answer, or an error (a discovery-era server may
+        not know the method), sets `state.alive_at`. It carries the discovery request's `_meta`: a
+        dual-era server answers every later request in the handshake era's shapes once a request
+        comes without the protocol version (server-filesystem 2.0.1 does)."""
         process = self._process
         if process is None or process.stdin is None:
             return
-        line = json.dumps({"jsonrpc": "2.0", "id": ALIVE_ID, "method": "ping"}).encode() + b"\n"
+        ping: dict[str, Any] = {"jsonrpc": "2.0", "id": ALIVE_ID, "method": "ping"}
+        if self.state.probe_meta:
+            ping["params"] = {"_meta": self.state.probe_meta}
+        line = json.dumps(ping).encode() + b"\n"
         with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             async with self._stdin_lock:
                 await process.stdin.send(line)

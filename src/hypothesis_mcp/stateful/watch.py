@@ -36,8 +36,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import jsonschema
-import referencing.exceptions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,7 +51,7 @@ from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.looking import Pager, find_pager, scalar, walk
 from hypothesis_mcp.stateful.unmarked import RETRIES, Plan, retried, unmarked
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
-from hypothesis_mcp.strategies.dialect import value_validator
+from hypothesis_mcp.strategies.dialect import admits
 from hypothesis_mcp.strategies.markers import MARKER
 from hypothesis_mcp.vocabulary import names_identity, server_made_id
 
@@ -246,7 +244,6 @@ class Watcher:
         self.shown_removed: dict[str, Call] = {}
         self.moves: dict[str, list[tuple[int, dict[str, float]]]] = {t.name: [] for t in self.lookers}
         self.changed: set[str] = set()
-        self.validators: dict[str, jsonschema.protocols.Validator] = {}
         self.snap: dict[str, Outcome] = {}
         self.look_calls: list[Call] = []
         """The calls of the latest snapshot."""
@@ -304,12 +301,7 @@ class Watcher:
     def valid(self, tool: Tool, args: dict[str, Any]) -> bool:
         """Whether the schema the server declared admits the arguments (the project's one oracle); a
         schema that cannot be read or resolved admits everything, and the server decides."""
-        try:
-            if tool.name not in self.validators:
-                self.validators[tool.name] = value_validator(tool.input_schema or {"type": "object"})
-            return bool(self.validators[tool.name].is_valid(args))
-        except (jsonschema.exceptions.SchemaError, referencing.exceptions.Unresolvable, TypeError, ValueError):
-            return True
+        return admits(tool.input_schema or {"type": "object"}, args)
 
     def next_draw(self, tool: Tool, variant: int | None = None) -> tuple[str, dict[str, Any]]:
         """Fresh values, shaped like the tool's last accepted write (see try_create)."""

@@ -17,6 +17,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 import jsonschema
+import referencing.exceptions
 from jsonschema.exceptions import SchemaError as MetaSchemaError
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
@@ -113,3 +114,12 @@ def schema_problem(schema: Any) -> str | None:
 def value_validator(schema: Any) -> Validator:
     """The compiled oracle for a schema as the server declared it."""
     return validator(pythonize(schema))
+
+
+def admits(schema: Any, value: Any) -> bool:
+    """Whether the schema the server declared admits `value`; one that cannot be read or resolved
+    admits everything, and the server decides."""
+    try:
+        return bool(value_validator(schema).is_valid(value))
+    except (jsonschema.exceptions.SchemaError, referencing.exceptions.Unresolvable, TypeError, ValueError):
+        return True

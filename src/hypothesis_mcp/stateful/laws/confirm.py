@@ -64,7 +64,19 @@ def confirmed(breach: Breach, calls: list[Call], checks: set[int], replays: Call
                 index += chunk
         chunk //= 2
     found = replace(finding, calls=head + tail, fresh=True)
+    if judged == 1 and not read_is_cause(found, head, tail, replays):
+        return None
     return read_to_blame(found, head, tail, pinned, reads, replays) or found
+
+
+def read_is_cause(finding: ProbeFinding, head: list[Call], tail: list[Call],
+                  replays: Callable[[ProbeFinding], bool]) -> bool:
+    """A read blamed for what a later read no longer shows is the cause only where a fresh replay
+    without it keeps the law: a listing's window or another write may hide the record all the same."""
+    if finding.rule != "probe-read-changed-state":
+        return True
+    at = max((i for i, c in enumerate(head) if c.tool == finding.tool), default=None)
+    return at is None or not replays(replace(finding, calls=head[:at] + head[at + 1:] + tail))
 
 
 def read_to_blame(finding: ProbeFinding, head: list[Call], tail: list[Call], pinned: list[Call],

@@ -9,11 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import jsonschema
-import referencing.exceptions
-
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.strategies.dialect import value_validator
+from hypothesis_mcp.strategies.dialect import admits
 
 UNBOUNDED = 1000
 """The length a text without maxLength is taken to."""
@@ -70,8 +67,5 @@ def within(value: Any, schema: dict[str, Any]) -> bool:
 
 
 def fits(tool: Tool, args: dict[str, Any]) -> bool:
-    """The arguments are valid by the tool's input schema (a schema the validator cannot read lets all by)."""
-    try:
-        return bool(value_validator(tool.input_schema or {"type": "object"}).is_valid(args))
-    except (jsonschema.exceptions.SchemaError, referencing.exceptions.Unresolvable, TypeError, ValueError):
-        return True
+    """The arguments are valid by the tool's input schema."""
+    return admits(tool.input_schema or {"type": "object"}, args)
