@@ -3,12 +3,15 @@
 A call whose arguments break the tool's inputSchema must be refused. So the first few tools the
 scenarios call are each sent their plainest call and two calls that break one property of it (the breakers
 the edge search sends first, strategies/breakers.py). When the invalid calls' answers are success
-results that all share a member (`{"verdict": "refused", "why": ...}`), and no success carries it
-(the plainest calls' answers), that member is the server's refusal flag (model.refusals): from then
-on every connection of the run reads an answer with it as a refusal, so the edge search counts it
-as one and `error-as-success` reports it. A server that accepts invalid input answers it as it
-answers a valid call, which the plainest call shows: nothing is learned then. Nothing is learned
-from refusals every reader already reads (isError, `{"error": ...}`): they say nothing more.
+results that share a member (`{"verdict": "refused", "why": ...}`) on one tool, or on the tools that
+agree, and no success carries it (the plainest calls' answers), that member is the server's refusal
+flag; plain texts that open alike on two tools (`Request rejected: ...`), and that no success opens
+with, are its refusal sentence (model.refusals). From then on every connection of the run reads an
+answer of that shape as a refusal, so the edge search counts it as one, the probes never take a
+write refused so for a stored one, and `error-as-success` reports it. A tool that accepts invalid
+input answers it as it answers a valid call, which its plainest call shows: it teaches nothing, and
+hides nothing the other tools show. Nothing is learned from refusals every reader already reads
+(isError, `{"error": ...}`): they say nothing more.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ from collections.abc import Callable
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, LearnedRefusal, Outcome
+from hypothesis_mcp.connection.failure import TEXT, WILDCARD
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.model.facts import Fact, fact_shown
-from hypothesis_mcp.model.refusals import learned_shape
+from hypothesis_mcp.model.refusals import tool_shapes
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.strategies import NoInvalidValues, Overrides
 from hypothesis_mcp.strategies.breakers import invalid_breakers, plain_call
@@ -36,7 +40,7 @@ def invalid_refusals(conn: Connection, tools: list[Tool], overrides: Overrides |
     """Ask a few tools their plainest call and invalid calls; learn the refusal shape the invalid
     answers share and add it to the connection's (shared with the run's every connection)."""
     failed: list[tuple[str, Outcome]] = []
-    succeeded: list[Outcome] = []
+    valid: list[tuple[str, Outcome]] = []
     calls: list[Call] = []
     for tool in tools[:MAX_TOOLS]:
         if stop() or conn.unavailable is not None:
@@ -48,8 +52,7 @@ def invalid_refusals(conn: Connection, tools: list[Tool], overrides: Overrides |
         if value_validator(tool.input_schema or {"type": "object"}).is_valid(plain):
             answer = conn.call(tool.name, plain)
             calls.append(Call(tool.name, plain))
-            if answer.ok:
-                succeeded.append(answer)
+            valid.append((tool.name, answer))
         try:
             breakers = invalid_breakers(tool, given)[:PER_TOOL]
         except (SchemaError, NoInvalidValues):
@@ -57,11 +60,18 @@ def invalid_refusals(conn: Connection, tools: list[Tool], overrides: Overrides |
         for breaker in breakers:
             failed.append((tool.name, conn.call(tool.name, breaker.arguments)))
             calls.append(Call(tool.name, breaker.arguments))
-    shape = learned_shape(failed, succeeded)
-    if shape is None or shape in conn.refusals:
-        return []
-    conn.refusals.append(shape)
-    fact = fact_shown(f"an answer that carries {shape.member!r}: {json.dumps(shape.value)} is a refusal (calls "
-                      "with schema-invalid arguments were answered so; the plainest valid calls were not)",
-                      calls=calls, source="calibration")
-    return [(shape, fact)]
+    learned = []
+    for shape in tool_shapes(failed, valid):
+        if shape in conn.refusals:
+            continue
+        conn.refusals.append(shape)
+        fact = fact_shown(f"an answer that {_what(shape)} is a refusal (calls with schema-invalid arguments "
+                          "were answered so; a valid call was not)", calls=calls, source="calibration")
+        learned.append((shape, fact))
+    return learned
+
+
+def _what(shape: LearnedRefusal) -> str:
+    if shape.member == TEXT:
+        return "opens with " + json.dumps(str(shape.value).replace(WILDCARD, ""), ensure_ascii=False)
+    return f"carries {shape.member!r}: {json.dumps(shape.value)}"

@@ -1,13 +1,14 @@
 """Whether a success result's content says the call failed: an error reported as success.
 
 The one place that reads an answer's own framing (a JSON object made of an error and its
-explanation, or a text that opens with an error word). `Outcome` asks it once per tool result, so
-every judgement (scenarios, smoke, probes, replay) sees such an answer as a refusal. Two guards
-keep a correct server that shows user data out: an object that carries anything besides the error
-and its explanation is data about something else (a validator's `errors`, a job whose `status` is
-`failed`), and a text or error message found in the call's own arguments is an echo, as is a text whose
-opening word the arguments name (a message of the type `error` that the caller asked for), or one
-that opens with a value a write probe wrote (its marker first): the run's own record shown back.
+explanation, the same printed as two or more `name: value` lines, or a text that opens with an
+error word). `Outcome` asks it once per tool result, so every judgement (scenarios, smoke, probes,
+replay) sees such an answer as a refusal. Two guards keep a correct server that shows user data
+out: an object that carries anything besides the error and its explanation is data about something
+else (a validator's `errors`, a job whose `status` is `failed`), and a text or error message found
+in the call's own arguments is an echo, as is a text whose opening word the arguments name (a
+message of the type `error` that the caller asked for), or one that opens with a value a write
+probe wrote (its marker first): the run's own record shown back.
 """
 
 from __future__ import annotations
@@ -68,7 +69,9 @@ def failure_claim(content: list[dict[str, Any]], structured: Any, has_structured
     try:
         parsed = json.loads(text)
     except ValueError:
-        return _text_claim(text, echoed)
+        record = _line_record(text)  # one line (`Error: none`) is a sentence, which the text rules read
+        claim = _object_claim(record, echoed) if record is not None and len(record) > 1 else None
+        return claim if claim is not None else _text_claim(text, echoed)
     for value in _unwrapped(parsed):
         if (found := _object_claim(value, echoed)) is not None:
             return found
@@ -187,7 +190,7 @@ class LearnedRefusal:
                 return None  # the structure says what the answer is; the sentence beside it is its rendering
             texts = [str(c.get("text", "")) for c in content if c.get("type") == "text"]
             return self.reason if texts and isinstance(self.value, str) and _fits(texts[0], self.value) else None
-        answer = structured if has_structured else _parsed_text(content)
+        answer = answer_object(content, structured, has_structured)
         if isinstance(answer, dict) and self.member in answer and _same(answer[self.member], self.value):
             return self.reason
         return None
@@ -211,9 +214,40 @@ def _same(found: Any, value: str | int | bool) -> bool:
     return type(found) is type(value) and found == value
 
 
-def _parsed_text(content: list[dict[str, Any]]) -> Any:
+def answer_object(content: list[dict[str, Any]], structured: Any, has_structured: bool) -> Any:
+    """What a learned member is read from: structuredContent, else the first text as JSON, else a
+    text made of `name: value` lines (a record printed line by line) as the object it spells."""
+    if has_structured:
+        return structured
     texts = [str(c.get("text", "")) for c in content if c.get("type") == "text"]
-    try:
-        return json.loads(texts[0]) if texts else None
-    except ValueError:
+    if not texts:
         return None
+    try:
+        return json.loads(texts[0])
+    except ValueError:
+        return _line_record(texts[0])
+
+
+_LINE = re.compile(r"^\s*([A-Za-z_][\w.-]{0,39}):[ \t]+(\S.*?)\s*$")
+
+
+def _line_record(text: str) -> dict[str, Any] | None:
+    """`success: false` / `reason: ...` as {"success": false, "reason": "..."}: every non-blank line
+    a name and a value, a JSON scalar read as one (false, 3), anything else kept as its text."""
+    record: dict[str, Any] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        found = _LINE.match(line)
+        if found is None or found[1] in record:
+            return None
+        record[found[1]] = _scalar_text(found[2])
+    return record or None
+
+
+def _scalar_text(value: str) -> Any:
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return value
+    return parsed if isinstance(parsed, bool | int) else value
