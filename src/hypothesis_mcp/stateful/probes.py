@@ -293,10 +293,14 @@ class ProbeRun:
     def add_finding(self, finding: ProbeFinding) -> None:
         """One result per tool, rule and cause (the field a write broke): the surest finding, then
         the shortest reproduction. The laws machine's finding of a rule another probe already found on
-        the tool adds nothing."""
-        if finding.basis.startswith(LAWS_BASIS) and any((r.tool, r.rule) == (finding.tool, finding.rule)
-                                                        and r.status in ("fail", "warn") for r in self.results):
-            return
+        the tool as surely adds nothing; a surer one takes that finding's place (a fold the variants
+        probe saw in plain sight, which the machine saw lose data)."""
+        if finding.basis.startswith(LAWS_BASIS):
+            same = [r for r in self.results if (r.tool, r.rule) == (finding.tool, finding.rule)
+                    and r.status in ("fail", "warn")]
+            if any(CONFIDENCE_ORDER[r.confidence] <= CONFIDENCE_ORDER[finding.confidence] for r in same):
+                return
+            self.results[:] = [r for r in self.results if all(r is not s for s in same)]
         for i, seen in enumerate(self.results):
             same = ((seen.tool, seen.rule, seen.basis, cause_of(seen.details))
                     == (finding.tool, finding.rule, finding.basis, cause_of(finding.details)))
