@@ -212,8 +212,8 @@ def sample_probes(bug: str | None = None) -> Report:
 
 
 def sample_smoked(bug: str | None = None) -> Report:
-    """`sample_probes` with `--smoke`: the plain server's and the prompt bug's runs that
-    test_draws_stable.py compares with the command line's and test_resources_prompts.py reads."""
+    """`sample_probes` with `--smoke`: the prompt bug's run that test_draws_stable.py compares with
+    the command line's and test_resources_prompts.py reads."""
     return shared_run(sample(bug), smoke=True, probes=True, allow_writes=True)
 
 

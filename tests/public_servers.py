@@ -60,8 +60,9 @@ def in_venv(script: Path, python: Path | None = None) -> list[str]:
 
 def venv_script(name: str) -> list[str]:
     """A console script installed beside the interpreter running the tests, by absolute path, so the
-    tests find it whether or not the venv is activated."""
-    return [str(Path(sys.executable).parent / name)]
+    tests find it whether or not the venv is activated; run by that interpreter forked from the
+    suite's zygote (`in_venv`), so a start does not import the SDK again."""
+    return in_venv(Path(sys.executable).parent / name, Path(sys.executable))
 
 
 def grade(argv: list[str], strategy: str, *, env: dict[str, str] | None = None, **options: object) -> Report:

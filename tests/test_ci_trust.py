@@ -119,9 +119,9 @@ def test_two_outputs_cannot_share_stdout(out: Path) -> None:
 
 
 def test_quiet_prints_only_the_gate_line(runs: dict[str, CliRun]) -> None:
-    """--quiet prints the gate line alone: no progress, no report."""
+    """--quiet prints the gate line alone: no progress, no report (on stderr either)."""
     run = runs["quiet"]
-    assert run.code == 1 and "[searches]" not in run.stderr, run
+    assert run.code == 1 and run.stderr == "", run
     assert run.stdout.strip().splitlines() == [run.stdout.strip()], run
     assert run.stdout.strip() == BLOCKED, run
 
@@ -361,12 +361,15 @@ def test_an_unreachable_url_does_not_talk_about_stderr(out: Path) -> None:
 
 
 def test_state_persists_on_server_memory_suggests_its_shipped_strategy(tmp_path: Path) -> None:
-    """server-memory keeps its graph in a JSONL file; every process given the same file shares it."""
+    """server-memory keeps its graph in a JSONL file; every process given the same file shares it.
+    The run sees the pair its strategy names (`--include-tool`): each write tool shows it alike, and
+    the other six tools' searches and machines were two thirds of the run's CPU."""
     command = memory_server()
     if command is None:
         pytest.skip("server-memory is not installed (scripts/install-npm-servers)")
     target = parse_target(command, env={"MEMORY_FILE_PATH": str(tmp_path / "memory.jsonl")})
-    report = engine(target, grading(max_examples=5), probes=True, allow_writes=True)
+    report = engine(target, grading(max_examples=5), probes=True, allow_writes=True,
+                    include_tools=["create_entities", "read_graph"])
     persists = results(report, rule="state-persists")
     assert persists, [(r.rule, r.status, r.message) for r in report.results if r.kind == "probe"]
     assert all(r.fix.endswith("For this server: --strategy server-memory.") for r in persists)

@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 
 from helpers import Cli, CliRun, cli, command_line, memory_server, sample, smoke_bugs, smoke_demo
+from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.replay import replay
+from hypothesis_mcp.results import Result
 
 KINDS = ("scenario", "smoke", "probe", "lint", "incident")
 DEAD_SERVER = command_line(["python", "-c", "import sys; sys.stderr.write('boom\\n'); sys.exit(3)"])
@@ -196,6 +199,9 @@ def test_badges(runs: dict[str, CliRun], out: Path) -> None:
 
 @pytest.mark.slow
 def test_memory_server_badge_says_capped(out: Path) -> None:
+    """server-memory with no probe config, only a memory file per process: its silent no-op on
+    create_entities is found high (the reader already showed the record), its reproduction replays,
+    and the capped grade is what --fail-under and the badge use."""
     server = memory_server()
     if server is None:
         pytest.skip("@modelcontextprotocol/server-memory 2026.8.31 is not installed (scripts/install-npm-servers)")
@@ -212,6 +218,14 @@ def test_memory_server_badge_says_capped(out: Path) -> None:
     assert cap["reasons"] == ["probe-silent-noop on create_entities"]
     noop = run.results(kind="probe", rule="probe-silent-noop", status="fail")
     assert [(r["tool"], r["confidence"]) for r in noop] == [("create_entities", "high")]
+    finding = Result.from_dict(noop[0])
+    assert finding.reproduction is not None and finding.reproduction.fresh_server
+    calls = finding.reproduction.calls
+    writes = [c for c in calls if c.tool == "create_entities"]
+    assert len(writes) == 2 and calls[-1].tool == "read_graph", calls
+    assert writes[0].arguments["entities"][0]["name"] == writes[1].arguments["entities"][0]["name"], calls
+    done = replay(finding, parse_target(server, env={"MEMORY_FILE_PATH": "{tmpdir}/memory.jsonl"}))
+    assert done.still_fails, done.verdict
     root = ET.parse(badge).getroot()
     assert root.get("aria-label") == "mcp grade: C (capped)"
     title = root.find("{http://www.w3.org/2000/svg}title")

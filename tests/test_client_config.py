@@ -10,11 +10,14 @@ from typing import Any
 
 import pytest
 
-from helpers import Cli, cli, command_line, http_server, sample
+from helpers import SERVE, Cli, cli, command_line, http_server, sample
 from hypothesis_mcp.clientconfig import target_from_config
 from hypothesis_mcp.errors import UsageError
 
 GRADING = ["--profile", "grading", "--max-examples", "5", "--smoke"]
+LAUNCHER = SERVE[1]
+"""The config's python starts the sample server through the suite's zygote (tests/zygote.py), as
+`sample()` does, rather than importing the SDK again: `python LAUNCHER -m MODULE` is `python -m MODULE`."""
 
 
 def comparable(report: dict[str, Any]) -> dict[str, Any]:
@@ -28,7 +31,7 @@ def comparable(report: dict[str, Any]) -> dict[str, Any]:
 def desktop_form(url: str) -> dict[str, Any]:
     return {"mcpServers": {
         "notes": {"command": sys.executable,
-                  "args": ["-m", "hypothesis_mcp.sample_server", "--bug", "${env:NOTES_BUG}"],
+                  "args": [LAUNCHER, "-m", "hypothesis_mcp.sample_server", "--bug", "${env:NOTES_BUG}"],
                   "env": {"NOTES_TOKEN": "${NOTES_SECRET}"}},
         "notes-http": {"url": url.replace("127.0.0.1", "${env:NOTES_HOST}"), "headers": {"X-Notes": "${NOTES_SECRET}"}},
     }}
@@ -40,7 +43,7 @@ def vscode_form(url: str) -> str:
   // servers for this workspace
   "servers": {{
     "notes": {{"type": "stdio", "command": {json.dumps(sys.executable)},
-               "args": ["-m", "hypothesis_mcp.sample_server", "--bug", "${{env:NOTES_BUG}}"],}},
+               "args": [{json.dumps(LAUNCHER)}, "-m", "hypothesis_mcp.sample_server", "--bug", "${{env:NOTES_BUG}}"],}},
     /* the same server over HTTP */
     "notes-http": {{"type": "http", "url": {json.dumps(url.replace("127.0.0.1", "${NOTES_HOST}"))}}},
   }},
@@ -126,7 +129,8 @@ def test_replay_takes_the_server_from_the_config(tmp_path: Path) -> None:
     from --config, with the environment filled in."""
     config = tmp_path / "mcp.json"
     config.write_text(json.dumps({"mcpServers": {"notes": {
-        "command": sys.executable, "args": ["-m", "hypothesis_mcp.sample_server", "--bug", "${env:NOTES_BUG}"]}}}))
+        "command": sys.executable, "args": [LAUNCHER, "-m", "hypothesis_mcp.sample_server", "--bug",
+                                            "${env:NOTES_BUG}"]}}}))
     env = {"NOTES_BUG": "prompt-default-arg"}
     done = cli(["test", "--config", str(config), "--max-examples", "3", "--smoke"], tmp_path, json_report=True, env=env)
     assert done.code == 4 and done.report is not None, done

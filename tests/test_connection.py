@@ -19,7 +19,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from helpers import http_server, sample
+from helpers import SERVE, http_server, sample
 from hypothesis_mcp import connect
 from hypothesis_mcp.connection import parse_target
 from robustness_helpers import HOSTILE, RAW, run_cli
@@ -135,7 +135,7 @@ def test_command_string_and_argv_list_are_the_same_target(command: str | list[st
 def test_the_era_follows_the_versions_discover_lists(extra: list[str], era: str, transport: str) -> None:
     """modern: server/discover lists modern versions only; dual: the handshake-era ones too (legacy,
     a server without server/discover, is raw_server's case above)."""
-    argv = [PY, str(Path(__file__).parent / "servers" / "era_server.py"), *extra]
+    argv = [*SERVE, str(Path(__file__).parent / "servers" / "era_server.py"), *extra]
     with contextlib.ExitStack() as stack:
         target = stack.enter_context(http_server(argv)) if transport == "http" else argv
         with connect(target) as conn:

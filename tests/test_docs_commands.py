@@ -27,7 +27,7 @@ import pytest
 import typer
 from typer.core import TyperGroup
 
-from helpers import ROOT, Cli, CliRun
+from helpers import ROOT, SERVE, Cli, CliRun
 from hypothesis_mcp.cli import app
 from hypothesis_mcp.cli_help import ANNOTATION_FORMATS
 from hypothesis_mcp.errors import UsageError
@@ -311,7 +311,13 @@ def ran(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CliRun]:
     folder = tmp_path_factory.mktemp("user")
     (folder / ".vscode").mkdir()
     (folder / ".vscode/mcp.json").write_text(json.dumps(VSCODE_CONFIG), encoding="utf-8")
-    env = {"PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    # `python` on PATH is this venv's; it starts the server forked by the suite's zygote
+    # (tests/zygote.py), as test_readme_run.py's does, rather than importing the SDK again.
+    python = folder / "bin" / "python"
+    python.parent.mkdir()
+    python.write_text(f'#!/bin/sh\nexec {shlex.join(SERVE)} "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+    env = {"PATH": os.pathsep.join([str(python.parent), str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
     started = {"smoke": Cli([*shlex.split(SMOKE_RUN)[1:], "--json", "report.json"], folder, env=env),
                "tools": Cli(shlex.split(TOOLS_RUN)[1:], folder, env=env)}
     done = {name: run.wait() for name, run in started.items()}

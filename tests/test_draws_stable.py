@@ -11,9 +11,9 @@ could not cancel out to the same bytes). It also shows that two grading runs of 
 the full profile with scenarios, lint and a probe that fails and shrinks to its reproduction.
 
 The in-process runs are the session's kept ones: the runs docs/scoring.md works through
-(`--probes --allow-writes`, helpers.sample_probes) for the probe bugs, and `--smoke` added for the
-plain server and the prompt bug (test_resources_prompts.py reads those two), so the smoke checks'
-draws are compared too.
+(`--probes --allow-writes`, helpers.sample_probes) for the plain server and the probe bugs, and
+`--smoke` added for the prompt bug (test_resources_prompts.py reads it), so the smoke checks' draws
+are compared too.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ import pytest
 from helpers import PYTHON, ROOT, STORAGE, sample, sample_probes, sample_smoked, without_duration
 
 BUGS = [None, "silent-skip", "lose-on-write", "limit-ignored", "prompt-default-arg"]
-SMOKED = (None, "prompt-default-arg")
-"""The variants graded with --smoke as well (their runs: sample_smoked); the others as sample_probes."""
+SMOKED = ("prompt-default-arg",)
+"""The variant graded with --smoke as well (its run: sample_smoked); the others as sample_probes."""
 ADDED = ("title", "error", "name", "id", "hm00000000-note", "success", 123456789, 98765432109876)
 """Literals of the kind Hypothesis would mine from a loaded module: field and error words, a
 marker, large integers."""

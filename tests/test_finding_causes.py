@@ -1,26 +1,29 @@
 """One cause, one finding: two fields one write breaks are two findings (tests/servers/flash_cards.py,
 its twin none), and a cause the smoke check and the edge scenario both see is printed, counted and
 annotated once (tests/servers/smoke_bugs.py --bug range-unchecked), and one cause on three tools is one
-finding listing them (tests/servers/lax_numbers.py, its twin none)."""
+finding listing them (tests/servers/lax_numbers.py; tests/servers/audit_trail.py, whose one audit step
+refuses alike on three tools; their twins none)."""
 
 from __future__ import annotations
 
 import pytest
 
 from helpers import ROOT, SERVE, engine, grading, shared_run, smoke_bug_run, summary
-from hypothesis_mcp.checks.causes import one_per_cause
+from hypothesis_mcp.checks.causes import kept_as, one_per_cause
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.gates import EXIT_SMOKE, exit_code, gate_line
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.report.annotations import render_github
 from hypothesis_mcp.report.markdown import render_markdown
-from hypothesis_mcp.results import Report, Result, with_ids
+from hypothesis_mcp.results import Call, Kind, Report, Reproduction, Result, RuleId, with_ids
 from hypothesis_mcp.waivers import parse_waiver
 
 CARDS = [*SERVE, str(ROOT / "tests/servers/flash_cards.py")]
 BUGGY = [*CARDS, "--bug", "two-fields"]
 LAX = [*SERVE, str(ROOT / "tests/servers/lax_numbers.py")]
 LAX_TOOLS = ["count_words", "page_words", "repeat"]
+AUDIT = [*SERVE, str(ROOT / "tests/servers/audit_trail.py")]
+TEXT_TOOLS = ["reverse_words", "slugify", "word_count"]
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +136,84 @@ def test_a_lint_rule_on_many_tools_is_one_finding_and_a_second_rule_stays_its_ow
     assert [w["tool"] for w in head.details["where"]] == ["a", "b", "c"] and head.covered_by is None
     assert head.message.endswith("(lint-missing-annotations) on 2 other tool(s): b, c")
     assert short == made[1] and [r.covered_by for r in others] == [head.id, head.id]
+
+
+def test_one_answer_on_three_tools_is_one_finding_listing_them() -> None:
+    """Every text tool answers a character outside ASCII with the audit step's -32603: one cause,
+    told by the answer (the same words once each tool's name and arguments are masked)."""
+    audit = shared_run([*AUDIT, "--bug", "ascii-audit"], grading(), smoke=True)
+    failed = [r for r in audit.results if r.status in ("fail", "warn")]
+    assert sorted((r.tool, r.rule) for r in failed) == [
+        (tool, "happy-rejected-valid-input") for tool in TEXT_TOOLS], summary(audit)
+    [head] = audit.failures()
+    assert sorted(w["tool"] for w in head.details["where"]) == TEXT_TOOLS
+    assert "(the same answer: JSON-RPC error -32603: audit trail: cannot record" in head.message
+    assert "on 2 other tool(s)" in head.message
+    assert sorted(r.covered_by or "" for r in failed) == ["", head.id, head.id]
+    markdown = render_markdown(audit)
+    assert "### Failures (1)" in markdown and render_github(audit).count("::error") == 1
+    assert audit.subscores["happy"] == 25.0, "each tool still fails its own happy path; total passes"
+    assert "· exercised 100%" in markdown, "the grade line says how much was exercised"
+
+
+def test_one_crash_on_several_tools_is_one_incident_and_the_others_point_at_it() -> None:
+    crash: RuleId = "server-crashed"
+    said = "connection closed (exit code 1); stderr: UnicodeEncodeError: 'ascii' codec can't encode character"
+    made = with_ids([_answered(tool, f"{said} '\\x{code}' in position {len(tool)}", {"text": chr(int(code, 16))},
+                               crash, "incident") for tool, code in [("slug", "e9"), ("count", "aa"), ("tail", "80")]])
+    head, *others = one_per_cause(made)
+    assert [w["tool"] for w in head.details["where"]] == ["slug", "count", "tail"]
+    assert [r.covered_by for r in others] == [head.id, head.id] and head.covered_by is None
+    assert Report(tool={}, target="", profile="grading", seed=0, server={}, results=[head, *others]).failures() \
+        == [head], "an incident another reports the cause of is counted once"
+
+
+def test_the_audit_trail_twin_draws_no_finding() -> None:
+    twin = shared_run(AUDIT, grading(), smoke=True)
+    assert not [r for r in twin.results if r.status in ("fail", "warn")], summary(twin)
+    assert twin.grade == "A"
+
+
+def _answered(tool: str, returned: str, arguments: dict[str, object], rule: RuleId = "happy-rejected-valid-input",
+              kind: Kind = "scenario") -> Result:
+    return Result(kind=kind, check="happy", tool=tool, status="fail", rule=rule,
+                  message=rule, details={"returned": returned}, reproduction=Reproduction([Call(tool, arguments)]))
+
+
+def test_answers_alike_once_names_and_values_are_masked_are_one_cause_and_others_stay_apart() -> None:
+    made = with_ids([
+        _answered("get_user", "JSON-RPC error -32603: get_user: record 'u-17' not in table users", {"id": "u-17"}),
+        _answered("get_order", "JSON-RPC error -32603: get_order: record 'Zq' not in table users", {"ref": "Zq"}),
+        _answered("get_item", "JSON-RPC error -32603: database is locked", {"sku": "a"}),
+        _answered("get_tag", "JSON-RPC error -32602: get_tag: record 'x' not in table users", {"tag": "x"}),
+    ])
+    folded = one_per_cause(made)
+    assert [w["tool"] for w in folded[0].details["where"]] == ["get_user", "get_order"]
+    assert folded[1].covered_by == folded[0].id
+    assert folded[2:] == made[2:], "another answer, or another code, is another cause"
+
+
+def test_a_hang_or_a_silent_crash_says_nothing_of_its_cause() -> None:
+    hang: RuleId = "call-timeout"
+    crash: RuleId = "server-crashed"
+    made = with_ids([_answered(tool, returned, {"n": 1}, rule, "incident") for tool in ("a", "b")
+                     for rule, returned in [(hang, "no answer within 3.0s"),
+                                            (crash, "connection closed (exit code 1)")]])
+    assert one_per_cause(made) == made
+
+
+@pytest.mark.parametrize(("written", "read", "how"), [
+    ("note\n\n", "note", "trailing whitespace stripped"),
+    ("  a  b ", "a b", "whitespace runs folded"),
+    ("Ｎote", "Note", "NFKC"),
+    ("note", "not", None),
+])
+def test_a_text_kept_in_another_form_is_named_by_the_transformation(written: str, read: str, how: str | None) -> None:
+    assert kept_as(written, read) == how
+
+
+def test_state_a_fresh_process_held_is_one_cause_however_many_tools_showed_it() -> None:
+    made = with_ids([Result(kind="probe", check="isolation", tool=tool, status="warn", rule="state-persists",
+                            message=f"{tool} showed earlier markers") for tool in ("add", "tag")])
+    head, other = one_per_cause(made)
+    assert [w["tool"] for w in head.details["where"]] == ["add", "tag"] and other.covered_by == head.id

@@ -48,6 +48,13 @@ def test_filesystem_head_and_tail_zero_are_flagged(version: str, sandbox: Path) 
         # short (shown, so a built-in bound's medium).
         ("read_file", "probe-bound-exceeded", "warn", "medium"),
     }
+    # read_file is read_text_file's deprecated alias: each bound answered alike is one cause, reported
+    # by read_text_file's failure (the surer result), which lists both tools.
+    heads = {r.id: r for r in probe_results(report, "read_text_file", "probe-bound-exceeded")}
+    alias = probe_results(report, "read_file", "probe-bound-exceeded")
+    assert alias and all(r.covered_by in heads for r in alias)
+    assert all([w["tool"] for w in heads[str(r.covered_by)].details["where"]] == ["read_text_file", "read_file"]
+               for r in alias)
     assert report.grade == "C"
     assert report.grade_cap.reasons == ["probe-bound-exceeded on read_text_file"]
     assert (sandbox / "ten.txt").read_text() == TEN_LINES, "a probe changed the file the bounds read"

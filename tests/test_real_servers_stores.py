@@ -131,8 +131,12 @@ def test_mcp_memory_bank() -> None:
         "memory_bank_append_content", "memory_bank_write_document"))} \
         | ERRORS_AS_SUCCESS
     assert refused_without_iserror(report) == {"memory_bank_write_document", "memory_bank_append_content"}
-    for trimmed in [r for r in report.results if r.rule == "probe-value-changed"]:
-        assert trimmed.details["field"] == "content" and trimmed.details["read"] == trimmed.details["written"].rstrip()
+    trimmed = [r for r in report.results if r.rule == "probe-value-changed"]
+    for write in trimmed:
+        assert write.details["field"] == "content" and write.details["read"] == write.details["written"].rstrip()
+    # One store keeps every write's content so: one cause, listed on both writes.
+    assert sorted(r.covered_by or "" for r in trimmed) == ["", trimmed[0].id]
+    assert "text kept with trailing whitespace stripped" in trimmed[0].message
     assert edge_coercions(report) == set()
     assert probe_verdicts(report)["memory_bank_write_document"][0] in ("pass", "warn")
 

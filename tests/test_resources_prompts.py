@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import ROOT, SERVE, engine, http_server, sample, sample_smoked
+from helpers import ROOT, SERVE, engine, http_server, sample, sample_probes, sample_smoked
 from hypothesis_mcp.checks.prompts import PromptChecks
 from hypothesis_mcp.checks.resources import ResourceChecks
 from hypothesis_mcp.checks.uritemplate import parse
@@ -82,7 +82,7 @@ def test_sample_prompt_flaw_is_a_medium_confidence_failure_that_fails_smoke() ->
         ("smoke_prompt_missing_argument", "prompt-missing-argument-accepted", "fail", "medium",
          "prompt summarize_note")}
     assert report.smoke.any_failed and report.smoke.failed == 0
-    clean = sample_smoked()
+    clean = sample_probes()  # the correct server's kept run: --smoke moves no score either
     assert (report.score, report.subscores) == (clean.score, clean.subscores)
 
 

@@ -8,7 +8,7 @@ twin (they pass there), so the judgement is not true of any answer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -61,8 +61,11 @@ CASES = [
          {"smoke_unknown_tool"}, SMOKE),
     Case("error-shapes-json-error", error_shapes("json-error"), error_shapes(), {"error-as-success"}, SMOKE),
     Case("error-shapes-db-error", error_shapes("db-error"), error_shapes(), {"error-as-success"}, SMOKE),
+    # Each crash, hang or stray answer costs a server start and waits; a shrink budget of about one
+    # start keeps the run from waiting out many more (what is replayed need not be minimal).
     Case("raw-incidents", raw_server("crashy", "hangy", "rpc-faults"), None,
-         {"server-crashed", "call-timeout", "protocol-violation"}, {**SMOKE, "timeout": 2.0}),
+         {"server-crashed", "call-timeout", "protocol-violation"}, {**SMOKE, "timeout": 2.0},
+         replace(grading(), shrink_calls=60)),
 ]
 NOT_COVERED = {
     "probe-write-not-observable": "replayed on its buggy server and its twin in test_probes.py (ghost-writes)",

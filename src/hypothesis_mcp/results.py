@@ -185,10 +185,11 @@ class Result:
     def covered_by(self) -> str | None:
         """The id of the result that reports this failure's (or warning's) cause, when another does:
         the incident of a crash or hang, the scenario that failed by the same rule on the same tool,
-        or the first tool of a cause shown on many (checks/causes.py)."""
-        if self.kind == "incident" or self.status not in ("fail", "warn"):
+        or the first tool of a cause shown on many (checks/causes.py; for an incident, only that)."""
+        if self.status not in ("fail", "warn"):
             return None
-        found = self.details.get("incident") or self.details.get(SAME_CAUSE)
+        found = self.details.get(SAME_CAUSE) if self.kind == "incident" else \
+            self.details.get("incident") or self.details.get(SAME_CAUSE)
         return found if isinstance(found, str) else None
 
     @property

@@ -27,7 +27,9 @@ def render_markdown(report: Report) -> str:
     """Grade line, failures table, smoke summary and the top issue's reproduction."""
     server = report.server
     title = " ".join(p for p in (server.get("name") or "unnamed server", server.get("version", "")) if p)
-    subscores = " · ".join(f"{k} {percent(report.subscores.get(k))}" for k in SUBSCORES)
+    # The console's order: the four subscores, then what else the score stands on (exercised).
+    names = [*SUBSCORES, *(k for k in report.subscores if k not in SUBSCORES)]
+    subscores = " · ".join(f"{k} {percent(report.subscores.get(k))}" for k in names)
     partial = " (PARTIAL)" if report.partial else ""
     lines = [f"## MCP Scorecard: {_inline(title)}{partial}", "", f"**Grade {report.grade}** · Score "
              f"{percent(report.score)} · {subscores}", ""]

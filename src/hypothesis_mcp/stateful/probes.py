@@ -296,11 +296,11 @@ class ProbeRun:
         the tool as surely adds nothing; a surer one takes that finding's place (a fold the variants
         probe saw in plain sight, which the machine saw lose data)."""
         if finding.basis.startswith(LAWS_BASIS):
-            same = [r for r in self.results if (r.tool, r.rule) == (finding.tool, finding.rule)
-                    and r.status in ("fail", "warn")]
-            if any(CONFIDENCE_ORDER[r.confidence] <= CONFIDENCE_ORDER[finding.confidence] for r in same):
+            alike = [r for r in self.results if (r.tool, r.rule) == (finding.tool, finding.rule)
+                     and r.status in ("fail", "warn")]
+            if any(CONFIDENCE_ORDER[r.confidence] <= CONFIDENCE_ORDER[finding.confidence] for r in alike):
                 return
-            self.results[:] = [r for r in self.results if all(r is not s for s in same)]
+            self.results[:] = [r for r in self.results if all(r is not a for a in alike)]
         for i, seen in enumerate(self.results):
             same = ((seen.tool, seen.rule, seen.basis, cause_of(seen.details))
                     == (finding.tool, finding.rule, finding.basis, cause_of(finding.details)))

@@ -18,16 +18,15 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
-from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.model.facts import Fact, fact_shown
-from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Binding, Call
 from hypothesis_mcp.rules.expectations import PagesCover, PagesDisjoint
 from hypothesis_mcp.stateful.laws.laws import Breach
 from hypothesis_mcp.stateful.laws.machine import Example, Run
 from hypothesis_mcp.stateful.laws.model import Held
-from hypothesis_mcp.stateful.laws.observe import Learned, Reader
+from hypothesis_mcp.stateful.laws.observe import Reader
+from hypothesis_mcp.stateful.laws.tails import READINGS, limit_of, moving, page_args
 from hypothesis_mcp.stateful.looking import Pager, find_pager, items, scalars
 from hypothesis_mcp.stateful.watch import full_arguments
 from hypothesis_mcp.strategies.markers import MARKER
@@ -39,8 +38,6 @@ STEPPED = (2,)
 records the law writes then fill two pages, and a third ends the walk."""
 RECORDS = 3
 """Records the law writes before it walks: more than one page and at most two at the sizes walked."""
-READINGS = ("offset", "page from 0", "page from 1")
-"""How a number a listing takes may page it: the records to pass, or the page, counted from 0 or 1."""
 LEARN_TRIES = 3
 """Tries to learn how a listing pages, while the store may still hold too few records to show it."""
 
@@ -93,11 +90,6 @@ def covering_rules(run: Run) -> dict[str, Any]:
             example.report(judged(example, reader, paging, fresh_order(listed, order), order, size), len(example.calls))
 
     return {"pages": pages}
-
-
-def limit_of(learned: Learned, tool: Tool) -> str | None:
-    """The parameter that sizes the listing's pages, as the schema's bounds name it or as `sized` showed."""
-    return next((b.param for b in profile(tool).bounds if b.kind == "limit"), None) or learned.sized.get(tool.name)
 
 
 def sized(run: Run, reader: Reader) -> str | None:
@@ -176,17 +168,6 @@ def judged(example: Example, reader: Reader, paging: tuple[Pager, Fact], listed:
                        f"one large page of {name} shows there", PagesCover(marks, (pager.member,)), example.step_at,
                        (reader.fact, fact), pinned=pinned)]
     return []
-
-
-def moving(tool: Tool, limit: str) -> list[str]:
-    """The listing's optional integer parameters besides its page size: those that may page it."""
-    return [name for name, schema in sorted(tool.properties.items()) if name != limit and name not in tool.required
-            and isinstance(schema, dict) and schema.get("type") == "integer"]
-
-
-def page_args(base: dict[str, Any], limit: str, size: int, param: str, reading: str, page: int) -> dict[str, Any]:
-    at = {"offset": page * size, "page from 0": page, "page from 1": page + 1}[reading]
-    return {**base, limit: size, param: at}
 
 
 def stepped(example: Example, reader: Reader, limit: str, listed: list[Held]) -> None:

@@ -7,6 +7,7 @@ ordinary schema-valid value: a store keeps it or refuses it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
@@ -69,3 +70,37 @@ def within(value: Any, schema: dict[str, Any]) -> bool:
 def fits(tool: Tool, args: dict[str, Any]) -> bool:
     """The arguments are valid by the tool's input schema."""
     return admits(tool.input_schema or {"type": "object"}, args)
+
+
+def spellings(turn: int) -> list[str]:
+    """`turn` spelt in the alphabets identity patterns commonly allow: digits, lower and upper
+    letters, lower hex."""
+    def spelt(digits: str) -> str:
+        n, out = turn, ""
+        while True:
+            n, rest = divmod(n, len(digits))
+            out = digits[rest] + out
+            if n == 0:
+                return out
+    return [spelt("0123456789"), spelt("abcdefghijklmnopqrstuvwxyz"), spelt("ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+            spelt("0123456789abcdef")]
+
+
+def renamed(tool: Tool, args: dict[str, Any], identity: str, turn: int,
+            used: Callable[[Any], bool]) -> dict[str, Any] | None:
+    """`args` under an identity no write used yet, for a drawn one that was (a search draws small
+    values again and again): the drawn identity with its end, or its whole, spelt as the write's
+    `turn`, or an integer moved by it; the first the schema admits. None where none does."""
+    value = args.get(identity)
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return None
+    if isinstance(value, int):
+        tries: list[Any] = [value + turn, value - turn, turn]
+    else:
+        tries = [value[:max(0, len(value) - len(s))] + s for s in spellings(turn)] + [
+            value + s for s in spellings(turn)]
+    for candidate in tries:
+        trial = {**args, identity: candidate}
+        if not used(candidate) and fits(tool, trial):
+            return trial
+    return None

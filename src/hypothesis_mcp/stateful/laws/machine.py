@@ -22,7 +22,7 @@ from hypothesis_mcp.results import Binding, Call, RuleId
 from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shown, values_of
 from hypothesis_mcp.rules.expectations import FindsNothing, InOrder, NumberAt
 from hypothesis_mcp.rules.text_records import records_of, text_records
-from hypothesis_mcp.stateful.laws.edges import at_edges, fits
+from hypothesis_mcp.stateful.laws.edges import at_edges, fits, renamed
 from hypothesis_mcp.stateful.laws.laws import (
     Breach,
     changed_by_read,
@@ -37,6 +37,8 @@ from hypothesis_mcp.stateful.laws.laws import (
 )
 from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, sent
 from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
+from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, stepper, walk
+from hypothesis_mcp.stateful.looking import Pager, joined, scalars
 from hypothesis_mcp.stateful.variants import FOLDED
 from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size, tokens_of
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
@@ -45,6 +47,8 @@ from hypothesis_mcp.strategies.markers import MARKER
 RENAME_LOST: RuleId = "probe-rename-lost-fields"
 MAX_RECORDS = 3
 """Records one example holds at most: every check reads each of them."""
+STEPPER_TRIES = 4
+"""Examples that try to learn how a listing pages by a number (the store may still fit one page)."""
 SHRINK_EXAMPLES = 24
 """Examples Hypothesis may run on the warm server to shrink a broken law; the later ones do nothing
 (fresh replays make the reproduction smaller still, see confirm.py)."""
@@ -76,6 +80,8 @@ class Run:
     proven_readers: dict[str, Reader] = field(default_factory=dict)
     """Keyed reads by guess that showed a record the machine wrote, as shown readers."""
     not_readers: set[str] = field(default_factory=set)
+    tried: dict[str, int] = field(default_factory=dict)
+    """Keyed reads by guess, by the times one did not show the record it was asked for."""
     proven: dict[str, tuple[Fact, ...]] = field(default_factory=dict)
     """Guessed updates a keyed read showed changing a record, by tool: the fact it showed."""
     not_updaters: set[str] = field(default_factory=set)
@@ -84,6 +90,22 @@ class Run:
     """(keyed reader, identity never written): whether its read answered a success."""
     echoing: dict[tuple[str, str], bool] = field(default_factory=dict)
     """(tool, argument): whether the tool's answer to a value never written shows that value."""
+    pagings: dict[str, Pager | Stepper] = field(default_factory=dict)
+    """How each listing that pages continues (tails.py)."""
+    tries: dict[str, int] = field(default_factory=dict)
+    """Tries to learn how a listing pages by a number, while the store may still fit one page."""
+    tails: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The arguments of each listing's last page when the last example began: the next walks on from it."""
+
+    def paging(self, lister: Reader) -> Pager | Stepper | None:
+        name = lister.tool.name
+        if name in self.learned.pagers:
+            return self.learned.pagers[name][0]
+        if name not in self.pagings and self.tries.get(name, 0) < STEPPER_TRIES:
+            self.tries[name] = self.tries.get(name, 0) + 1
+            if (found := stepper(lambda a: self.conn.call(name, a), self.learned, lister.tool)) is not None:
+                self.pagings[name] = found
+        return self.pagings.get(name)
 
     def marker(self) -> str:
         self.count += 1
@@ -151,8 +173,45 @@ class Example:
             answer = self.run.conn.call(counter.tool.name, self.learned.widest(counter.tool))
             self.numbers[counter.tool.name] = numbers_in(answer)
             self.start[counter.tool.name] = self.numbers[counter.tool.name].get(counter.path, float("nan"))
+        self.tails: dict[str, dict[str, Any]] = {}
+        self.tailed: set[str] = set()
+        self.unsized: set[str] = set()
+        """Listings whose size since the last check grew by writes the example does not hold (a series)."""
+        """The listings read with their tail: a record neither shows may be on a page between them."""
+        """Where each listing that pages ended when the example began: its records are from there on."""
         for lister in self.learned.listers:
-            self.sizes[lister.tool.name] = size(self.run.conn.call(lister.tool.name, self.learned.widest(lister.tool)))
+            first = self.run.conn.call(lister.tool.name, self.learned.widest(lister.tool))
+            self.tail(lister)
+            self.sizes[lister.tool.name] = size(self.listing(lister, first))
+
+    def tail(self, lister: Reader) -> None:
+        paging, name = self.run.paging(lister), lister.tool.name
+        if paging is None:
+            return
+        base = self.learned.widest(lister.tool)
+        start = self.run.tails.get(name, base)
+        end = last_page(lambda a: self.run.conn.call(name, a), base, start, paging)
+        if end is None and start != base:
+            end = last_page(lambda a: self.run.conn.call(name, a), base, base, paging)
+        if end is None:
+            self.run.tails.pop(name, None)
+            return
+        self.run.tails[name] = self.tails[name] = end
+
+    def listing(self, lister: Reader, first: Outcome) -> Outcome:
+        """The listing's first page joined with its tail: the pages from where it ended when the example
+        began (not part of any reproduction: a fresh store fits the first page)."""
+        name = lister.tool.name
+        paging, start = self.run.paging(lister), self.tails.get(name)
+        if paging is None or start is None or not first.ok:
+            return first
+        base = self.learned.widest(lister.tool)
+        pages = walk(lambda a: self.run.conn.call(name, a), base, start, paging)
+        pages = pages[1:] if start == base else pages
+        if not pages:
+            return first
+        self.tailed.add(name)
+        return joined([first, *pages])
 
     def call(self, tool: Tool, args: dict[str, Any]) -> Outcome:
         self.step_at = len(self.calls)
@@ -168,7 +227,10 @@ class Example:
         args = at_edges(tool, with_marker(drawn, marker), self.run.count, seen_identity)
         key = identity_text(args.get(seen_identity or ""))
         if seen_identity is not None and key in self.learned.used:
-            return None
+            fresh = renamed(tool, args, seen_identity, self.run.count, lambda v: identity_text(v) in self.learned.used)
+            if fresh is None:
+                return None
+            args, key = fresh, identity_text(fresh.get(seen_identity))
         self.learned.used.add(key)
         answer = self.call(tool, args)
         held = Held.written(tool.name, args, marker, answer, LIVE if answer.ok else REFUSED)
@@ -176,6 +238,10 @@ class Example:
         if answer.ok:
             self.delta += 1  # a record made, whether or not its values can be told apart
             self.untracked = self.untracked or not judge
+            if not judge:
+                self.unsized = set(self.sizes)  # a listing's size no longer tells what the next write added
+                for other in self.held:  # nor whether a window still holds a record: shown again, then judged
+                    other.shown -= {lister.tool.name for lister in self.learned.listers}
         if not held.tokens:
             return None
         if answer.ok:
@@ -192,25 +258,61 @@ class Example:
 
     def try_readers(self, held: Held) -> None:
         """Each keyed read by guess not tried yet, asked for the record just written: one that shows
-        it reads records (shown, by these two calls); one that does not is asked for nothing more."""
+        it reads records (shown, by these two calls); one after which a shown keyed read no longer
+        finds the record removed it (removes); any other is asked for nothing more. One tried before a
+        keyed read was shown is tried again, after the others (it may be a removal)."""
         start = len(self.calls)
-        for index, reader in enumerate(self.learned.readers):
+        guessed = sorted((i for i, r in enumerate(self.learned.readers) if r.guessed), key=lambda i: self.run.tried.get(
+            self.learned.readers[i].tool.name, 0))
+        for index in guessed:
+            reader = self.learned.readers[index]
             name = reader.tool.name
             value = held.value_of(reader.field or "")
-            if not reader.guessed or name in self.run.proven_readers or name in self.run.not_readers or value is None:
+            if name in self.run.proven_readers or name in self.run.not_readers or value is None:
                 continue
             asked = {**self.learned.widest(reader.tool), reader.arg or "": value}
-            if shows(self.call(reader.tool, asked), self.unasked(len(self.calls) - 1, held.token_list())):
+            answer = self.call(reader.tool, asked)
+            if shows(answer, self.unasked(len(self.calls) - 1, held.token_list())):
                 fact = fact_shown(f"{name} reads a record by its {reader.arg}: asked with the {reader.arg} of a "
                                   f"record {held.tool} wrote, it showed the record", calls=(self.calls[held.at],
                                   self.calls[-1]), source="experiment")
                 self.run.proven_readers[name] = replace(reader, fact=fact, guessed=False)
                 self.learned.readers[index] = self.run.proven_readers[name]
-            else:
+                continue
+            at = len(self.calls) - 1
+            if answer.ok and self.removes(reader, held, at):
+                self.checks.update(range(start, at))
+                self.checks.update(range(at + 1, len(self.calls)))
+                return
+            self.run.tried[name] = self.run.tried.get(name, 0) + 1
+            if self.run.tried[name] > 1 or self.run.proven_readers:
                 self.run.not_readers.add(name)
-                self.spoiled = True  # what else the call did is not known: the example is judged no further
-                break
+            self.spoiled = True  # what else the call did is not known: the example is judged no further
+            break
         self.checks.update(range(start, len(self.calls)))
+
+    def removes(self, reader: Reader, held: Held, at: int) -> bool:
+        """The call at `at` of a tool taken for a keyed read by guess, after which a shown keyed read
+        no longer finds the record it was asked for: the tool removes records (shown by the write, that
+        call and the read), and the record is judged removed."""
+        shown_by = [(r, a) for r in self.learned.readers if r.kind == "key" and not r.guessed
+                    and r.tool.name != reader.tool.name and (a := self.ask(r, held)) is not None]
+        if not shown_by:
+            return False
+        other, asked = shown_by[0]
+        if shows(self.call(other.tool, asked), self.unasked(len(self.calls) - 1, held.token_list())):
+            return False
+        name = reader.tool.name
+        fact = fact_shown(f"{name} removes records: after its successful call with the {reader.arg} of a record "
+                          f"{held.tool} wrote, {other.tool.name} no longer showed the record",
+                          calls=(self.calls[held.at], self.calls[at], self.calls[-1]), source="experiment")
+        self.run.not_readers.add(name)
+        self.learned.readers = [r for r in self.learned.readers if r.tool.name != name]
+        self.learned.removers.append(Actor(reader.tool, reader.arg or "", (fact,)))
+        held.state, held.removed = REMOVED, (name, at)
+        self.delta -= 1
+        self.check(Step("remove", name, held, (fact,)))
+        return True
 
     def bind(self, held: Held) -> None:
         """The write's call names the server-made values a later call of the example may take."""
@@ -236,6 +338,7 @@ class Example:
             args = narrow
         before = dict(held.values)
         answer = self.call(actor.tool, args)
+        at = len(self.calls) - 1
         facts = self.run.proven.get(actor.tool.name, actor.facts)
         if answer.ok and actor.guessed and actor.tool.name not in self.run.proven:
             facts = self.prove(actor, held, tuple(sorted(tokens_of(args, marker))))
@@ -253,7 +356,7 @@ class Example:
                 held.stale |= {t for t in held.tokens.values() if t not in sent(args)}
                 held.tokens = {k: t for k, t in held.tokens.items() if t in sent(args)}
             moved = self.moved(actor, held, args)
-            self.check(Step("update", actor.tool.name, held, facts,
+            self.check(Step("update", actor.tool.name, held, facts, at,
                             named=frozenset(args) if patch else frozenset(), moved=moved))
             return
         if actor.guessed and actor.tool.name not in self.run.proven:
@@ -322,6 +425,9 @@ class Example:
                     held.values[reader.field] = value
                 held.values.pop(name, None)
                 return True
+        # The keyed read refuses the record under its identity and finds it under no value sent: a move
+        # the reads cannot follow, or a loss; which is not known, so the example is judged no further.
+        self.spoiled = self.spoiled or not old.ok
         return False
 
     def remove(self, actor: Actor, held: Held) -> None:
@@ -388,7 +494,7 @@ class Example:
             self.checks.update(range(start, len(self.calls)))
 
     def judged(self, step: Step, start: int) -> None:
-        step.at = start - 1
+        step.at = start - 1 if step.at < 0 else step.at  # an update's reads to see a move come after it
         breaches: list[Breach] = []
         answers: dict[tuple[str, int], tuple[int, Outcome]] = {}
         asked: list[tuple[Tool, dict[str, Any], Held, Outcome]] = []
@@ -396,7 +502,7 @@ class Example:
         listed: dict[str, tuple[int, Outcome]] = {}
         for lister in self.learned.listers:
             answer = self.call(lister.tool, self.learned.widest(lister.tool))
-            listed[lister.tool.name] = (len(self.calls) - 1, answer)
+            listed[lister.tool.name] = (len(self.calls) - 1, self.listing(lister, answer))
         for index, held in enumerate(self.held):
             for reader in self.learned.readers:
                 if reader.kind == "list":
@@ -444,6 +550,7 @@ class Example:
                 breaches += self.by_value(counter, answer, start)
         if step.kind == "read":
             breaches += self.reordered(step, listed)
+        self.unsized = set()
         for name, (_, answer) in listed.items():
             self.sizes[name] = size(answer)
             self.orders[name] = self.order(answer)
@@ -525,7 +632,7 @@ class Example:
                   listed: dict[str, tuple[int, Outcome]]) -> bool:
         """The readers show the held records as they did before the counters were called."""
         for reader in self.learned.listers:
-            again = self.call(reader.tool, self.learned.widest(reader.tool))
+            again = self.listing(reader, self.call(reader.tool, self.learned.widest(reader.tool)))
             if any(self.digest(again, h) != self.digest(listed[reader.tool.name][1], h) for h in self.held):
                 return False
         return all(self.digest(self.call(tool, args), held) == self.digest(answer, held)
@@ -577,8 +684,11 @@ class Example:
             return found  # its writes left it no marked value: no reader can be asked whether it shows it
         if mine and step.kind in ("create", "update") and not showing:
             # After a move the keyed read under the new identity is the one to judge by.
-            asked = sorted((r for r in readers if r[0].kind != "list" and self.claims(held)),
-                           key=lambda r: step.moved and r[0].kind != "key")
+            # An update after which a keyed read refuses the record did something (a move the reads
+            # could not follow, say): not a success that stored nothing.
+            asked = sorted((r for r in readers if r[0].kind != "list" and self.claims(held) and (
+                step.kind == "create" or step.moved or r[0].kind != "key" or r[2].ok)),
+                key=lambda r: step.moved and r[0].kind != "key")
             for reader, at, _ in asked[:1]:
                 found.append(missing(RENAME_LOST, step.tool, reader.tool.name, at, tokens, (*step.facts, reader.fact),
                                      f"{step.tool} gave the record a new identity, and lost what it held")
@@ -591,15 +701,20 @@ class Example:
             name = reader.tool.name
             # A search by any text is judged only on the records it showed: which text it matches
             # was shown for one record, not for every field a write sets.
-            one_more = size(answer) == self.sizes.get(name, -1) + 1
+            one_more = size(answer) == self.sizes.get(name, -1) + 1 and not self.continues(reader, answer) \
+                and name not in self.unsized
             expected = name in held.shown or reader.kind == "key" or (
                 reader.kind == "search" and (reader.field != TEXT or shows(answer, tokens))) or (
                 reader.kind == "list" and mine and step.kind == "create" and (one_more or shows(answer, tokens)))
             if not expected:
                 continue
             if not shows(answer, tokens):
-                grew = size(answer) > self.sizes.get(name, 0) and not self.full(reader.tool, answer)
-                if reader.kind == "list" and step.kind == "create" and not mine and not grew:
+                if name in self.tailed and step.kind in ("create", "update") and not shows(
+                        answer, tuple(sorted(held.stale))):
+                    continue  # a write may push a record from the first page to one before the tail
+                grew = size(answer) > self.sizes.get(name, 0) and not self.full(reader.tool, answer) \
+                    and name not in self.unsized
+                if reader.kind == "list" and step.kind in ("create", "update") and not mine and not grew:
                     held.shown.discard(name)  # a window of the newest or oldest records, not a loss
                     continue
                 rule, tool, what = self.blame(step, mine, name)
@@ -656,6 +771,11 @@ class Example:
         if key not in self.run.controls:
             self.run.controls[key] = self.run.conn.call(reader.tool.name, control).ok
         return not self.run.controls[key]
+
+    def continues(self, reader: Reader, answer: Outcome) -> bool:
+        """The listing's answer names a next page: it is a window, whose size says nothing of the store's."""
+        paging = self.run.paging(reader) if reader.kind == "list" else None
+        return isinstance(paging, Pager) and scalars(answer).get(paging.member) is not None
 
     def full(self, tool: Tool, answer: Outcome) -> bool:
         """A listing that answered as many records as the largest page it was asked for: a window
@@ -758,6 +878,11 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
     writes = {t.name: full_arguments(t) for t, _ in creators}
     patches = {a.tool.name: marked_arguments(a.tool, PLACEHOLDER) for a in learned.updaters}
 
+    def turned(which: int, count: int) -> int:
+        """The tool a rule's draw picks, turned by the example's number: a search's first examples draw
+        the first tool of each role again and again, and a role's other tools would go untried."""
+        return (which + run.examples) % count
+
     class Laws(RuleBasedStateMachine):
         records = Bundle("records")
 
@@ -784,23 +909,23 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
         @precondition(lambda self: bool(learned.updaters) and not self.inert)
         @rule(held=records, which=st.integers(0, max(0, len(learned.updaters) - 1)), data=st.data())
         def update(self, held: Held, which: int, data: st.DataObject) -> None:
-            actor = learned.updaters[which]
+            actor = learned.updaters[turned(which, len(learned.updaters))]
             self.example.update(actor, held, data.draw(patches[actor.tool.name]))
 
         @precondition(lambda self: bool(learned.removers) and not self.inert)
         @rule(held=consumes(records), which=st.integers(0, max(0, len(learned.removers) - 1)))
         def remove(self, held: Held, which: int) -> None:
-            self.example.remove(learned.removers[which], held)
+            self.example.remove(learned.removers[turned(which, len(learned.removers))], held)
 
         @precondition(lambda self: bool(keyed) and not self.inert)
         @rule(held=records, which=st.integers(0, max(0, len(keyed) - 1)))
         def read(self, held: Held, which: int) -> None:
-            self.example.read(keyed[which], held)
+            self.example.read(keyed[turned(which, len(keyed))], held)
 
         @precondition(lambda self: bool(lookers) and not self.inert)
         @rule(which=st.integers(0, max(0, len(lookers) - 1)))
         def look(self, which: int) -> None:
-            self.example.look(*lookers[which])
+            self.example.look(*lookers[turned(which, len(lookers))])
 
     for law in laws:
         for name, method in law(run).items():
