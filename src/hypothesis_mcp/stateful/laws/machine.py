@@ -5,6 +5,7 @@ against its own model and the numbers it saw at its start, so examples do not de
 
 from __future__ import annotations
 
+import unicodedata
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -38,6 +39,7 @@ from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, sen
 from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
 from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, stepper, walk
 from hypothesis_mcp.stateful.looking import Pager, joined, scalars
+from hypothesis_mcp.stateful.variants import FOLDED
 from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size, tokens_of
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.markers import MARKER
@@ -716,7 +718,10 @@ class Example:
                     held.shown.discard(name)  # a window of the newest or oldest records, not a loss
                     continue
                 rule, tool, what = self.blame(step, mine, name)
-                found.append(missing(rule, tool, name, at, tokens, (*step.facts, reader.fact), what))
+                facts = (*step.facts, reader.fact)
+                if rule == "probe-data-lost" and (folded := self.folded(step, held)) is not None:
+                    rule, what, facts = FOLDED, folded[0], (*facts, folded[1])
+                found.append(missing(rule, tool, name, at, tokens, facts, what))
                 continue
             held.shown.add(name)
             mark = marking(answer, held)
@@ -793,6 +798,20 @@ class Example:
         text = shown(held.answer)
         return any(t in text for t in held.tokens.values()) or bool(held.ids)
 
+    def folded(self, step: Step, lost: Held) -> tuple[str, Fact] | None:
+        """Why a write lost another record, when its identity differs from the lost one's only in
+        case, surrounding spaces or Unicode form: the two identities made one record (law 8), with
+        the fact that showed the identity. None where the identity was not shown."""
+        written = step.target
+        seen = next((s for t, s in self.learned.creators if t.name == step.tool), None)
+        if written is None or seen is None or seen.identity is None or seen.identity_fact is None:
+            return None
+        new, old = written.args.get(seen.identity), lost.args.get(seen.identity)
+        if not isinstance(new, str) or not isinstance(old, str) or new == old or folds(new) != folds(old):
+            return None
+        return (f"{step.tool} wrote {new!r} after {old!r}: two identities made one record and the first "
+                "one's data was lost", seen.identity_fact)
+
     @staticmethod
     def blame(step: Step, mine: bool, reader: str) -> tuple[Any, str, str]:
         if step.kind == "read":
@@ -802,6 +821,11 @@ class Example:
         if step.kind == "remove":
             return "probe-delete-took-other", step.tool, f"{step.tool} removed another record"
         return "probe-data-lost", step.tool, f"{step.tool} wrote another record"
+
+
+def folds(text: str) -> str:
+    """The text a store that folds identities files under: trimmed, case-folded, NFKC."""
+    return unicodedata.normalize("NFKC", text).strip().casefold()
 
 
 def claims_record(answer: Outcome, asked: Any) -> bool:
