@@ -5,7 +5,6 @@ against its own model and the numbers it saw at its start, so examples do not de
 
 from __future__ import annotations
 
-import unicodedata
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -39,7 +38,7 @@ from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, sen
 from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
 from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, stepper, walk
 from hypothesis_mcp.stateful.looking import Pager, joined, scalars
-from hypothesis_mcp.stateful.variants import FOLDED
+from hypothesis_mcp.stateful.variants import FOLDED, folded
 from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size, tokens_of
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.markers import MARKER
@@ -719,8 +718,8 @@ class Example:
                     continue
                 rule, tool, what = self.blame(step, mine, name)
                 facts = (*step.facts, reader.fact)
-                if rule == "probe-data-lost" and (folded := self.folded(step, held)) is not None:
-                    rule, what, facts = FOLDED, folded[0], (*facts, folded[1])
+                if rule == "probe-data-lost" and (loss := self.fold_loss(step, held)) is not None:
+                    rule, what, facts = FOLDED, loss[0], (*facts, loss[1])
                 found.append(missing(rule, tool, name, at, tokens, facts, what))
                 continue
             held.shown.add(name)
@@ -798,7 +797,7 @@ class Example:
         text = shown(held.answer)
         return any(t in text for t in held.tokens.values()) or bool(held.ids)
 
-    def folded(self, step: Step, lost: Held) -> tuple[str, Fact] | None:
+    def fold_loss(self, step: Step, lost: Held) -> tuple[str, Fact] | None:
         """Why a write lost another record, when its identity differs from the lost one's only in
         case, surrounding spaces or Unicode form: the two identities made one record (law 8), with
         the fact that showed the identity. None where the identity was not shown."""
@@ -807,7 +806,7 @@ class Example:
         if written is None or seen is None or seen.identity is None or seen.identity_fact is None:
             return None
         new, old = written.args.get(seen.identity), lost.args.get(seen.identity)
-        if not isinstance(new, str) or not isinstance(old, str) or new == old or folds(new) != folds(old):
+        if not isinstance(new, str) or not isinstance(old, str) or new == old or folded(new) != folded(old):
             return None
         return (f"{step.tool} wrote {new!r} after {old!r}: two identities made one record and the first "
                 "one's data was lost", seen.identity_fact)
@@ -821,11 +820,6 @@ class Example:
         if step.kind == "remove":
             return "probe-delete-took-other", step.tool, f"{step.tool} removed another record"
         return "probe-data-lost", step.tool, f"{step.tool} wrote another record"
-
-
-def folds(text: str) -> str:
-    """The text a store that folds identities files under: trimmed, case-folded, NFKC."""
-    return unicodedata.normalize("NFKC", text).strip().casefold()
 
 
 def claims_record(answer: Outcome, asked: Any) -> bool:
