@@ -23,13 +23,16 @@ from typing import Any
 
 from jsonschema.protocols import Validator
 
+from hypothesis_mcp.connection.hung import WORD, own_words
 from hypothesis_mcp.results import SAME_CAUSE, Result, RuleId
 from hypothesis_mcp.strategies import Invalid
 
 ACCEPTED_INVALID: RuleId = "edge-accepted-invalid-input"
 ANSWERED: frozenset[RuleId] = frozenset({"happy-rejected-valid-input", "edge-internal-error", "server-crashed",
-                                         "protocol-violation"})
+                                         "call-timeout", "protocol-violation"})
 """Rules whose finding quotes the server's answer (`details.returned`): alike answers, one cause."""
+STDERR: frozenset[RuleId] = frozenset({"server-crashed", "call-timeout"})
+"""Rules whose answer is what the server wrote on stderr: a crash's last line, what a hang said."""
 BOUNDS: frozenset[RuleId] = frozenset({"probe-bound-exceeded", "probe-bound-short"})
 """Rules whose message is the call's bound and what it answered: the same on several tools, one cause
 (an alias of one reader, one paging helper)."""
@@ -38,7 +41,6 @@ PERSISTS: RuleId = "state-persists"
 many tools showed it."""
 NORMALISED: RuleId = "probe-value-changed"
 """Warned when a store keeps a value in another form: alike on several writes, one way the store keeps text."""
-WORD = re.compile(r"\w+")
 ANSWER_SHOWN = 100
 """How much of the masked answer a merged finding's message quotes."""
 ESCAPED = re.compile(r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})")
@@ -81,28 +83,14 @@ def broken(check: Validator, invalid: Invalid) -> dict[str, Any]:
     return {"given": json_type(value), **({"wanted": wanted} if wanted is not None else {})}
 
 
-def _words(value: Any, into: set[str]) -> None:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _words(key, into)
-            _words(item, into)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _words(item, into)
-    elif value is not None:
-        # A message may quote a value as it was sent, as Python or JSON writes it (`'a\\nb'`).
-        for shown in (str(value), repr(value), json.dumps(value, default=str)):
-            into.update(word.casefold() for word in WORD.findall(shown))
-
-
 def masked(text: str, result: Result) -> str:
     """`text` with the words that belong to the call rather than the server masked: the tool's name,
     the names and values of every argument its reproduction sends, and any word holding a digit
     (an id, a count, a line number); a value of several masked words is one mask."""
     own: set[str] = set()
-    _words(result.subject, own)
+    own_words(result.subject, own)
     for call in result.reproduction.calls if result.reproduction else []:
-        _words([call.tool, call.arguments], own)
+        own_words([call.tool, call.arguments], own)
     words = WORD.sub(lambda m: "…" if m.group().casefold() in own or any(c.isdigit() for c in m.group())
                      else m.group(), EMPTY.sub("'…'", ESCAPED.sub("…", text)))
     return MASKS.sub("…", words)
@@ -125,13 +113,16 @@ def kept_as(written: Any, read: Any) -> str | None:
 def _answered(result: Result) -> tuple[str, str, bool] | None:
     """The cause an answer shows, when the finding quotes one with the server's own words, and
     whether the quote was cut (its last word may be cut too, so it is dropped and the rest is a
-    prefix): a crash with no line on stderr and a hang say nothing of their cause."""
+    prefix): a crash with no line on stderr, and a hang during which the server wrote nothing but
+    what it writes for every call, say nothing of their cause."""
     returned = result.details.get("returned")
     if not isinstance(returned, str):
         return None
-    lead, before, said = returned.partition("stderr: " if result.rule == "server-crashed" else ": ")
+    lead, before, said = returned.partition("stderr: " if result.rule in STDERR else ": ")
     if not said.strip():
         return None
+    if result.rule == "call-timeout":
+        lead = masked(lead, result)  # how long the run waited is not the server's
     cut = len(said) >= SHOWN_WIDTH
     answer = masked(said, result)
     answer = answer.rsplit(None, 1)[0] if cut and " " in answer else answer

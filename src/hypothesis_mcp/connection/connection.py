@@ -24,6 +24,7 @@ from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection.failure import LearnedRefusal
 from hypothesis_mcp.connection.greeting import unanswerable
 from hypothesis_mcp.connection.http import CheckedStreams, HttpLimits, LimitedTransport
+from hypothesis_mcp.connection.hung import StderrWords
 from hypothesis_mcp.connection.outcome import CLOSED_CODE, TIMEOUT_CODE, Outcome
 from hypothesis_mcp.connection.stdio import (
     MALFORMED_CODE,
@@ -164,6 +165,8 @@ class Connection:
         self._ready = threading.Event()
         self._error: BaseException | None = None
         self._hung = False
+        self._said = StderrWords()
+        """What the server writes on stderr for every call it answers, so a hang's own words show."""
         self.unavailable: str | None = None
         self.probe_exit: str | None = None
         """Why this connection greets with `initialize` only: the server died on the discovery
@@ -584,8 +587,14 @@ class Connection:
             return closed
         params = {"name": name, "arguments": args}
         request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=args))
+        before = self._transport.state.stderr_bytes if self._transport else 0
         answer = self._request(request, "tools/call", params, timeout=timeout)
         self.stats.calls += 1
+        written = self._transport.state.stderr_since(before) if self._transport else ""
+        if isinstance(answer, Outcome) and answer.kind == "timeout":
+            answer.stderr = self._said.while_hung(written, name, args)
+        elif not isinstance(answer, Outcome) or answer.kind == "error":
+            self._said.answered(written, name, args)
         if isinstance(answer, Outcome):
             self._hung = answer.kind == "timeout"
             return answer

@@ -47,6 +47,8 @@ class Outcome:
     data: Any = None
     exit_code: int | None = None
     stderr: str = ""
+    """A closed connection's stderr tail; for a timeout, what the server wrote while the call hung
+    beyond what it writes for every call it answers (connection.hung)."""
     elapsed: float = 0.0
     answer: dict[str, Any] | None = None
     """The whole result of a resources/read or prompts/get, whose `content` holds its list."""
@@ -147,11 +149,11 @@ class Outcome:
             return "; ".join(parts)
         if self.kind == "error":
             return f"JSON-RPC error {self.code}: {self.message[:width]}"
+        tail = self.stderr.strip().splitlines()[-1:] if self.stderr.strip() else []
+        shown_tail = f"; stderr: {tail[0][:width]}" if tail else ""
         if self.kind == "timeout":
-            return f"no answer within {self.elapsed:.1f}s"
+            return f"no answer within {self.elapsed:.1f}s{shown_tail}"
         if self.kind == "closed":
-            tail = self.stderr.strip().splitlines()[-1:] if self.stderr.strip() else []
-            shown_tail = f"; stderr: {tail[0][:width]}" if tail else ""
             return f"connection closed (exit code {self.exit_code}){shown_tail}"
         if self.kind == "unavailable":
             return f"not called: {self.message[:width]}"
@@ -171,4 +173,6 @@ class Outcome:
             data.update(exit_code=self.exit_code, stderr=self.stderr[-2000:])
         else:
             data["message"] = self.message
+            if self.stderr:
+                data["stderr"] = self.stderr[-2000:]
         return data

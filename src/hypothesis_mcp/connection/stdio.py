@@ -54,6 +54,9 @@ STDOUT_GRACE_SHARE = 1 / 3
 message yet, gets to write one before its handshake is given up: a banner followed by the answer is
 judged by the run, a server that only ever writes other text fails well before the timeout, and
 one that prints while it loads for long gets more time with a longer timeout."""
+STDERR_GRACE = 0.5
+"""Seconds a stopped process's stderr gets to reach its end (a child that escaped its group may
+hold it open)."""
 QUOTED_CHARS = 200
 """How much of a non-JSON-RPC line a finding quotes."""
 
@@ -90,6 +93,8 @@ class ProcessState:
     oversized: int = 0
     stopped_by_us: bool = False
     stdout_closed: bool = False
+    stderr_closed: bool = False
+    """The process's stderr reached its end: every line it wrote is in the tail."""
     stray_ids: list[object] = field(default_factory=list)
     pending: set[object] = field(default_factory=set)
     max_stderr: int = 64 * 1024
@@ -121,6 +126,11 @@ class ProcessState:
         if self.probe_sent is None or since <= 0:
             return ""
         return b"".join(self.stderr_tail)[-since:].decode("utf-8", "replace")
+
+    def stderr_since(self, offset: int) -> str:
+        """What the server wrote to stderr after it had written `offset` bytes (within the tail)."""
+        since = self.stderr_bytes - offset
+        return b"".join(self.stderr_tail)[-since:].decode("utf-8", "replace") if since > 0 else ""
 
     def stderr_text(self, limit: int = 4000) -> str:
         data = b"".join(self.stderr_tail)[-limit:]
@@ -304,9 +314,12 @@ class StdioTransport:
 
     async def _read_stderr(self, process: anyio.abc.Process) -> None:
         assert process.stderr is not None
-        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
-            async for chunk in process.stderr:
-                self.state.add_stderr(chunk)
+        try:
+            with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
+                async for chunk in process.stderr:
+                    self.state.add_stderr(chunk)
+        finally:
+            self.state.stderr_closed = True
 
     async def _write_stdin(self, process: anyio.abc.Process, source: anyio.abc.ObjectReceiveStream[Any]) -> None:
         assert process.stdin is not None
@@ -364,6 +377,7 @@ class StdioTransport:
                     await _exited_within(process, 2.0)
             _signal_group(process.pid, signal.SIGKILL)
             self.state.returncode = process.returncode
+            await _stderr_ended(self.state, STDERR_GRACE)
         tg.cancel_scope.cancel()
 
     def kill(self) -> None:
@@ -383,6 +397,14 @@ async def _exited_within(process: anyio.abc.Process, seconds: float) -> bool:
         while process.returncode is None:
             await anyio.sleep(0.01)
     return process.returncode is not None
+
+
+async def _stderr_ended(state: ProcessState, seconds: float) -> None:
+    """Wait, within `seconds`, for the rest of stderr: the process may exit before its last line
+    (a crash's traceback) is read, and a crash is told by that line."""
+    with anyio.move_on_after(seconds):
+        while not state.stderr_closed:
+            await anyio.sleep(0.01)
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:
