@@ -34,7 +34,7 @@ def test_learn_shows_the_identity_calibration_found_and_marks_guesses(tmp_path: 
     assert "identity: bin (shown)" in run.stderr
 
 
-def test_without_allow_writes_nothing_is_called_and_everything_is_a_guess(tmp_path: Path) -> None:
+def test_without_allow_writes_nothing_is_written_and_everything_is_a_guess(tmp_path: Path) -> None:
     run = cli(["learn", "--json", "-", "--", *SHELF], tmp_path)
     assert run.code == 0, run
     learned = json.loads(run.stdout)
@@ -69,3 +69,27 @@ def test_learn_shows_the_refusal_shape_calls_that_must_fail_agreed_on(tmp_path: 
     shelf = next(t for t in json.loads(cli(["learn", "--allow-writes", "--json", "-", "--", *SHELF],
                                            tmp_path).stdout)["tools"] if t["name"] == "shelf.put")
     assert "refusal_shape" not in shelf   # its answers are plain text: nothing to learn
+
+
+def test_learn_prints_the_refusal_shapes_reads_of_missing_ids_and_invalid_arguments_showed(tmp_path: Path) -> None:
+    """Read-only, a catalogue's not-found sentence (isError false) is learned from reads of ids nobody
+    wrote; with --allow-writes, a nursery's `{"verdict": "refused"}` from answers to invalid arguments.
+    Both print in the text and in --json under `refusals`; their twins teach nothing."""
+    shelf = [*SERVE, str(ROOT / "tests/servers/missing_records.py"), "--store", "catalogue"]
+    read = cli(["learn", "--json", "-", "--", *shelf, "--bug"], tmp_path)
+    assert read.code == 0, read
+    [shape] = json.loads(read.stdout)["refusals"]
+    assert (shape["tool"], shape["learned_from"], shape["member"], shape["value"], shape["evidence"]) == (
+        "book_fetch", "reads of ids nobody wrote", "text", "No book with ISBN '\u2026' is on the shelf.", "shown")
+    assert "No book with ISBN" in read.stderr and "(shown; reads of ids nobody wrote, from book_fetch;" in read.stderr
+    nursery = [*SERVE, str(ROOT / "tests/servers/refusal_styles.py")]
+    invalid = cli(["learn", "--allow-writes", "--json", "-", "--", *nursery, "--bug", "verdict"], tmp_path)
+    assert invalid.code == 0, invalid
+    [shape] = json.loads(invalid.stdout)["refusals"]
+    assert (shape["learned_from"], shape["member"], shape["value"]) == ("answers to invalid arguments", "verdict",
+                                                                       "refused")
+    assert "is a refusal (calls with schema-invalid arguments" in invalid.stderr
+    for twin in (cli(["learn", "--json", "-", "--", *shelf], tmp_path),
+                 cli(["learn", "--allow-writes", "--json", "-", "--", *nursery], tmp_path)):
+        assert twin.code == 0 and json.loads(twin.stdout)["refusals"] == [], twin
+        assert "refusal shapes" not in twin.stderr

@@ -5,8 +5,11 @@ Every tool's profile (its candidate roles with their evidence, identity candidat
 effects of its calls, the identity that names a record, the arguments by which readers select
 records) and each creating tool's calibration (the readers that show its records, whether a second
 write with the same key replaces, adds or is refused, its identity field, the id in its answer),
-each marked shown or guessed. The probe config it writes states what calibration showed, so a run
-given it back (`--probe-config`) starts from the same facts.
+each marked shown or guessed. Before them, what the server's refusals look like, learned as a
+test run learns it: from reads of ids nobody wrote (read-only, so always) and from answers to
+invalid arguments (read-only tools, and with --allow-writes the others a run calls). The probe
+config it writes states what calibration showed, so a run given it back (`--probe-config`) starts
+from the same facts.
 """
 
 from __future__ import annotations
@@ -16,8 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.connection import Connection, Target
-from hypothesis_mcp.model.facts import GUESSED, SHOWN
+from hypothesis_mcp.checks.invalid_answers import invalid_refusals
+from hypothesis_mcp.checks.missing_reads import read_missing
+from hypothesis_mcp.connection import Connection, LearnedRefusal, Target
+from hypothesis_mcp.connection.failure import TEXT, WILDCARD
+from hypothesis_mcp.model.facts import GUESSED, SHOWN, Fact
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.profiles import make_profile
 from hypothesis_mcp.search.pool import ServerPool
@@ -27,6 +33,8 @@ from hypothesis_mcp.stateful.probes import ProbeRun
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
 from hypothesis_mcp.stateful.watch import CREATORS, Seen, watch
 
+MISSING_READS = "reads of ids nobody wrote"
+INVALID_ARGUMENTS = "answers to invalid arguments"
 EFFECTS = frozenset({"create", "write", "update", "delete"})
 READERS = frozenset({"read", "list", "search"})
 """Roles whose tools name a record: they get an identity."""
@@ -44,6 +52,8 @@ class Learned:
     """A write's calibration showed this tool showing its new record: its reading role is shown."""
     seen: Seen | None = None
     """What the experiments showed of this tool, when they ran."""
+    refusals: list[tuple[str, LearnedRefusal, Fact]] = field(default_factory=list)
+    """Refusal shapes whose first showing call was this tool's, each with what it was learned from."""
 
     def to_dict(self) -> dict[str, Any]:
         found = profile(self.tool)
@@ -90,10 +100,11 @@ def learn(target: Target, *, allow_writes: bool, allow_deletes: bool = False, ti
     grading = make_profile("grading")
     with Connection(target, timeout=timeout, startup_timeout=timeout) as conn:
         tools = conn.list_tools()
+        learned = {t.name: Learned(t) for t in tools}
+        learn_refusals(conn, tools, learned, allow_writes, grading.seed)
         pool = ServerPool(target, timeout=timeout, startup_timeout=timeout)
         try:
             run = ProbeRun(conn, pool, tools, grading, allow_writes)
-            learned = {t.name: Learned(t) for t in tools}
             seen = (watch(pool, tools, run.base, grading.seed, grading.settings(1), allow_deletes)
                     if allow_writes else {})
             for name, what in seen.items():
@@ -114,6 +125,28 @@ def learn(target: Target, *, allow_writes: bool, allow_deletes: bool = False, ti
             for name in entry.calibration.readers:
                 learned[name].reads_shown = True
     return list(learned.values())
+
+
+def learn_refusals(conn: Connection, tools: list[Tool], learned: dict[str, Learned], allow_writes: bool,
+                   seed: int) -> None:
+    """The refusal shapes a test run learns before its searches: from reads of ids nobody wrote, and
+    from invalid arguments sent to the tools a run may call here (read-only ones without
+    --allow-writes: each is also sent its plainest valid call)."""
+    callable_tools = [t for t in tools if not t.is_destructive and (allow_writes or t.is_read)]
+    reads = read_missing(conn, tools, None, seed, lambda: False).shapes
+    invalid = invalid_refusals(conn, callable_tools, None, lambda: False)
+    shapes = [*((MISSING_READS, *found) for found in reads), *((INVALID_ARGUMENTS, *found) for found in invalid)]
+    for source, shape, fact in shapes:
+        tool = fact.shown_by[0].tool if fact.shown_by else tools[0].name
+        learned[tool].refusals.append((source, shape, fact))
+
+
+def refusals_json(learned: list[Learned]) -> list[dict[str, Any]]:
+    """Each refusal shape learned: the tool whose call first showed it, what it was learned from,
+    its member and value (a text with `…` where it named the id), and the fact."""
+    return [{"tool": entry.tool.name, "learned_from": source, "member": shape.member or "text",
+             "value": str(shape.value).replace(WILDCARD, "\u2026") if shape.member == TEXT else shape.value,
+             **fact.to_dict()} for entry in learned for source, shape, fact in entry.refusals]
 
 
 def writes(tools: list[Tool], seen: dict[str, Seen], guessed: list[Tool]) -> list[Tool]:
@@ -143,7 +176,7 @@ def learned_json(learned: list[Learned]) -> dict[str, Any]:
              for fact in entry.calibration.facts()]
     facts += [{"tool": entry.tool.name, **fact.to_dict()} for entry in learned if entry.seen
               for fact in entry.seen.facts()]
-    return {"tools": [entry.to_dict() for entry in learned], "facts": facts}
+    return {"tools": [entry.to_dict() for entry in learned], "refusals": refusals_json(learned), "facts": facts}
 
 
 def probe_config(learned: list[Learned]) -> str:
@@ -195,6 +228,11 @@ def print_learned(learned: list[Learned], write: Any) -> None:
             else:
                 said = value.get("field") or value.get("behaviour") or value.get("shape") or "unknown"
                 write(f"    {name.replace('_', ' ')}: {said} ({value['evidence']})")
+    if shapes := refusals_json(learned):
+        write("refusal shapes, each read as a refusal by every check:")
+    for shape in shapes:
+        write(f"  - {shape['what']} ({shape['evidence']}; {shape['learned_from']}, from {shape['tool']}; "
+              f"{len(shape.get('calls', []))} call(s))")
     facts = learned_json(learned)["facts"]
     if facts:
         write("facts, each with the experiment that showed it:")
