@@ -16,6 +16,8 @@ from typing import Any
 
 WORD = re.compile(r"\w+")
 MASK = "\u2026"
+MOST_ROUTINE = 4096
+"""Masked lines kept as routine at most: a server that logs a new line on every call stops being learned."""
 
 
 def own_words(value: Any, into: set[str]) -> None:
@@ -49,7 +51,8 @@ class StderrWords:
         self.answers += 1
         own: set[str] = set()
         own_words([name, arguments], own)
-        self.routine.update(_masked(line, own) for line in text.splitlines() if line.strip())
+        if len(self.routine) < MOST_ROUTINE:
+            self.routine.update(_masked(line, own) for line in text.splitlines() if line.strip())
 
     def while_hung(self, text: str, name: str, arguments: dict[str, Any]) -> str:
         """The lines written while the call hung that no answered call wrote too."""
