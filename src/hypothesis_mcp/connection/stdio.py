@@ -122,10 +122,7 @@ class ProcessState:
 
     def stderr_since_probe(self) -> str:
         """What the server wrote to stderr after the discovery request went out (within the tail)."""
-        since = self.stderr_bytes - self.stderr_at_probe
-        if self.probe_sent is None or since <= 0:
-            return ""
-        return b"".join(self.stderr_tail)[-since:].decode("utf-8", "replace")
+        return "" if self.probe_sent is None else self.stderr_since(self.stderr_at_probe)
 
     def stderr_since(self, offset: int) -> str:
         """What the server wrote to stderr after it had written `offset` bytes (within the tail)."""
