@@ -53,6 +53,15 @@ def test_stdio_outcomes_timeout_crash_restart_and_transcript(tmp_path: Path) -> 
         assert [e.started for e in conn.transcript] == sorted(e.started for e in conn.transcript)
 
 
+def test_a_crash_is_told_by_the_stderr_line_written_after_the_process_exited() -> None:
+    """The server exits at once; a reporter that escaped its process group writes the crash's line
+    0.2 s later. The run reads stderr to its end (within half a second) before quoting it."""
+    with connect([PY, RAW, "late-report"], timeout=5.0) as conn:
+        crashed = conn.call("crash", {"text": "boom"})
+        assert crashed.kind == "closed" and crashed.exit_code == 9, crashed
+        assert crashed.summary().endswith("stderr: fatal: cannot handle 'boom'"), crashed.summary()
+
+
 def test_http_timeout_opens_a_new_session_and_a_crash_is_survived(tmp_path: Path) -> None:
     log = tmp_path / "cancelled.log"
     with http_server([PY, HOSTILE], env={"HOSTILE_HTTP_LOG": str(log)}) as url, \

@@ -36,6 +36,8 @@ and a crash ends the whole server):
   drop-unknown    never answers a request whose method it does not know, and says nothing about it
   linger          keeps running after stdin closes (until a signal ends it), like a server that
                   ignores end of input
+  late-report     a crash leaves its stderr line to a crash reporter of its own session, which
+                  writes it 0.2 s after the server exited
 
 Always present: `echo(text)` (read-only), `crash(text)` exits when text contains "boom",
 `hang(text)` never answers when text contains "wait". Arguments that break a tool's inputSchema
@@ -51,6 +53,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -233,8 +236,13 @@ def call_tool(request_id: Any, params: dict[str, Any]) -> None:
 
 
 def die(message: str) -> None:
-    sys.stderr.write(message + "\n")
-    sys.stderr.flush()
+    if "late-report" in MODES:
+        reporter = f"import sys, time; time.sleep(0.2); sys.stderr.write({message + chr(10)!r})"
+        subprocess.Popen([sys.executable, "-c", reporter], start_new_session=True, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL)
+    else:
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
     os._exit(9)
 
 
