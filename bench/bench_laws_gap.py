@@ -1,7 +1,7 @@
 """What the laws machine alone draws on the suite's buggy test servers, against the per-invariant machines.
 
     python bench/bench_laws_gap.py [--cases agreeing,vault] [--sides default,laws] [--jobs 1]
-                                   [--out bench/results/laws-gap] [--summary-only]
+                                   [--out bench/results/laws-gap] [--summary-only] [--roles]
 
 Every buggy test server the probe tests grade (tests/test_probe_*.py, with the profile, options and
 excluded tools of its test) is graded twice in-process: as today (`default`: the per-invariant
@@ -13,6 +13,9 @@ same rule on another tool (`elsewhere: TOOL RULE`: a reader blamed where the wri
 `MISSING`; then what the laws alone drew beyond it, every medium or high finding a twin drew, and the
 walls. Each run's findings are kept as JSON under `--out`, so `--summary-only` prints the table
 again, and a later run of `--sides laws` after a change to the machine redoes only its side.
+`--roles` prints instead what the experiments the machine stands on showed of each buggy server (the
+tools it takes as creators, readers, updates, removals and counts): a machine with no creator or no
+reader does not run.
 """
 
 from __future__ import annotations
@@ -29,8 +32,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from helpers import ROOT, SERVE, engine, grading, hunting
+from hypothesis_mcp.connection import Connection, parse_target
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.stateful.config import ProbeConfig
+from hypothesis_mcp.stateful.laws.observe import learned
+from hypothesis_mcp.stateful.probes import base_arguments
 
 
 @dataclass(frozen=True)
@@ -127,6 +133,19 @@ def grade(job: tuple[Case, str, Path]) -> tuple[str, float]:
     return key(case, side), wall
 
 
+def roles(case: Case) -> str:
+    """What the experiments showed of the buggy server, as the machine reads them."""
+    profile = grading()
+    with Connection(parse_target(list(case.argv))) as conn:
+        tools = [t for t in conn.list_tools() if t.name not in case.exclude]
+        model = learned(conn, tools, lambda tool: base_arguments(tool, None, ProbeConfig()), profile.seed,
+                        profile.settings(1), case.deletes)
+    named = {"creators": [t.name for t, _ in model.creators], "readers": [r.tool.name for r in model.readers],
+             "updates": [a.tool.name for a in model.updaters], "removals": [a.tool.name for a in model.removers],
+             "counts": [c.tool.name for c in model.counters]}
+    return f"{case.group}/{case.bug}: " + "; ".join(f"{k} {', '.join(v) or '-'}" for k, v in named.items())
+
+
 def load(out: Path, case: Case, side: str) -> dict[str, Any] | None:
     path = out / f"{key(case, side)}.json"
     return json.loads(path.read_text()) if path.exists() else None
@@ -176,9 +195,14 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/laws-gap")
     parser.add_argument("--summary-only", action="store_true")
+    parser.add_argument("--roles", action="store_true")
     args = parser.parse_args()
     wanted = {w for w in args.cases.split(",") if w}
     cases = [c for c in CASES if not wanted or c.group in wanted or f"{c.group}/{c.bug}" in wanted]
+    if args.roles:
+        for case in cases:
+            print(roles(case), flush=True)
+        return
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.summary_only:
         jobs = [(case, side, args.out) for case in cases for side in args.sides.split(",")]
