@@ -8,11 +8,12 @@ excluded tools of its test) is graded twice in-process: as today (`default`: the
 machines, no laws machine) and with `laws: only` in the probe config (`laws`: the laws machine alone).
 Each correct twin is graded with `laws: only` too (`twin`). Prints, per server and bug, each probe
 finding of the default run (tool, rule, confidence), and what the laws-alone run drew on it: the same
-rule on the same tool (`found`, with its confidence), another rule on that tool (`other: RULE`), the
-same rule on another tool (`elsewhere: TOOL RULE`: a reader blamed where the writer was), or
-`MISSING`; then what the laws alone drew beyond it, every medium or high finding a twin drew, and the
-walls. Each run's findings are kept as JSON under `--out`, so `--summary-only` prints the table
-again, and a later run of `--sides laws` after a change to the machine redoes only its side.
+rule on the same tool (`found`, with its confidence), another rule on that tool (`other: RULE`), a
+finding on another tool that the default run did not draw (`elsewhere: TOOL RULE`: a reader blamed
+where the writer was, say), or `MISSING`; then what the laws alone drew beyond it, every medium or
+high finding a twin drew, and the walls. Each run's findings are kept as JSON under `--out`, so
+`--summary-only` prints the table again, and a later run of `--sides laws` after a change to the
+machine redoes only its side.
 `--roles` prints instead what the experiments the machine stands on showed of each buggy server (the
 tools it takes as creators, readers, updates, removals and counts): a machine with no creator or no
 reader does not run.
@@ -151,12 +152,12 @@ def load(out: Path, case: Case, side: str) -> dict[str, Any] | None:
     return json.loads(path.read_text()) if path.exists() else None
 
 
-def verdict(finding: dict[str, Any], laws: list[dict[str, Any]]) -> str:
+def verdict(finding: dict[str, Any], laws: list[dict[str, Any]], known: set[tuple[str, str]]) -> str:
     same = [f for f in laws if (f["tool"], f["rule"]) == (finding["tool"], finding["rule"])]
     if same:
         return f"found ({same[0]['confidence']})"
     other = sorted({f["rule"] for f in laws if f["tool"] == finding["tool"]})
-    elsewhere = sorted({f"{f['tool']} {f['rule']}" for f in laws if f["rule"] == finding["rule"]})
+    elsewhere = sorted({f"{f['tool']} {f['rule']}" for f in laws if (f["tool"], f["rule"]) not in known})
     return f"other: {', '.join(other)}" if other else f"elsewhere: {', '.join(elsewhere)}" if elsewhere \
         else "MISSING"
 
@@ -168,8 +169,9 @@ def table(out: Path, cases: list[Case]) -> None:
         for side, data in zip(SIDES, (default, laws, twin), strict=True):
             walls[side] += data["wall"] if data else 0.0
         if default is not None:
+            known = {(f["tool"], f["rule"]) for f in default["found"]}
             for f in default["found"]:
-                got = verdict(f, laws["found"]) if laws else "not run"
+                got = verdict(f, laws["found"], known) if laws else "not run"
                 rows.append(f"| {case.group}/{case.bug} | {f['tool']} | {f['rule']} | {f['confidence']} | {got} |")
         if default is not None and laws is not None:
             known = {(f["tool"], f["rule"]) for f in default["found"]}
