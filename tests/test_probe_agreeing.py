@@ -16,10 +16,11 @@ from dataclasses import replace
 
 import pytest
 
-from helpers import ROOT, SERVE, engine, grading, results
+from helpers import ROOT, SERVE, engine, grading, machine_findings, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
+from hypothesis_mcp.stateful.config import ProbeConfig
 
 BUGS = {
     ("snake", "probe-readers-disagree"): "get_note",
@@ -27,7 +28,12 @@ BUGS = {
     ("dotted", "probe-overwrite-kept-old"): "doc.find",
     ("dotted", "probe-count-wrong"): "vault.stats",
 }
+LAWS = {("snake", "probe-readers-disagree"): "get_note"}
+"""What the laws machine alone (`laws: only`) draws of BUGS: its overwrite law. The search index and the
+dotted stores' bugs are not yet in its reach (no experiment shows the search, nor any role of a store
+without a listing)."""
 _reports: dict[tuple[str, bool], Report] = {}
+_alone: dict[tuple[str, bool], Report] = {}
 
 
 def server(style: str, bug: bool = False) -> list[str]:
@@ -76,3 +82,27 @@ def test_no_call_of_the_reproduction_can_go(style: str, rule: str) -> None:
     for index in range(len(calls)):
         shorter = Reproduction(calls[:index] + calls[index + 1:], fresh_server=True)
         assert not replay(replace(finding, reproduction=shorter), parse_target(server(style, bug=True))).still_fails
+
+
+def alone(style: str, bug: bool = False) -> Report:
+    if (style, bug) not in _alone:
+        _alone[style, bug] = engine(server(style, bug), grading(), probes=True, allow_writes=True,
+                                    probe_config=ProbeConfig(laws="only"))
+    return _alone[style, bug]
+
+
+def test_the_laws_machine_alone_leaves_the_correct_store_alone() -> None:
+    bad = [r for r in results(alone("snake"), kind="probe") if r.status in ("fail", "warn")
+           and r.confidence in ("high", "medium")]
+    assert not bad, [(r.tool, r.rule, r.confidence, r.message) for r in bad]
+
+
+@pytest.mark.parametrize(("style", "rule"), list(LAWS))
+def test_the_laws_machine_alone_finds_the_overwrite_bug_and_it_replays(style: str, rule: str) -> None:
+    hits = [r for r in machine_findings(alone(style, bug=True)) if (r.tool, r.rule) == (LAWS[style, rule], rule)]
+    assert hits, [(r.tool, r.rule, r.message) for r in machine_findings(alone(style, bug=True))]
+    finding = hits[0]
+    assert finding.confidence == "high" and finding.reproduction is not None and finding.reproduction.fresh_server
+    assert all(f["evidence"] == "shown" for f in finding.details["rests_on"]), finding.details["rests_on"]
+    assert replay(finding, parse_target(server(style, bug=True))).still_fails
+    assert not replay(finding, parse_target(server(style))).still_fails

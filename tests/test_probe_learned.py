@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import ROOT, SERVE, engine, grading, results
+from helpers import ROOT, SERVE, engine, grading, machine_findings, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.model.refusals import IMPOSSIBLE_ID
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report
+from hypothesis_mcp.stateful.config import ProbeConfig
 
 STORES = ("queue", "shelf", "contacts", "readonly", "ledger", "bookmarks", "journal", "catalog", "devices")
 FOUND = {
@@ -78,3 +79,21 @@ def test_a_refusal_shape_of_the_servers_own_is_learned_and_rests_under_the_findi
     calls = [(c["tool"], c["arguments"]) for c in learned[0]["calls"]]
     assert calls[:2] == [("device.lookup", {"serial": IMPOSSIBLE_ID}), ("device.register", {"serial": "", "label": ""})]
     assert calls[2][0] == "device.register" and calls[2][1]["serial"]
+
+
+def test_the_laws_machine_alone_reads_an_appending_store_by_a_field_it_wrote() -> None:
+    """contacts appends (no identity to show) and get_contact takes a name: a keyed read by guess,
+    proven by the record it shows, whose phone cut to 20 characters beside the listing's whole one is
+    found by the laws machine alone (`laws: only`); the correct store draws nothing medium or high."""
+    def alone(bug: bool) -> Report:
+        return engine(store("contacts", bug), grading(), probes=True, allow_writes=True,
+                      probe_config=ProbeConfig(laws="only"))
+
+    twin = [r for r in results(alone(False), kind="probe") if r.status in ("fail", "warn")
+            and r.confidence in ("high", "medium")]
+    assert not twin, [(r.tool, r.rule, r.message) for r in twin]
+    drawn = machine_findings(alone(True))
+    found = [r for r in drawn if (r.tool, r.rule) == ("get_contact", "probe-readers-disagree")]
+    assert found and found[0].confidence == "high", [(r.tool, r.rule, r.message) for r in drawn]
+    assert replay(found[0], parse_target(store("contacts", bug=True))).still_fails
+    assert not replay(found[0], parse_target(store("contacts"))).still_fails

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.profiles import make_profile
+from hypothesis_mcp.stateful.config import parse_config
 from hypothesis_mcp.stateful.probes import Piece, ProbeRun
 
 WRITES = {"readOnlyHint": False, "destructiveHint": False}
@@ -48,3 +52,16 @@ def test_round_trips_share_the_servers_budget_past_four_write_tools() -> None:
     assert [p.servers for p in many_pieces[:16]] == [2] * 16
     assert {p.profile.probe_examples for p in many_pieces[:16] if p.profile} == {2}
     assert not few.notes and not many.notes, "no two write tools of one shape"
+
+
+def test_laws_only_plans_the_laws_machine_without_the_per_invariant_machines() -> None:
+    """`laws: only` in a probe config: no round trip, pages or deletes piece, one laws piece; any other
+    value than true, false or only is a usage error naming the key."""
+    tools = [*store("_1"), tool("list_keys", {"limit": {"type": "integer"}}, READS)]
+    run = ProbeRun(conn=None, pool=None, tools=tools, profile=make_profile("grading"),  # type: ignore[arg-type]
+                   allow_writes=True, config=parse_config({"laws": "only"}))
+    alone = [p for p in run.plan() if p.work is not None and not p.main]
+    _, default = planned(tools)
+    assert len(alone) == 2 and len([p for p in default if p.work is not None and not p.main]) == 4
+    with pytest.raises(UsageError, match="laws: must be true, false or only"):
+        parse_config({"laws": "sometimes"})

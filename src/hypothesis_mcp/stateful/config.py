@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.files import read_document
@@ -61,8 +61,9 @@ class Agreement:
 class ProbeConfig:
     args: dict[str, dict[str, Any]] = field(default_factory=dict)
     builtins: bool = True
-    laws: bool = False
-    """Run the laws machine (stateful/laws/): opt-in until it retires the per-invariant machines."""
+    laws: bool | Literal["only"] = False
+    """Run the laws machine (stateful/laws/): opt-in until it retires the per-invariant machines;
+    "only" runs it without them (round trips and their model machines, pages, deletes)."""
     writes: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     pairs: list[Pair] = field(default_factory=list)
@@ -132,7 +133,7 @@ def _parse(data: Any, source: str) -> ProbeConfig:
     _need(isinstance(builtins, bool), "builtins", "must be true or false")
     config.builtins = builtins
     laws = data.get("laws", False)
-    _need(isinstance(laws, bool), "laws", "must be true or false")
+    _need(isinstance(laws, bool) or laws == "only", "laws", "must be true, false or only")
     config.laws = laws
     config.writes = _names(data.get("writes"), "writes")
     config.exclude = _names(data.get("exclude"), "exclude")

@@ -163,7 +163,7 @@ class ProbeRun:
                 self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
                             "skipped: it writes; add --allow-writes to run it against a disposable server")
                 for tool in writes))
-        elif writes:
+        elif writes and self.config.laws != "only":
             shared = round_trip_profile(self.profile, len(writes))
             first_of_shape: dict[str, str] = {}
             alike: dict[str, list[str]] = {}

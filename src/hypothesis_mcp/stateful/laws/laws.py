@@ -5,7 +5,7 @@ reproduction) and the expectation a replay judges that read by."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis_mcp.connection import Outcome
@@ -22,7 +22,7 @@ from hypothesis_mcp.rules.expectations import (
     ShowsNone,
 )
 from hypothesis_mcp.rules.text_records import Plain, records_of
-from hypothesis_mcp.stateful.fidelity import Enums, change
+from hypothesis_mcp.stateful.fidelity import Change, Enums, change
 
 ORDER: tuple[RuleId, ...] = (
     "probe-read-changed-state", "probe-refusal-changed-state", "probe-delete-kept", "read-missing-as-success",
@@ -73,12 +73,30 @@ def differing(answer: Outcome, mark: str | None, values: dict[str, Any],
     for name, value in values.items():
         seen = [v for v in field_values(answer, mark, name)
                 if not (isinstance(v, Plain) and isinstance(value, str) and "\n" in value)]
-        changes = [change(name, value, str(v) if isinstance(v, Plain) else v, typed) for v in seen]
+        changes = [changed(name, value, str(v) if isinstance(v, Plain) else v, typed) for v in seen]
         if not seen or any(c is None for c in changes):
             continue
         how = "high" if all(c is not None and c.loss for c in changes) else "low"
         found.append((name, value, seen[0], how))
     return found
+
+
+def changed(name: str, written: Any, read: Any, typed: Enums | None) -> Change | None:
+    """How a field reads back otherwise (stateful.fidelity's change); a nested object's members each
+    judged as a field, one left out of a non-empty object read back lost (a loss first)."""
+    if not (isinstance(written, dict) and isinstance(read, dict)):
+        return change(name, written, read, typed)
+    found: list[Change] = []
+    for member, value in written.items():
+        if value is None:
+            continue
+        if member not in read:
+            if read:
+                found.append(Change(name, written, read, "", bool(value), f"{name}.{member} left out"))
+            continue
+        if (inner := changed(f"{name}.{member}", value, read[member], typed)) is not None:
+            found.append(replace(inner, field=name, written=written, read=read))
+    return min(found, key=lambda c: not c.loss, default=None)
 
 
 def field_breach(rule: RuleId, tool: str, reader: str, at: int, mark: str, diff: tuple[str, Any, Any, str],

@@ -610,7 +610,10 @@ class Example:
 
     def report(self, breaches: list[Breach], start: int) -> None:
         """The first breach not yet confirmed is kept with the calls up to its read, and stops the
-        example; the calls from `start` on were the check's."""
+        example; the calls from `start` on were the check's. A spoiled example judges nothing: what
+        it holds is no longer what its model says, whichever law looks."""
+        if self.spoiled:
+            return
         broken = first([b for b in breaches if (b.rule, b.tool) not in self.run.quiet])
         self.spoiled = self.spoiled or (bool(breaches) and broken is None)
         if broken is not None:
@@ -725,8 +728,12 @@ class Example:
                 held.agreed.add(name)
             elif not mine and name not in held.agreed:
                 continue  # a field this reader never showed as written: not this step's doing
+            # Every named field as before where another reader shows them as written is a reader
+            # behind (a cache), not an update that did nothing.
             ignored = mine and step.kind == "update" and bool(held.before) and all(
-                any(d[0] == k and d[2] == v for d in diffs) for k, v in held.before.items())
+                any(d[0] == k and d[2] == v for d in diffs) for k, v in held.before.items()) and not any(
+                r.tool.name != name and shows(a, tokens) and not differing(a, marking(a, held), held.values, self.enums)
+                for r, _, a in readers)
             for diff in diffs:
                 rule, tool, what = self.blame(step, mine, name)
                 if ignored:
@@ -829,9 +836,13 @@ def claims_id(answer: Outcome, value: Any, held: Held) -> bool:
 
 def marking(answer: Outcome, held: Held) -> str | None:
     """The record's token that finds its record in the answer: a field the write marked may be the
-    one the store lost, so each is tried, the latest written first (a later marker sorts after)."""
-    marks = [t for t in held.token_list() if t not in held.shared]
-    return next((t for t in sorted(marks, reverse=True) if records_of(answer, t)), held.mark())
+    one the store lost, so each is tried, the latest written first (a later marker sorts after). A
+    token of a nested object's field finds that object: one that finds a record holding a field the
+    write set at its top comes first."""
+    marks = sorted((t for t in held.token_list() if t not in held.shared), reverse=True)
+    found = [t for t in marks if records_of(answer, t)]
+    return next((t for t in found if any(set(r) & set(held.values) for r in records_of(answer, t))),
+                next(iter(found), held.mark()))
 
 
 def enums(learned: Learned) -> dict[str, list[Any]]:
@@ -878,7 +889,7 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
         @precondition(lambda self: len(self.example.held) < MAX_RECORDS and not run.stop() and not self.inert)
         @rule(target=records, which=st.sampled_from(range(len(creators))), data=st.data())
         def create(self, which: int, data: st.DataObject) -> Any:
-            tool, seen = creators[which]
+            tool, seen = creators[turned(which, len(creators))]
             held = self.example.create(tool, seen.identity, data.draw(writes[tool.name]))
             return multiple() if held is None else held
 

@@ -207,10 +207,14 @@ def names_of(found: Learned, watcher: Watcher) -> set[str]:
 
 
 def guessed_readers(found: Learned, watcher: Watcher) -> None:
-    """A tool no experiment placed that takes nothing but what may name a creator's record and may
-    not delete: a keyed read by guess (a removal or a write a broken server misses may have hidden it
-    from the experiments). The machine asks it for a record only once it showed one it wrote."""
-    identities = names_of(found, watcher)
+    """A tool no experiment placed that takes nothing but what may name a creator's record (or a text
+    field of the creator's, which the machine writes unique) and may not delete: a keyed read by
+    guess (a removal or a write a broken server misses may have hidden it from the experiments; a
+    store that appends shows no identity). The machine asks it for a record only once it showed one
+    it wrote."""
+    identities = names_of(found, watcher) | {name for tool, _ in found.creators for name, schema
+                                             in tool.properties.items() if isinstance(schema, dict)
+                                             and schema.get("type") == "string"}
     placed = {t.name for t, _ in found.creators} | {r.tool.name for r in found.readers} | {
         a.tool.name for a in (*found.removers, *found.updaters)} | {c.tool.name for c in found.counters}
     for tool in watcher.tools:

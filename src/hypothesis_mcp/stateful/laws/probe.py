@@ -16,18 +16,20 @@ from hypothesis_mcp.stateful.laws.covering import covering_rules
 from hypothesis_mcp.stateful.laws.folding import folding_rules
 from hypothesis_mcp.stateful.laws.machine import Law, Run, build
 from hypothesis_mcp.stateful.laws.observe import learned
+from hypothesis_mcp.stateful.laws.overwrites import overwrite_rules
 from hypothesis_mcp.stateful.laws.references import references_rules
 from hypothesis_mcp.stateful.laws.series import series_rules
 
 EXAMPLES = 12
 """Examples per round on the warm server: the budget is per server, not per tool."""
 STEPS = 8
-ROUNDS = 2
-"""A round ends at its first broken law; the next round looks for another."""
+ROUNDS = 6
+"""A round ends at its first broken law; the next round looks for another, until one breaks none (a
+server of several faults draws each: fresh starts grow with findings, not with tools)."""
 CONFIRMS = 3
 """Breaches of one round tried on fresh servers, at most (shortest first)."""
-LAWS: tuple[Law, ...] = (series_rules, covering_rules, folding_rules, references_rules)
-"""The laws of their own modules (6 to 9), beside those machine.py judges after every step."""
+LAWS: tuple[Law, ...] = (series_rules, covering_rules, folding_rules, references_rules, overwrite_rules)
+"""The laws of their own modules (6 to 10), beside those machine.py judges after every step."""
 
 
 def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
