@@ -118,7 +118,7 @@ def _items(value: Any) -> list[Any] | None:
 
 NUMBER = re.compile(r"(?<![\w.-])\d+(?![\w.])")
 SHAPE = 120
-"""Characters of a line that name the place of its numbers."""
+"""Characters of a line up to a number that name its place."""
 
 
 def numbers_in(outcome: Outcome) -> dict[str, float]:
@@ -134,20 +134,16 @@ def numbers_in(outcome: Outcome) -> dict[str, float]:
 
 
 def _text_numbers(text: str) -> Iterator[tuple[str, float]]:
-    """Each number of a text by its line with the numbers blanked (`'total: #'`), not by its rank in
-    the text: a number a record's value holds (a row of a table) would shift every rank after it,
-    while a line that shows a record's values changes with the record and so stays no one place."""
+    """Each number of a text by its line up to it, numbers blanked (`'total: #'`), not by its rank
+    in the text: a number a record's value holds (a row of a table) would shift every rank after it,
+    while a line that shows a record's values before a number changes with the record and so is no
+    one place. What follows a number (`1 note`, `2 notes`) leaves its place as it was."""
     seen: dict[str, int] = {}
     for line in text.splitlines():
-        found = list(NUMBER.finditer(line))
-        if not found:
-            continue
-        shape = NUMBER.sub("#", line).strip()[:SHAPE]
-        seen[shape] = seen.get(shape, 0) + 1
-        again = f" @{seen[shape]}" if seen[shape] > 1 else ""
-        for i, m in enumerate(found):
-            nth = f" #{i + 1}" if len(found) > 1 else ""
-            yield f"'{shape}'{nth}{again}", float(m.group())
+        for m in NUMBER.finditer(line):
+            place = NUMBER.sub("#", line[:m.end()]).strip()[:SHAPE]
+            seen[place] = seen.get(place, 0) + 1
+            yield f"'{place}'" + (f" @{seen[place]}" if seen[place] > 1 else ""), float(m.group())
 
 
 def _numbers(value: dict[str, Any], prefix: str, depth: int = 0) -> Iterator[tuple[str, float]]:
