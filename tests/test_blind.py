@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from helpers import blind, sample
+from helpers import ROOT, SERVE, blind, engine, grading, sample
 from hypothesis_mcp import connect
 
 
@@ -28,3 +28,18 @@ def test_the_proxy_hides_names_and_words_and_forwards_calls() -> None:
         written = conn.call(alias, {"title": "blind", "body": "seen"})
         assert written.ok, written
         assert not conn.call("create_note", {"title": "x", "body": "y"}).ok
+
+
+def test_grading_finds_the_same_bug_blind_as_named() -> None:
+    """shelf_store's put_item keeps old notes on a second put: its role, readers and key come from
+    experiments, so served as `t1` with no words the same high silent no-op is found on the same tool."""
+    server = [*SERVE, str(ROOT / "tests/servers/shelf_store.py"), "--bug", "keeps-old-notes"]
+
+    def found(target: list[str], first: str) -> set[tuple[str, bool, str]]:
+        report = engine(target, grading(max_examples=6), probes=True, allow_writes=True)
+        return {(r.rule, r.tool == first, r.confidence) for r in report.results
+                if r.kind == "probe" and r.status in ("fail", "warn")}
+
+    named = found(server, "put_item")
+    assert ("probe-silent-noop", True, "high") in named
+    assert found(blind(server), "t1") == named

@@ -208,6 +208,16 @@ def test_reader_arguments_from_the_write() -> None:
                     "folder": "inbox"}, "same-named field, key for a query, limit capped by its maximum, base"
 
 
+def test_a_reader_the_experiments_showed_gets_only_the_arguments_they_showed_selecting() -> None:
+    """A listing shown asked for nothing is asked for nothing: a filter by a written field it was never
+    tried with would miss a record whose value the server stores changed, and that miss is no loss."""
+    listing = tool("search_notes", {"title": {"type": "string"}, "query": {"type": "string"},
+                                    "limit": {"type": "integer"}})
+    assert fill_reader_args(Reader(listing, "high", "", selects={}), WRITTEN, "k", {}) == {"limit": 100}
+    bound = Reader(listing, "high", "", selects={"query": "title"})
+    assert fill_reader_args(bound, WRITTEN, "k", {}) == {"query": WRITTEN["title"], "limit": 100}
+
+
 def test_plural_array_parameter_gets_the_written_name() -> None:
     reader = Reader(catalog("server-memory-2026.8.31")["open_nodes"], "low", "")
     args = fill_reader_args(reader, {"entities": [{"name": "hm0000abcd-name"}]}, "hm0000abcd-name", {})

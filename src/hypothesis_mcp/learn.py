@@ -28,16 +28,12 @@ from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.profiles import make_profile
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.calibrate import REPLACES, Calibration, calibrated_readers
-from hypothesis_mcp.stateful.keys import choose_key
 from hypothesis_mcp.stateful.probes import ProbeRun
-from hypothesis_mcp.stateful.readers import Reader, choose_readers
-from hypothesis_mcp.stateful.watch import CREATORS, Seen, watch
+from hypothesis_mcp.stateful.watch import CREATORS, Seen
 
 MISSING_READS = "reads of ids nobody wrote"
 INVALID_ARGUMENTS = "answers to invalid arguments"
 EFFECTS = frozenset({"create", "write", "update", "delete"})
-READERS = frozenset({"read", "list", "search"})
-"""Roles whose tools name a record: they get an identity."""
 
 
 @dataclass
@@ -104,15 +100,13 @@ def learn(target: Target, *, allow_writes: bool, allow_deletes: bool = False, ti
         learn_refusals(conn, tools, learned, allow_writes, grading.seed)
         pool = ServerPool(target, timeout=timeout, startup_timeout=timeout)
         try:
-            run = ProbeRun(conn, pool, tools, grading, allow_writes)
-            seen = (watch(pool, tools, run.base, grading.seed, grading.settings(1), allow_deletes)
-                    if allow_writes else {})
+            run = ProbeRun(conn, pool, tools, grading, allow_writes, allow_deletes=allow_deletes)
+            seen = run.watched()
             for name, what in seen.items():
                 learned[name].seen = what
             for tool in writes(tools, seen, run.write_tools()):
-                readers = observed_readers(tool, tools, seen)
-                key = (seen[tool.name].identity if tool.name in seen and seen[tool.name].identity
-                       else choose_key(tool, readers, run.write_args(tool, None), []))
+                readers = run.readers(tool)
+                key = run.key_of(tool, readers, run.write_args(tool, None), None)
                 entry = learned[tool.name]
                 entry.key, entry.readers = key, [r.tool.name for r in readers]
                 if allow_writes and readers:
@@ -154,21 +148,6 @@ def writes(tools: list[Tool], seen: dict[str, Seen], guessed: list[Tool]) -> lis
     guessed from words that no experiment showed doing anything else."""
     made = [t for t in tools if t.name in seen and seen[t.name].role in CREATORS]
     return [*made, *(t for t in guessed if t not in made and (t.name not in seen or seen[t.name].role is None))]
-
-
-def observed_readers(tool: Tool, tools: list[Tool], seen: dict[str, Seen]) -> list[Reader]:
-    """The readers the experiments showed showing the tool's records first (with that fact), then
-    the other tools they showed reading, in the order of the listing; without experiments, the
-    readers guessed from words."""
-    if not seen:
-        return choose_readers(tool, tools, None, set())
-    mine = seen[tool.name].readers if tool.name in seen else {}
-    shown_readers = [Reader(t, "high", f"experiment: {mine[t.name].what}", fact=mine[t.name])
-                     for t in tools if t.name in mine]
-    others = [Reader(t, "medium", f"experiment: {fact.what}") for t in tools
-              if t.name not in mine and t.name in seen and seen[t.name].role in READERS
-              and (fact := seen[t.name].fact) is not None]
-    return [*shown_readers, *others]
 
 
 def learned_json(learned: list[Learned]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ Style dotted (camelCase identities, refusals as {"error": ...} answers):
   search index keeps every text a document ever had, so a search for a replaced text still finds
   the document (an overwrite leaves an old value in a secondary index).
 - vault: vault.keep(label, content) keeps one content per label; vault.open(label) the content;
+  vault.labels() one `label: content` line each (the listing that shows the stats count records);
   vault.stats() "N entries, B bytes". Bug: the vault keeps old versions for undo and its stats
   count versions, not entries (a count off by one after each overwrite).
 
@@ -130,6 +131,11 @@ def vault(mcp: MCPServer, bug: bool) -> None:
         if label not in contents:
             return json.dumps({"error": f"nothing under {label!r}"})
         return json.dumps({"label": label, "content": contents[label]})
+
+    @mcp.tool(name="vault.labels", description="Every label and its content, one per line.",
+              structured_output=False)
+    def labels() -> str:
+        return "\n".join(f"{label}: {content}" for label, content in contents.items())
 
     @mcp.tool(name="vault.stats", description="How many entries the vault holds, and their size.",
               structured_output=False)

@@ -117,18 +117,33 @@ def _items(value: Any) -> list[Any] | None:
 
 
 NUMBER = re.compile(r"(?<![\w.-])\d+(?![\w.])")
+SHAPE = 120
+"""Characters of a line up to a number that name its place."""
 
 
 def numbers_in(outcome: Outcome) -> dict[str, float]:
     """The numbers an answer shows outside any list, each by its place: a dotted path through the
-    objects of a JSON answer (`stats.total`), or `#i` for the i-th number of a plain text. Numbers
+    objects of a JSON answer (`stats.total`), or the line of a plain text that shows it. Numbers
     inside lists belong to records, not to the answer: they are left out."""
     value = outcome.structured if outcome.has_structured else _json(outcome.text)
     if isinstance(value, dict):
         return dict(_numbers(value, ""))
     if value is None:
-        return {f"#{i}": float(m.group()) for i, m in enumerate(NUMBER.finditer(outcome.text))}
+        return dict(_text_numbers(outcome.text))
     return {}
+
+
+def _text_numbers(text: str) -> Iterator[tuple[str, float]]:
+    """Each number of a text by its line up to it, numbers blanked (`'total: #'`), not by its rank
+    in the text: a number a record's value holds (a row of a table) would shift every rank after it,
+    while a line that shows a record's values before a number changes with the record and so is no
+    one place. What follows a number (`1 note`, `2 notes`) leaves its place as it was."""
+    seen: dict[str, int] = {}
+    for line in text.splitlines():
+        for m in NUMBER.finditer(line):
+            place = NUMBER.sub("#", line[:m.end()]).strip()[:SHAPE]
+            seen[place] = seen.get(place, 0) + 1
+            yield f"'{place}'" + (f" @{seen[place]}" if seen[place] > 1 else ""), float(m.group())
 
 
 def _numbers(value: dict[str, Any], prefix: str, depth: int = 0) -> Iterator[tuple[str, float]]:

@@ -9,8 +9,10 @@ calibration showed replaces, no reader shows the old values beside the new ones,
 the identity once, and a search for an old value no longer finds the record. A count is learnt by
 experiment, never by a tool's name: a number a reader without required parameters shows that moved
 by one with each new record of this example; from then on it must equal the number the model
-holds (an overwrite that bumps a counter, a total of stored versions). Every example runs on a
-fresh server; a finding is shrunk and replayed there.
+holds (an overwrite that bumps a counter, a total of stored versions). Such a number is a count
+shown only where it also equalled the records a listing showed at two different sizes; else it may
+be an id, a sequence or a total of something else, a count by guess, and a finding on it is low.
+Every example runs on a fresh server; a finding is shrunk and replayed there.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multi
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome
-from hypothesis_mcp.model.facts import Fact, fact_shown
+from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Call, RuleId
 from hypothesis_mcp.rules.answers import numbers_in, shown
@@ -40,6 +42,7 @@ from hypothesis_mcp.stateful.modelrun import marker_salt, run_model, surest
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.steps import shown_calls
+from hypothesis_mcp.stateful.watch import size
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
 from hypothesis_mcp.vocabulary import is_query
 
@@ -62,7 +65,9 @@ class Tally:
     base: dict[str, float]
     live: set[str]
     calls: list[Call] = field(default_factory=list)
-    learned: Fact | None = None
+    learned: bool = False
+    listed: dict[str, set[float]] = field(default_factory=dict)
+    """Per number, the values at which it equalled the records a listing showed."""
 
 
 class AgreeExample(Example):
@@ -125,25 +130,24 @@ class AgreeExample(Example):
         """A number learnt as a count equals what it showed first plus the records held; until it is
         learnt, each write keeps the numbers that still do."""
         held = len(self.model)
+        answers: dict[str, Outcome] = {}
         for tally in self.tallies or []:
             if not tally.live:
                 continue
-            answer = self.call(tally.reader.tool.name, self.unasked(tally.reader))
+            answer = answers[tally.reader.tool.name] = self.call(tally.reader.tool.name, self.unasked(tally.reader))
             if not answer.ok:
                 continue
             found = numbers_in(answer)
             tally.calls.extend([self.last_write(), self.calls[-1]])
-            if tally.learned is None:
+            self.list_against(tally, found, answers)
+            if not tally.learned:
                 tally.live = {p for p in tally.live if found.get(p) == tally.base[p] + held}
-                if held >= 2 and tally.live:
-                    name = tally.reader.tool.name
-                    tally.learned = fact_shown(
-                        f"{name} counts the records {self.ctx.write.name} writes: its number at "
-                        f"{sorted(tally.live)[0]} moved by one with each of {held} new records",
-                        calls=tally.calls, source="this example")
-                    event(f"count learnt: {name}")
+                tally.learned = held >= 2 and bool(tally.live)
+                if tally.learned:
+                    event(f"count learnt: {tally.reader.tool.name}")
                 continue
-            for path in sorted(tally.live):
+            # A count shown by a listing first: a guessed one failing first would hide it.
+            for path in sorted(tally.live, key=lambda p: (len(tally.listed.get(p, ())) < 2, p)):
                 expected = tally.base[path] + held
                 if found.get(path, expected) != expected:
                     self.fail(COUNT, count_message(tally.reader.tool.name, path, tally.base[path], expected),
@@ -151,7 +155,38 @@ class AgreeExample(Example):
                               {NumberAt.key: path, "value": expected}, confidence="high", check="agree",
                               tool=tally.reader.tool.name,
                               details={"base": tally.base[path], "path": path},
-                              facts=(tally.learned, *self.overwrite_facts()))
+                              facts=(self.count_fact(tally, path), *self.overwrite_facts()))
+
+    def list_against(self, tally: Tally, found: dict[str, float], answers: dict[str, Outcome]) -> None:
+        """Where a live number equals the records a listing (a reader asked for nothing in
+        particular) shows now, note it: at two sizes, that rules out an id or a sequence."""
+        for path in tally.live:
+            value = found.get(path)
+            if value is None or len(tally.listed.get(path, set())) >= 2:
+                continue
+            for reader in self.ctx.readers:
+                if profile(reader.tool).required:
+                    continue
+                name = reader.tool.name
+                if name not in answers:
+                    answers[name] = self.call(name, self.unasked(reader))
+                    tally.calls.append(self.calls[-1])
+                if answers[name].ok and size(answers[name]) == value:
+                    tally.listed.setdefault(path, set()).add(value)
+                    break
+
+    def count_fact(self, tally: Tally, path: str) -> Fact:
+        """That a number counts this write's records: shown where it also equalled the records a
+        listing showed at two sizes, else a guess (an id, a sequence, a total of something else
+        move by one with each new record too)."""
+        name, write = tally.reader.tool.name, self.ctx.write.name
+        what = f"{name} counts the records {write} writes: its number at {path} moved by one with each new record"
+        sizes = sorted(tally.listed.get(path, set()))
+        if len(sizes) >= 2:
+            return fact_shown(f"{what} and equalled the records a listing showed at {sizes[0]:g} and {sizes[-1]:g}",
+                              calls=tally.calls, source="this example")
+        return fact_guessed(what, "no listing showed as many records at two sizes: it may be an id, a sequence "
+                            "or a total of something else")
 
     def last_write(self) -> Call:
         return self.last_call(self.ctx.write.name)

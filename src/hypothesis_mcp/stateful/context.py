@@ -34,6 +34,9 @@ class Record:
     confirmed_by: Reader | None = None
     shown_among: int = 0
     """Items (or lines) of the answer that showed the record."""
+    by_marker: bool = False
+    """A reader found it only when asked by its marker (the store rewrites the values it was written
+    with, stripping controls or folding case): every later read asks so."""
 
     @property
     def evidence(self) -> set[str]:

@@ -16,7 +16,7 @@ the delete, the judged read and what the finding rests on.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -39,13 +39,13 @@ from hypothesis_mcp.stateful.calibrate import Calibration, calibrated_readers
 from hypothesis_mcp.stateful.context import ProbeContext, Record
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFinding
-from hypothesis_mcp.stateful.keys import choose_key
 from hypothesis_mcp.stateful.modelrun import marker_salt, run_model, surest
 from hypothesis_mcp.stateful.readers import Reader, choose_readers, fill_reader_args, nouns
 from hypothesis_mcp.stateful.reads import ReadsExample
 from hypothesis_mcp.stateful.roles import updated_id
 from hypothesis_mcp.stateful.shrink import without_unpinned
 from hypothesis_mcp.stateful.steps import shown_calls
+from hypothesis_mcp.stateful.watch import Seen
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
 
 KEPT: RuleId = "probe-delete-kept"
@@ -71,9 +71,13 @@ def deletes_fact(tool: Tool) -> Fact:
     return fact_guessed(f"{tool.name} deletes the record it is given", "a delete verb in its name or description")
 
 
-def deleters(write: Tool, tools: list[Tool], excluded: set[str]) -> list[Tool]:
-    """The deleting tools of the same records as `write`: a noun of its name in theirs, and no value of
-    the records set."""
+def deleters(write: Tool, tools: list[Tool], excluded: set[str], seen: Mapping[str, Seen]) -> list[Tool]:
+    """The deleting tools of the same records as `write`: those the experiments showed removing its
+    records, else by words: a noun of its name in theirs, and no value of the records set."""
+    shown = [t for t in tools if t.name not in excluded and (found := seen.get(t.name)) is not None
+             and found.role == "delete" and found.acts_on == write.name]
+    if shown:
+        return shown
     mine = nouns(write)
     return [t for t in tools if t.name not in excluded and deleting(t) and nouns(t) & mine and not overwrites(t, write)]
 
@@ -253,11 +257,11 @@ def delete_probes(run: ProbeHost, allowed: bool, learned: dict[str, Calibration]
     for tool in run.write_tools():
         pair = run.config.pair_for(tool.name)
         given = run.write_args(tool, pair)
-        readers = choose_readers(tool, run.tools, pair, excluded)
-        found = deleters(tool, run.tools, excluded)
-        if not readers or not found or updated_id(tool, set(given)) is not None or run.stop():
+        readers = choose_readers(tool, run.tools, pair, excluded, run.watched())
+        found = deleters(tool, run.tools, excluded, run.watched())
+        if not readers or not found or updated_id(tool, set(given), run.watched()) is not None or run.stop():
             continue
-        key_path = choose_key(tool, readers, given, pair.key if pair and pair.key else [])
+        key_path = run.key_of(tool, readers, given, pair)
         calibration = learned.get(tool.name)
         if calibration is not None:
             readers = calibrated_readers(readers, calibration)

@@ -18,6 +18,8 @@ from hypothesis_mcp.results import Check, Result, RuleId, Status
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.judge import ProbeFinding
+from hypothesis_mcp.stateful.readers import Reader
+from hypothesis_mcp.stateful.watch import Seen
 
 ProbeOutput = Result | ProbeFinding
 """What a probe yields: a finished result, or a finding the run verifies before it reports it."""
@@ -36,6 +38,10 @@ class ProbeHost(Protocol):
     def base(self, tool: Tool) -> dict[str, Any]: ...
 
     def write_tools(self) -> list[Tool]: ...
+
+    def watched(self) -> dict[str, Seen]: ...
+
+    def key_of(self, tool: Tool, readers: list[Reader], given: dict[str, Any], pair: Pair | None) -> str | None: ...
 
     def refusal_facts(self) -> list[tuple[LearnedRefusal, Fact]]: ...
 

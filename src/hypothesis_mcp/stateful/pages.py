@@ -378,7 +378,7 @@ def page_probes(run: ProbeHost) -> Iterator[ProbeOutput]:
     """A page probe for every paged reader that shows the records of a write creating them."""
     wanted = {t.name: set(run.write_args(t, None)) for t in run.write_tools()}
     writes = [t for t in run.write_tools()
-              if updated_id(t, wanted[t.name]) is None and not needs_record(t, wanted[t.name])]
+              if updated_id(t, wanted[t.name], run.watched()) is None and not needs_record(t, wanted[t.name])]
     excluded = set(run.config.exclude)
     for tool in run.tools:
         paging = paging_of(tool)
@@ -387,7 +387,8 @@ def page_probes(run: ProbeHost) -> Iterator[ProbeOutput]:
         if run.stop():
             yield run.result(tool.name, "pages", "skip", "probe-pages-skip", "not run: --max-time was reached")
             continue
-        chosen = [(w, r) for w in writes for r in choose_readers(w, run.tools, run.config.pair_for(w.name), excluded)
+        chosen = [(w, r) for w in writes for r in choose_readers(w, run.tools, run.config.pair_for(w.name), excluded,
+                                                                 run.watched())
                   if r.tool.name == tool.name and r.confidence != "low"]
         if not chosen:
             continue

@@ -44,6 +44,7 @@ from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.unmarked import refused_retries
 from hypothesis_mcp.stateful.updates import addressed_update_probe, update_probe
 from hypothesis_mcp.stateful.variants import variants_probe
+from hypothesis_mcp.stateful.watch import Seen, watch
 from hypothesis_mcp.strategies import Overrides
 from hypothesis_mcp.strategies.boundary import zero_value
 
@@ -53,6 +54,8 @@ and a shrink on fresh servers."""
 REPLAYS = 14
 """Fresh replays that verify one failure, at most: two tries of warm-shrunk candidates, then the
 twelve of `smaller`."""
+WRITE_ROLES = frozenset({"create", "write", "update"})
+"""Roles the experiments show a tool storing in: its round trip runs."""
 SHARED_ROUND_TRIPS = 4
 """Write tools whose round trips each get the profile's full probe examples: beyond them a server's
 round trips share that budget (each at least the model machines' quarter), so a server's cost grows
@@ -100,14 +103,56 @@ class ProbeRun:
     with what the current work may take, the pool starts no spare beyond them."""
     learned: dict[str, Calibration] = field(default_factory=dict)
     """What calibration showed of each write tool (shared by the copies a lane runs)."""
+    seen: dict[str, Seen] | None = None
+    """What the experiments (stateful.watch) showed of each tool, once run (see `watched`)."""
 
     def base(self, tool: Tool) -> dict[str, Any]:
         return base_arguments(tool, self.overrides, self.config)
 
+    def watched(self) -> dict[str, Seen]:
+        """With --allow-writes, the experiments of stateful.watch on one fresh server, run once
+        before any probe: each tool's role, identity and readers as its calls showed them. Excluded
+        tools and tools that send take no part (deleting ones only with --allow-deletes)."""
+        if self.seen is None:
+            self.seen = {}
+            if self.allow_writes:
+                excluded = set(self.config.exclude)
+                tools = [t for t in self.tools if t.name not in excluded
+                         and ("send" not in t.reading.groups or t.name in self.config.writes)]
+                self.pool.expect(1 + self.later)
+                self.seen = watch(self.pool, tools, self.base, self.profile.seed, self.profile.settings(1),
+                                  self.allow_deletes)
+        return self.seen
+
     def write_tools(self) -> list[Tool]:
+        """The tools whose writes are probed: named under `writes`, or shown storing records by the
+        experiments; a tool they showed nothing of, by its words and annotations (that it sends keeps
+        it out)."""
         excluded = set(self.config.exclude)
-        return [t for t in self.tools if t.name not in excluded
-                and (t.name in self.config.writes or (t.is_write and not t.is_sending))]
+        seen = self.watched()
+
+        def writes(tool: Tool) -> bool:
+            role = seen[tool.name].role if tool.name in seen else None
+            if role is not None:
+                return role in WRITE_ROLES and "send" not in tool.reading.groups
+            return tool.is_write and not tool.is_sending
+
+        return [t for t in self.tools if t.name not in excluded and (t.name in self.config.writes or writes(t))]
+
+    def readers(self, tool: Tool) -> list[Reader]:
+        """The readers of a write tool's records (stateful.readers.choose_readers)."""
+        return choose_readers(tool, self.tools, self.config.pair_for(tool.name), set(self.config.exclude),
+                              self.watched())
+
+    def key_of(self, tool: Tool, readers: list[Reader], given: dict[str, Any], pair: Pair | None) -> str | None:
+        """The key calibration starts from: stated in the probe config, else the likeliest key field by
+        the schema, else the identity the experiments showed. Calibration then varies it and the
+        other identity candidates: what it shows decides (an experiment on a buggy store can mislead)."""
+        key = choose_key(tool, readers, given, pair.key if pair and pair.key else [])
+        shown = self.watched().get(tool.name)
+        if key is None and shown is not None and shown.identity in tool.properties and shown.identity not in given:
+            return shown.identity
+        return key
 
     def learn_refusals(self) -> None:
         """Calibrate the write tools, before any search, until one shows the server's own refusal
@@ -119,11 +164,10 @@ class ProbeRun:
             if self.stop() or self.pool.refusals:
                 return
             pair = self.config.pair_for(tool.name)
-            readers = choose_readers(tool, self.tools, pair, set(self.config.exclude))
+            readers = self.readers(tool)
             given = self.write_args(tool, pair)
-            if readers and updated_id(tool, set(given)) is None:
-                self.calibrated(tool, readers, choose_key(tool, readers, given, pair.key if pair and pair.key else []),
-                                given)
+            if readers and updated_id(tool, set(given), self.watched()) is None:
+                self.calibrated(tool, readers, self.key_of(tool, readers, given, pair), given)
 
     def refusal_facts(self) -> list[tuple[LearnedRefusal, Fact]]:
         """Each refusal shape calibration learned, with the fact that shows it."""
@@ -249,10 +293,14 @@ class ProbeRun:
     def add_finding(self, finding: ProbeFinding) -> None:
         """One result per tool, rule and cause (the field a write broke): the surest finding, then
         the shortest reproduction. The laws machine's finding of a rule another probe already found on
-        the tool adds nothing."""
-        if finding.basis.startswith(LAWS_BASIS) and any((r.tool, r.rule) == (finding.tool, finding.rule)
-                                                        and r.status in ("fail", "warn") for r in self.results):
-            return
+        the tool as surely adds nothing; a surer one takes that finding's place (a fold the variants
+        probe saw in plain sight, which the machine saw lose data)."""
+        if finding.basis.startswith(LAWS_BASIS):
+            alike = [r for r in self.results if (r.tool, r.rule) == (finding.tool, finding.rule)
+                     and r.status in ("fail", "warn")]
+            if any(CONFIDENCE_ORDER[r.confidence] <= CONFIDENCE_ORDER[finding.confidence] for r in alike):
+                return
+            self.results[:] = [r for r in self.results if all(r is not a for a in alike)]
         for i, seen in enumerate(self.results):
             same = ((seen.tool, seen.rule, seen.basis, cause_of(seen.details))
                     == (finding.tool, finding.rule, finding.basis, cause_of(finding.details)))
@@ -270,7 +318,7 @@ class ProbeRun:
         """What a write tool's probes depend on apart from names: its schemas, hints and given values,
         and its readers' (in order). Two write tools of one shape on a server repeat one experiment."""
         pair = self.config.pair_for(tool.name)
-        readers = choose_readers(tool, self.tools, pair, set(self.config.exclude))
+        readers = self.readers(tool)
         return digest([tool.input_schema, tool.output_schema, tool.annotations, self.write_args(tool, pair),
                        [(r.tool.input_schema, r.tool.output_schema, r.tool.annotations, r.confidence, r.read_args)
                         for r in readers]])
@@ -280,7 +328,7 @@ class ProbeRun:
         fields, renames), unless it is `like` an earlier write tool of the same shape and its own round
         trip found nothing: then they would repeat that tool's experiments."""
         pair = self.config.pair_for(tool.name)
-        readers = choose_readers(tool, self.tools, pair, set(self.config.exclude))
+        readers = self.readers(tool)
         if not readers:
             yield self.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
                               "no read tool to observe its writes; declare one in a probe config (pairs)",
@@ -289,15 +337,15 @@ class ProbeRun:
         # A key field the user fixed (a repository path, a project) is the same for every record:
         # another key field tells records apart, if there is one.
         given = self.write_args(tool, pair)
-        if (needed := updated_id(tool, set(given))) is not None:
+        if (needed := updated_id(tool, set(given), self.watched())) is not None:
             yield from update_probe(self, tool, needed, readers, given)
             return
-        key_path = choose_key(tool, readers, given, pair.key if pair and pair.key else [])
+        key_path = self.key_of(tool, readers, given, pair)
         calibration = self.calibrated(tool, readers, key_path, given)
         readers = calibrated_readers(readers, calibration)
         if calibration.identity is not None and calibration.identity in tool.properties and not (pair and pair.key):
             key_path = calibration.identity
-        scope = self.scope(tool, readers, given)
+        scope = self.scope(tool, given)
         kept = self.kept(scope, {tool.name, *(r.tool.name for r in readers)})
         if kept is not None and self.reproduces(kept):
             yield kept  # the failure this probe shrank to last time, replayed first
@@ -378,11 +426,14 @@ class ProbeRun:
                           basis=f"markers written through {tool.name} in earlier examples, read back by {reader} "
                           "on a new process before this example wrote them")
 
-    def scope(self, tool: Tool, readers: list[Reader], given: dict[str, Any]) -> str:
+    def scope(self, tool: Tool, given: dict[str, Any]) -> str:
         """Where this probe's failure is kept: the tool, and a digest of what its calls depend on
-        (the schemas, the readers, the values the user gives), so a failure is replayed only on a
-        catalog and settings like the ones it was found with."""
-        basis = [tool.input_schema, given, [(r.tool.name, r.tool.input_schema, r.read_args) for r in readers]]
+        (the schemas of the catalog's tools, the values and reader the user gives), so a failure is replayed
+        only on a catalog and settings like the ones it was found with. Not the readers: the
+        experiments choose them, and a fixed server may show its records through others."""
+        pair = self.config.pair_for(tool.name)
+        basis = [tool.input_schema, given, (pair.read, pair.read_args) if pair else None,
+                 [(t.name, t.input_schema) for t in self.tools if t.name not in self.config.exclude]]
         return f"probe:{tool.name}:{digest(basis)}"
 
     def kept(self, scope: str, allowed: set[str]) -> ProbeFinding | None:

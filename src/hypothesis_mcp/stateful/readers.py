@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,10 +13,13 @@ from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.stateful.config import Pair
+from hypothesis_mcp.stateful.watch import Seen
 from hypothesis_mcp.strategies import leading_marker
 from hypothesis_mcp.vocabulary import LIMIT_NAMES, VERBS, is_query, singular
 
 MAX_READERS = 6
+READ_ROLES = frozenset({"read", "list", "search"})
+"""Roles the experiments show a tool reading in."""
 SKIP_WORDS = re.compile(
     r"\b(skipp(ed|ing)|already exists?|already present|unchanged|duplicates?|no changes?|not (created|added|"
     r"updated|modified)|ignored|exists already)\b", re.IGNORECASE)
@@ -34,6 +37,10 @@ class Reader:
     read_args: dict[str, Any] | None = None
     fact: Fact | None = None
     """That it shows the write's records, when stated by the user or shown by calibration."""
+    selects: Mapping[str, str] | None = None
+    """For a reader the experiments showed: the arguments they showed selecting records, each with
+    the field it takes (none for a listing asked for nothing). A read fills no other argument from
+    the record: a filter they never tried is a guess, and a record it misses proves nothing."""
 
     def shows(self, write: str) -> Fact:
         """That this reader shows `write`'s records: stated, shown, or guessed from its basis."""
@@ -47,14 +54,21 @@ def nouns(tool: Tool) -> set[str]:
     return {singular(w) for w in words(tool.name) if w not in VERBS}
 
 
-def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: set[str]) -> list[Reader]:
-    """A declared reader first (high), then readers sharing a noun (medium), then any other (low)."""
+def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: set[str],
+                   seen: Mapping[str, Seen] | None = None) -> list[Reader]:
+    """A declared reader first (high). Where the experiments (stateful.watch) showed readers, theirs:
+    those that showed the write's records (high, with that fact; an update's, those of the records
+    it changed), then the other tools they showed reading (medium). Where they showed none, readers
+    guessed from words: sharing a noun (medium), then any other read tool (low)."""
     readers: list[Reader] = []
     by_name = {t.name: t for t in tools}
     if pair is not None and pair.read in by_name:
         readers.append(Reader(by_name[pair.read], "high", f"declared pair {write.name} -> {pair.read}",
                               pair.read_args, fact_shown(f"{pair.read} shows the records {write.name} writes",
                                                     source="stated in the probe config")))
+    learned = observed_readers(write, tools, seen or {}, exclude | {r.tool.name for r in readers})
+    if learned:
+        return [*readers, *learned][:MAX_READERS]
     candidates = [t for t in tools if (t.is_read or looks_up(t, write)) and t.name not in exclude
                   and t.name != write.name and not any(r.tool.name == t.name for r in readers)]
     prefix = server_prefix(tools)
@@ -67,6 +81,50 @@ def choose_readers(write: Tool, tools: list[Tool], pair: Pair | None, exclude: s
     for tool in others:
         readers.append(Reader(tool, "low", f"{tool.name} is another read tool of the server"))
     return readers[:MAX_READERS]
+
+
+def observed_readers(write: Tool, tools: list[Tool], seen: Mapping[str, Seen], exclude: set[str]) -> list[Reader]:
+    """The readers the experiments showed showing the write's records (for an update, those of the
+    creator whose record it changed), in listing order; then the other tools they showed reading, and
+    those whose words say they read whatever their calls showed (low); then those whose role they
+    left unknown and that no annotation or word marks as writing, deleting or sending (low); these
+    last two kinds with a noun of the write's name first. Calibration shows which of them show the
+    records. None unless a reader showed the write's records."""
+    learned = seen.get(write.name)
+    if learned is None:
+        return []
+    mine = dict(learned.readers)
+    if learned.acts_on is not None and learned.acts_on in seen:
+        mine = {**seen[learned.acts_on].readers, **mine}
+    if not mine:
+        return []
+    # A keyed reader shown answering one of the write's records shows them too.
+    mine |= {t.name: fact for t in tools if (found := seen.get(t.name)) is not None and found.role in READ_ROLES
+             and found.acts_on is not None and found.acts_on in (write.name, learned.acts_on)
+             and (fact := found.fact) is not None}
+    rest = [t for t in tools if t.name not in mine and t.name not in exclude and t.name != write.name]
+    shown_readers = [Reader(t, "high", f"experiment: {mine[t.name].what}", fact=mine[t.name],
+                            selects=selecting(seen.get(t.name)))
+                     for t in tools if t.name in mine and t.name not in exclude]
+    # A tool whose words or annotations say it reads stays a reader whatever its calls did: that a
+    # read changed what others show is the reads probe's finding.
+    others = [Reader(t, "medium", f"experiment: {fact.what}", selects=selecting(found))
+              if found.role in READ_ROLES and (fact := found.fact)
+              else Reader(t, "low", f"its words say it reads; no experiment showed {t.name} reading") for t in rest
+              if (found := seen.get(t.name)) is not None and ((found.role in READ_ROLES and found.fact is not None)
+                                                              or (t.is_read and found.role is not None))]
+    unknown = [Reader(t, "low", f"no experiment showed what {t.name} does") for t in rest
+               if (found := seen.get(t.name)) is not None and found.role is None
+               and t.read_only_hint is not False and not (t.is_write or t.is_destructive or t.is_sending)]
+    # None of these was shown showing the write's records: a noun of the write's name orders them
+    # (blind, the listing does), so the cut at MAX_READERS keeps the likeliest; calibration decides.
+    mine_nouns = nouns(write) - server_prefix(tools)
+    return [*shown_readers, *sorted([*others, *unknown], key=lambda r: not _shared(nouns(r.tool), mine_nouns))]
+
+
+def selecting(seen: Seen | None) -> dict[str, str]:
+    """The arguments the experiments showed selecting records, each with the field it takes."""
+    return {b.argument: b.field for b in seen.bindings} if seen is not None else {}
 
 
 def looks_up(tool: Tool, write: Tool) -> bool:
@@ -109,8 +167,9 @@ def _flat_fields(args: Any, prefix: str = "") -> dict[str, Any]:
 
 
 def fill_reader_args(reader: Reader, written: dict[str, Any], key: Any, base: dict[str, Any]) -> dict[str, Any]:
-    """Arguments for a read: declared ones, then same-named written fields, then the key for a
-    query-like parameter and 100 for a limit-like one; other required ones from `base`."""
+    """Arguments for a read: declared ones, then the written field an argument was shown selecting by,
+    then (unless the experiments showed which arguments select) same-named written fields and the key
+    for a query-like parameter; 100 for a limit-like one; other required ones from `base`."""
     if reader.read_args is not None:
         marker = first_marker(written)
         return {k: _substitute(v, key, marker) for k, v in reader.read_args.items()}
@@ -120,11 +179,15 @@ def fill_reader_args(reader: Reader, written: dict[str, Any], key: Any, base: di
         schema = schema if isinstance(schema, dict) else {}
         flat = snake(name)
         single = singular(flat)
-        if name in fields and not isinstance(fields[name], dict | list):
+        free = reader.selects is None or name in reader.selects
+        by = reader.selects.get(name) if reader.selects else None
+        if by is not None and by in fields and not isinstance(fields[by], dict | list):
+            args[name] = fields[by]
+        elif free and name in fields and not isinstance(fields[name], dict | list):
             args[name] = fields[name]
-        elif single != flat and single in fields and schema.get("type") == "array":
+        elif free and single != flat and single in fields and schema.get("type") == "array":
             args[name] = [fields[single]]
-        elif is_query(name) and key is not None:
+        elif free and is_query(name) and key is not None:
             args[name] = key
         elif flat in LIMIT_NAMES:
             hi = schema.get("maximum")

@@ -105,21 +105,26 @@ def smaller(finding: ProbeFinding, write: str, replays: Replays, budget: int = 1
         budget -= 1
         if still_fails(kept(without_reads)):
             head, best = without_reads, kept(without_reads)
-    chunk = max(1, len(head) // 2)
-    while chunk >= 1 and budget > 0:
-        start = 0
-        while start < len(head) and budget > 0:
-            part = head[start:start + chunk]
-            if any(needed(c) for c in part):
-                start += chunk
-                continue
-            fewer = head[:start] + head[start + chunk:]
-            budget -= 1
-            if still_fails(kept(fewer)):
-                head, best = fewer, kept(fewer)
-            else:
-                start += chunk
-        chunk //= 2
+    # A call may be needed only beside another that a later drop removes (a read of a record that a
+    # dropped read made the server refuse): the passes go on until one drops nothing.
+    dropped = True
+    while dropped and budget > 0:
+        dropped = False
+        chunk = max(1, len(head) // 2)
+        while chunk >= 1 and budget > 0:
+            start = 0
+            while start < len(head) and budget > 0:
+                part = head[start:start + chunk]
+                if any(needed(c) for c in part):
+                    start += chunk
+                    continue
+                fewer = head[:start] + head[start + chunk:]
+                budget -= 1
+                if still_fails(kept(fewer)):
+                    head, best, dropped = fewer, kept(fewer), True
+                else:
+                    start += chunk
+            chunk //= 2
     return best
 
 

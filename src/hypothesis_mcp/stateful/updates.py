@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -46,6 +46,7 @@ from hypothesis_mcp.stateful.readers import (
     tokens,
 )
 from hypothesis_mcp.stateful.roles import updated_id
+from hypothesis_mcp.stateful.watch import Seen
 from hypothesis_mcp.strategies import PLACEHOLDER, find_markers, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.vocabulary import CHAIN, IDENTITY_WORDS, SERVER_ID_WORDS, server_made_id, singular
 
@@ -62,22 +63,23 @@ def needs_record(tool: Tool, given: set[str]) -> bool:
     return any(server_made_id(name) and name not in given for name in profile(tool).required)
 
 
-def makers(updater: Tool, writes: list[Tool], given: dict[str, set[str]]) -> list[Tool]:
+def makers(updater: Tool, writes: list[Tool], given: dict[str, set[str]],
+           seen: Mapping[str, Seen] | None = None) -> list[Tool]:
     """The other writes that make records of their own: none is update-only or requires an id of an
     existing record the user did not give."""
     return [t for t in writes if t.name != updater.name and not needs_record(t, given.get(t.name, set()))
-            and updated_id(t, given.get(t.name, set())) is None]
+            and updated_id(t, given.get(t.name, set()), seen) is None]
 
 
 def creators(updater: Tool, writes: list[Tool], tools: list[Tool], given: dict[str, set[str]],
-             kind: AbstractSet[str] = frozenset()) -> list[Tool]:
+             kind: AbstractSet[str] = frozenset(), seen: Mapping[str, Seen] | None = None) -> list[Tool]:
     """Writes that create the kind of record `updater` changes, likeliest first: the same nouns, then
     those with the most of them (`todo_create` for `todo_set_blockers`); none requires an id of an
     existing record, and each names `kind` among its nouns. An updater whose name has no noun
     (`mark_done(id)`) changes the records of the server's only creator."""
     prefix = server_prefix(tools)
     mine = record_nouns(updater, prefix)
-    candidates = [t for t in makers(updater, writes, given) if kind <= record_nouns(t, prefix)]
+    candidates = [t for t in makers(updater, writes, given, seen) if kind <= record_nouns(t, prefix)]
     if not mine:
         return candidates if len(candidates) == 1 else []
     same = [t for t in candidates if record_nouns(t, prefix) == mine]
@@ -87,11 +89,11 @@ def creators(updater: Tool, writes: list[Tool], tools: list[Tool], given: dict[s
 
 
 def creator_for(updater: Tool, id_field: str, writes: list[Tool], tools: list[Tool],
-                given: dict[str, set[str]]) -> Tool | None:
+                given: dict[str, set[str]], seen: Mapping[str, Seen] | None = None) -> Tool | None:
     """The likeliest creator of the records `updater` changes; an id field that names a kind
     (`comment_id`) wants a creator of that kind."""
     kind = {singular(w) for w in words(id_field)} - SERVER_ID_WORDS - IDENTITY_WORDS - CHAIN
-    found = creators(updater, writes, tools, given, kind)
+    found = creators(updater, writes, tools, given, kind, seen)
     return found[0] if found else None
 
 
@@ -403,17 +405,23 @@ class UpdateProbe:
 
 def update_probe(run: ProbeHost, tool: Tool, id_field: str, readers: list[Reader],
                  given: dict[str, Any]) -> Iterator[ProbeOutput]:
-    """The probe of an update-only write; without a tool that creates its records, it says so."""
+    """The probe of an update-only write, on records of the creator the experiments showed it
+    changing (else the likeliest by name); without a tool that creates its records, it says so."""
     writes = run.write_tools()
     wanted = {t.name: set(run.write_args(t, run.config.pair_for(t.name))) for t in writes}
-    creator = creator_for(tool, id_field, writes, run.tools, wanted)
+    shown = run.watched().get(tool.name)
+    creator = next((t for t in writes if shown is not None and t.name == shown.acts_on), None) \
+        or creator_for(tool, id_field, writes, run.tools, wanted, run.watched())
     if creator is None:
         yield run.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
                          f"it needs a record that exists (required {id_field}) and no tool creates one; give a real "
                          f"{id_field} with --arg {tool.name}:{id_field}=VALUE to probe it", confidence="low")
         return
     creator_given = run.write_args(creator, run.config.pair_for(creator.name))
-    yield from UpdateProbe(run, tool, id_field, creator, readers, given, creator_given).results()
+    # An identity the creator was sent (a title), not one the server made, addresses its records.
+    addressed = shown is not None and shown.acts_on == creator.name and id_field in creator.properties
+    yield from UpdateProbe(run, tool, id_field, creator, readers, given, creator_given,
+                           addressed=addressed).results()
 
 
 def addressed_update_probe(run: ProbeHost, tool: Tool, readers: list[Reader],
@@ -423,9 +431,9 @@ def addressed_update_probe(run: ProbeHost, tool: Tool, readers: list[Reader],
     likeliest creators first); nothing when none is."""
     writes = run.write_tools()
     wanted = {t.name: set(run.write_args(t, run.config.pair_for(t.name))) for t in writes}
-    ranked = creators(tool, writes, run.tools, wanted)
+    ranked = creators(tool, writes, run.tools, wanted, seen=run.watched())
     try:
-        for creator in [*ranked, *(t for t in makers(tool, writes, wanted) if t not in ranked)]:
+        for creator in [*ranked, *(t for t in makers(tool, writes, wanted, run.watched()) if t not in ranked)]:
             creator_given = run.write_args(creator, run.config.pair_for(creator.name))
             for id_field in addressing_fields(tool, creator, {**creator_given, **given}):
                 probe = UpdateProbe(run, tool, id_field, creator, readers, given, creator_given, addressed=True)

@@ -63,6 +63,12 @@ def identities(finding: ProbeFinding, write: str, field: str) -> list[str]:
     return [json.dumps(c.arguments.get(field)) for c in finding.calls if c.tool == write]
 
 
+def folded(text: str) -> str:
+    """What the FOLDS kinds of a text have in common: the key a store that folds identities files
+    it under (trimmed, case-folded, one Unicode form)."""
+    return unicodedata.normalize("NFKC", text).strip().casefold()
+
+
 def variant(key: str, kind: str) -> str | None:
     """The identity `kind` makes of `key`, or None when it would be the same text."""
     made = {"case": key.swapcase(), "space": f" {key} ", "nfd": unicodedata.normalize("NFD", key),

@@ -49,6 +49,7 @@ from hypothesis_mcp.rules.answers import numbers_in, shown
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.looking import Pager, find_pager, scalar, walk
+from hypothesis_mcp.stateful.unmarked import RETRIES, Plan, retried, unmarked
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.dialect import admits
 from hypothesis_mcp.strategies.markers import MARKER
@@ -117,6 +118,8 @@ class Seen:
     paging: Pager | None = None
     paging_fact: Fact | None = None
     """For a listing: the member of its answer that, given back, answers the next page."""
+    acts_on: str | None = None
+    """For a tool called on a record (an update, a remover, a keyed reader): the creator that made it."""
 
     def facts(self) -> list[Fact]:
         found = [self.fact, self.identity_fact, self.answer_fact, self.overwrite_fact, self.paging_fact,
@@ -246,9 +249,11 @@ class Watcher:
         """The calls of the latest snapshot."""
         self.page_tries: dict[str, set[tuple[str, str]]] = {t.name: set() for t in self.lookers}
         self.shape: dict[str, int] = {}
+        """Per tool, the variant of its draws its last accepted write took (see try_create)."""
         self.refused: dict[str, dict[str, Any]] = {}
         """Per tool, the arguments of its last refused call."""
-        """Per tool, the variant of its draws its last accepted write took (see try_create)."""
+        self.unmarked: dict[str, Plan | None] = {}
+        """Per tool whose write was refused once, the fields a retry left unmarked to be accepted."""
 
     def callable(self, tool: Tool) -> bool:
         return self.deletes or not may_delete(tool)
@@ -309,6 +314,8 @@ class Watcher:
         marker = salted_marker(self.salt, self.count)
         self.count += 1
         args = with_marker(drawn, marker)
+        if (plan := self.unmarked.get(tool.name)) is not None:
+            args = unmarked(tool, plan, args, marker) or args
         variant = self.shape.get(tool.name, 0) if variant is None else variant
         # Turned against the last refused call's booleans: a rule that refused it (one boolean's value
         # forbids another field) is then not met again.
@@ -382,7 +389,7 @@ class Watcher:
         for attempt in range(first, max(ATTEMPTS, first + 1)):
             marker, args = self.next_draw(tool, attempt)
             before = self.snap
-            answer = self.call(tool, args)
+            args, answer = self.send(tool, args, marker)
             call = self.calls[-1]
             after = self.look()
             if not answer.ok:
@@ -415,6 +422,21 @@ class Watcher:
                 self.shown_alive.setdefault(name, call)
             return record
         return None
+
+    def send(self, tool: Tool, args: dict[str, Any], marker: str) -> tuple[dict[str, Any], Outcome]:
+        """A write; refused the first time, tried again with fewer marked fields (stateful.unmarked: a
+        server may refuse a marker where its schema says nothing against one), and the fields whose
+        marker it refused are left unmarked in the tool's later draws."""
+        answer = self.call(tool, args)
+        if answer.ok or tool.name in self.unmarked:
+            return args, answer
+        self.unmarked[tool.name] = None
+        for plan, fewer in retried(tool, args, marker, None)[:RETRIES]:
+            again = self.call(tool, fewer)
+            if again.ok:
+                self.unmarked[tool.name] = plan
+                return fewer, again
+        return args, answer
 
     def moved(self, before: dict[str, Outcome], after: dict[str, Outcome], step: int) -> None:
         for name in self.moves:
@@ -638,6 +660,7 @@ class Watcher:
                 self.read(tool, record, taken, answer, self.calls[start:])
                 return
             self.answer_id(record, taken, tool, calls)
+            seen.acts_on = record.tool
             if ident[0] is not None:
                 seen.identity = ident[0]
                 seen.identity_fact = fact_shown(f"{ident[0]} names the record {tool.name} acts on: given the "
@@ -709,6 +732,7 @@ class Watcher:
                 seen.bindings.append(Binding(ident[0], field_, fact_shown(
                     f"{tool.name}'s {ident[0]} selects records by their {field_}: asked with two records' values, "
                     "it answered each record alone", calls=calls, source="experiment")))
+                seen.acts_on = record.tool
                 self.answer_id(record, taken, tool, calls)
                 return
         self.search(tool, record)

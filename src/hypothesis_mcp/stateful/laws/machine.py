@@ -38,6 +38,7 @@ from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, sen
 from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
 from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, stepper, walk
 from hypothesis_mcp.stateful.looking import Pager, joined, scalars
+from hypothesis_mcp.stateful.variants import FOLDED, folded
 from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size, tokens_of
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.markers import MARKER
@@ -719,7 +720,10 @@ class Example:
                     held.shown.discard(name)  # a window of the newest or oldest records, not a loss
                     continue
                 rule, tool, what = self.blame(step, mine, name)
-                found.append(missing(rule, tool, name, at, tokens, (*step.facts, reader.fact), what))
+                facts = (*step.facts, reader.fact)
+                if rule == "probe-data-lost" and (loss := self.fold_loss(step, held)) is not None:
+                    rule, what, facts = FOLDED, loss[0], (*facts, loss[1])
+                found.append(missing(rule, tool, name, at, tokens, facts, what))
                 continue
             held.shown.add(name)
             mark = marking(answer, held)
@@ -799,6 +803,20 @@ class Example:
         a refusal in a shape the run has not learned."""
         text = shown(held.answer)
         return any(t in text for t in held.tokens.values()) or bool(held.ids)
+
+    def fold_loss(self, step: Step, lost: Held) -> tuple[str, Fact] | None:
+        """Why a write lost another record, when its identity differs from the lost one's only in
+        case, surrounding spaces or Unicode form: the two identities made one record (law 8), with
+        the fact that showed the identity. None where the identity was not shown."""
+        written = step.target
+        seen = next((s for t, s in self.learned.creators if t.name == step.tool), None)
+        if written is None or seen is None or seen.identity is None or seen.identity_fact is None:
+            return None
+        new, old = written.args.get(seen.identity), lost.args.get(seen.identity)
+        if not isinstance(new, str) or not isinstance(old, str) or new == old or folded(new) != folded(old):
+            return None
+        return (f"{step.tool} wrote {new!r} after {old!r}: two identities made one record and the first "
+                "one's data was lost", seen.identity_fact)
 
     @staticmethod
     def blame(step: Step, mine: bool, reader: str) -> tuple[Any, str, str]:
