@@ -9,6 +9,9 @@ member, and a miss is refused with `isError`.
   stock of a code is refused) and answers `stocked`; its shade must be lowercase letters, so no
   value the run writes can carry a marker. `TinAll()` answers every tin, `TinOne(code)` one tin, and
   `ShadeMatch(text)` the tins whose shade holds the text, never looking at the code.
+- crates: `CratePack(tag, note, kilos)` keeps a crate under its tag (a second pack of a tag is
+  refused); `CrateAll()` answers every crate; `CrateFind(note)` the crates whose note holds every
+  word of the text, its argument named like the field it searches.
 
     python tests/servers/fact_stores.py --store NAME
 """
@@ -57,7 +60,28 @@ def tins(mcp: MCPServer) -> None:
         return table([t for t in stock.values() if text.lower() in str(t["shade"])])
 
 
-STORES = {"tins": tins}
+def crates(mcp: MCPServer) -> None:
+    packed: dict[str, dict[str, object]] = {}
+
+    @mcp.tool(name="CratePack", structured_output=False)
+    def crate_pack(tag: Annotated[str, Field(min_length=1, max_length=30)], note: Annotated[str, Field(max_length=200)],
+                   kilos: Annotated[int, Field(ge=0)] = 0) -> str:
+        if tag in packed:
+            raise ToolError(f"crate {tag} exists")
+        packed[tag] = {"tag": tag, "note": note, "kilos": kilos}
+        return json.dumps({"packed": tag})
+
+    @mcp.tool(name="CrateAll", structured_output=False)
+    def crate_all() -> str:
+        return table(list(packed.values()))
+
+    @mcp.tool(name="CrateFind", structured_output=False)
+    def crate_find(note: Annotated[str, Field(min_length=1, max_length=200)]) -> str:
+        words = set(note.lower().split())
+        return table([c for c in packed.values() if words <= set(str(c["note"]).lower().split())])
+
+
+STORES = {"tins": tins, "crates": crates}
 
 
 def main() -> None:

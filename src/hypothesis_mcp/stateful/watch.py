@@ -748,7 +748,9 @@ class Watcher:
         texts = own_texts(record, self.records)
         seen = self.seen[tool.name]
         for arg in tool.required:
-            if arg in record.args:
+            # An argument named like the record's identity reads by it (fill tried it); one named like
+            # another field the record holds may still search by any text.
+            if arg in record.args and self.seen[record.tool].identity in (None, arg):
                 continue
             strong: list[str] = []
             weak: list[str] = []
