@@ -16,7 +16,8 @@ one fresh server, the experiments are:
    answer): one after whose call the record is gone from every looker is a remover; one whose call
    changed what a looker shows is a writer (an update); one that changed nothing and answered the
    record is a reader bound to that argument (asked for a second record, it answers that one and not
-   the first). A text argument is tried with each written field's value: found by it, the reader
+   the first). A text argument is tried with each written field's value (marked, then those written
+   unmarked that no other record holds): found by it, the reader
    searches by that field (by any text only when every text found it); a value no record holds
    finds none.
 4. A looker that showed a record lists; one that shows a removed record lists the removed; one
@@ -740,13 +741,16 @@ class Watcher:
     def search(self, tool: Tool, record: Record) -> None:
         """Each text argument tried with each written text's value: a reader found by it searches. The
         live record with the most texts of its own is the one looked for."""
-        record = max([record, *reversed(self.live())], key=lambda r: len(own_texts(r)))
-        if not own_texts(record) and (made := self.try_create(next(t for t in self.tools if t.name == record.tool))):
+        record = max([record, *reversed(self.live())], key=lambda r: len(own_texts(r, self.records)))
+        if not own_texts(record, self.records) and (
+                made := self.try_create(next(t for t in self.tools if t.name == record.tool))):
             record = made
-        texts = own_texts(record)
+        texts = own_texts(record, self.records)
         seen = self.seen[tool.name]
         for arg in tool.required:
-            if arg in record.args:
+            # An argument named like the record's identity reads by it (fill tried it); one named like
+            # another field the record holds may still search by any text.
+            if arg in record.args and self.seen[record.tool].identity in (None, arg):
                 continue
             strong: list[str] = []
             weak: list[str] = []
@@ -871,9 +875,15 @@ def typed(value: Any) -> list[Any]:
     return [value]
 
 
-def own_texts(record: Record) -> list[tuple[str, str]]:
-    """The record's text fields whose marked value no other record shares."""
-    return [(f, v) for f, v in record.args.items() if isinstance(v, str) and f"{record.marker}-{f}" in record.tokens]
+def own_texts(record: Record, records: list[Record]) -> list[tuple[str, str]]:
+    """The record's text fields whose marked value no other record shares; then those it wrote
+    unmarked (a server refused their marker, or a rule left the marked ones out) whose value no other
+    record holds: a search may look at those fields alone."""
+    marked = [(f, v) for f, v in record.args.items() if isinstance(v, str) and f"{record.marker}-{f}" in record.tokens]
+    held = {json.dumps(v) for r in records if r is not record for v in r.args.values()}
+    plain_ = [(f, v) for f, v in record.args.items() if isinstance(v, str) and (f, v) not in marked
+              and len(v) >= 3 and not MARKER.search(v) and json.dumps(v) not in held]
+    return marked + plain_
 
 
 def switch(tool: Tool, name: str, value: Any) -> bool:
