@@ -60,7 +60,7 @@ def test_laws_only_plans_the_laws_machine_without_the_per_invariant_machines() -
     value than true, false or only is a usage error naming the key."""
     tools = [*store("_1"), tool("list_keys", {"limit": {"type": "integer"}}, READS)]
     run = ProbeRun(conn=None, pool=None, tools=tools, profile=make_profile("grading"),  # type: ignore[arg-type]
-                   allow_writes=True, config=parse_config({"laws": "only"}))
+                   allow_writes=True, config=parse_config({"laws": "only"}), seen={})
     alone = [p for p in run.plan() if p.work is not None and not p.main]
     _, default = planned(tools)
     assert len(alone) == 2 and len([p for p in default if p.work is not None and not p.main]) == 4
