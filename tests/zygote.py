@@ -38,15 +38,20 @@ PRELOAD = (
     "mcp.server.lowlevel",
     "mcp.server.stdio",
     "mcp.server.streamable_http_manager",
+    "anyio._backends._asyncio",
+    "rich.console",
+    "rich.logging",
     "uvicorn",
     "starlette.applications",
     "jsonschema",
     "hypothesis_mcp",
     "hypothesis_mcp.engine",
 )
-"""What the test servers import (`mcp.server.fastmcp` is the 1.x SDK's name for `mcpserver`), and the
-engine the command line runs (Hypothesis with it; not the command line's own typer and rich, which
-read the environment as they load); a server importing more pays for the rest itself."""
+"""What the test servers import (`mcp.server.fastmcp` is the 1.x SDK's name for `mcpserver`; the SDK's
+logging set-up loads rich, and anyio its asyncio backend, at every server's start: about 27 ms of a
+forked start's 80-90 ms of CPU), and the engine the command line runs (Hypothesis with it; not the
+command line's own typer, which reads the environment as it loads: rich reads it only when a console
+is made); a server importing more pays for the rest itself."""
 
 
 def address(base: str, prefix: str) -> str:
