@@ -758,13 +758,16 @@ class Example:
         return found
 
     def found_refused(self, reader: Reader, held: Held, answer: Outcome) -> bool:
-        """A keyed read of the identity a refused create sent (never written before: the machine
-        writes each identity once) that answers a success naming it, where the same read of an
-        identity no call wrote (the identity reversed) answers a refusal."""
+        """A keyed read of the identity a refused create sent that answers a success naming it, where
+        the same read of an identity no call wrote (the identity reversed) answers a refusal. A refused
+        overwrite (law 10) sends an identity a live record holds: that record answers, so it is not judged."""
         value = held.value_of(reader.field or "")
         creator = any(t.name == held.tool for t, _ in self.learned.creators)
         if reader.kind != "key" or not creator or not isinstance(value, str) or not answer.ok \
                 or value not in shown(answer) or len(set(value)) < 3:
+            return False
+        if any(other is not held and other.live and other.value_of(reader.field or "") == value
+               for other in self.held):
             return False
         args = self.ask(reader, held)
         other = value[::-1]
