@@ -23,7 +23,7 @@ from typing import Any
 
 from jsonschema.protocols import Validator
 
-from hypothesis_mcp.connection.hung import WORD, own_words
+from hypothesis_mcp.connection.hung import mask_words, own_words
 from hypothesis_mcp.results import SAME_CAUSE, Result, RuleId
 from hypothesis_mcp.strategies import Invalid
 
@@ -91,8 +91,7 @@ def masked(text: str, result: Result) -> str:
     own_words(result.subject, own)
     for call in result.reproduction.calls if result.reproduction else []:
         own_words([call.tool, call.arguments], own)
-    words = WORD.sub(lambda m: "…" if m.group().casefold() in own or any(c.isdigit() for c in m.group())
-                     else m.group(), EMPTY.sub("'…'", ESCAPED.sub("…", text)))
+    words = mask_words(EMPTY.sub("'…'", ESCAPED.sub("…", text)), own)
     return MASKS.sub("…", words)
 
 

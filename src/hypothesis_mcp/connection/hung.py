@@ -35,9 +35,10 @@ def own_words(value: Any, into: set[str]) -> None:
             into.update(word.casefold() for word in WORD.findall(shown))
 
 
-def _masked(line: str, own: set[str]) -> str:
+def mask_words(text: str, own: set[str]) -> str:
+    """`text` with the call's own words and every word holding a digit (an id, a count) masked."""
     return WORD.sub(lambda m: MASK if m.group().casefold() in own or any(c.isdigit() for c in m.group())
-                    else m.group(), line.strip())
+                    else m.group(), text)
 
 
 class StderrWords:
@@ -52,7 +53,7 @@ class StderrWords:
         own: set[str] = set()
         own_words([name, arguments], own)
         if len(self.routine) < MOST_ROUTINE:
-            self.routine.update(_masked(line, own) for line in text.splitlines() if line.strip())
+            self.routine.update(mask_words(line.strip(), own) for line in text.splitlines() if line.strip())
 
     def while_hung(self, text: str, name: str, arguments: dict[str, Any]) -> str:
         """The lines written while the call hung that no answered call wrote too."""
@@ -61,4 +62,4 @@ class StderrWords:
         own: set[str] = set()
         own_words([name, arguments], own)
         return "\n".join(line for line in text.splitlines()
-                         if line.strip() and _masked(line, own) not in self.routine)
+                         if line.strip() and mask_words(line.strip(), own) not in self.routine)
