@@ -24,6 +24,11 @@ def server(name: str, bug: str | None = None) -> list[str]:
     return [*SERVE, str(ROOT / "tests/servers" / name), *(["--bug", bug] if bug else [])]
 
 
+HANG_TIMEOUT = 1.0
+"""A hang's run waits out the whole timeout at every hanging call: 1 s finds the same incident on the
+same call as 2 s. The twin keeps 2 s: it waits for nothing, and a slow call must not pass for a hang."""
+
+
 def negative(value: Any) -> bool:
     if isinstance(value, dict):
         return any(negative(v) for v in value.values())
@@ -65,7 +70,7 @@ def test_a_grading_run_on_a_clean_server_is_still_deterministic() -> None:
 @pytest.mark.parametrize(("bug", "tool"), [("negative-hang", "lookup"), ("negative-stall", "history")])
 def test_a_hang_is_the_one_call_that_hangs_and_never_cascades(bug: str, tool: str) -> None:
     started = time.monotonic()
-    report = engine(server("hang_bugs.py", bug), smoke=True, timeout=2.0)
+    report = engine(server("hang_bugs.py", bug), smoke=True, timeout=HANG_TIMEOUT)
     assert time.monotonic() - started < 90
     timeouts = [r for r in report.results if r.rule == "call-timeout"]
     assert timeouts and all(r.reproduction and negative(r.reproduction.calls[0].arguments) for r in timeouts)
@@ -87,7 +92,7 @@ def test_the_hang_servers_twin_draws_no_incident() -> None:
 
 def test_over_http_a_stalled_call_gets_a_new_session_and_later_calls_pass() -> None:
     with http_server(server("hang_bugs.py", "negative-stall")) as url:
-        report = engine(url, smoke=True, timeout=2.0)
+        report = engine(url, smoke=True, timeout=HANG_TIMEOUT)
     incident = one(report, kind="incident")
     assert incident.reproduction is not None
     assert [(c.tool, c.arguments) for c in incident.reproduction.calls] == [("history", {"before": -1})]
@@ -96,7 +101,7 @@ def test_over_http_a_stalled_call_gets_a_new_session_and_later_calls_pass() -> N
 
 def test_over_http_a_server_that_stops_answering_skips_later_checks_once() -> None:
     with http_server(server("hang_bugs.py", "negative-hang")) as url:
-        report = engine(url, smoke=True, timeout=2.0, startup_timeout=5.0)
+        report = engine(url, smoke=True, timeout=HANG_TIMEOUT, startup_timeout=5.0)
     assert one(report, kind="incident").rule == "call-timeout"
     assert [r for r in report.results if r.status == "fail" and r.rule != "call-timeout"] == [], summary(report)
     said = [n for n in report.notes if "did not answer again" in n]

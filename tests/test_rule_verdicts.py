@@ -62,9 +62,10 @@ CASES = [
     Case("error-shapes-json-error", error_shapes("json-error"), error_shapes(), {"error-as-success"}, SMOKE),
     Case("error-shapes-db-error", error_shapes("db-error"), error_shapes(), {"error-as-success"}, SMOKE),
     # Each crash, hang or stray answer costs a server start and waits; a shrink budget of about one
-    # start keeps the run from waiting out many more (what is replayed need not be minimal).
+    # start keeps the run from waiting out many more (what is replayed need not be minimal). A hang
+    # waits out the whole timeout: 1 s finds and replays the same incidents on the same calls as 2 s.
     Case("raw-incidents", raw_server("crashy", "hangy", "rpc-faults"), None,
-         {"server-crashed", "call-timeout", "protocol-violation"}, {**SMOKE, "timeout": 2.0},
+         {"server-crashed", "call-timeout", "protocol-violation"}, {**SMOKE, "timeout": 1.0},
          replace(grading(), shrink_calls=60)),
 ]
 NOT_COVERED = {
