@@ -54,14 +54,16 @@ LONGEST_FIRST = (
     "test_probe_renames.py", "test_probes.py", "test_ci_trust.py", "test_probe_agreeing.py", "test_rule_verdicts.py",
     "test_probe_deletes.py", "test_pytest_plugin.py", "test_probe_variety.py", "test_real_servers_sandboxed.py",
     "test_laws_storegen.py", "test_probe_laws_vault.py", "test_scorecard.py", "test_cli.py", "test_effect_failure.py",
-    "test_strategies_hard_schemas.py", "test_error_as_success.py", "test_smoke.py", "test_robustness.py",
+    "test_strategies_hard_schemas.py", "test_error_as_success.py", "test_refusal_styles.py", "test_pytest_fleet.py",
+    "test_smoke.py", "test_robustness.py",
     "test_crashes.py", "test_draws_stable.py", "test_readme_run.py", "test_surface_causes.py",
     "test_strategies_invalid.py", "test_workers.py", "test_tool_selection.py", "test_strategies_valid.py",
 )
 """The costliest test files, most test-seconds first (measured, docs/performance.md "The suite").
 test_scorecard, the hard schemas' draws and the 8-10 s files at the end were, in alphabetical
 order, handed out among the very last; test_probe_laws_vault and test_cli (a 27 s and a 24 s test in
-the last CI log's slowest 15) after the files listed."""
+the last CI log's slowest 15) after the files listed; test_refusal_styles and test_pytest_fleet (15 s
+of CPU each, their own runs and pytest sessions) were among the last ten handed out."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
