@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from hypothesis_mcp.connection import Outcome
@@ -71,13 +73,58 @@ def records_holding(outcome: Outcome, token: str) -> list[dict[str, Any]]:
     """The objects of a structured answer (structuredContent, or JSON text) that hold `token` in one
     of their own texts or lists of texts: the records a read shows for a marked write."""
     found: list[dict[str, Any]] = []
-    for value in (outcome.structured if outcome.has_structured else None, _json(outcome.text)):
+    for obj, texts in _read(outcome).objects:
+        if any(token in t for t in texts) and obj not in found:
+            found.append(obj)
+    return found
+
+
+def has_values(outcome: Outcome) -> bool:
+    """Whether the answer has a JSON value (`values_of` is not empty)."""
+    return _read(outcome).has_values
+
+
+@dataclass
+class _Read:
+    """An answer's objects with their texts, read once: a judgement asks one answer for the records
+    of many markers (a listing after every write, for each record the run holds), and walking and
+    parsing the answer again for each was about half of the client's profiled time in a laws machine's run."""
+
+    outcome: Outcome
+    content: list[dict[str, Any]]
+    structured: Any
+    text: str
+    has_values: bool
+    objects: list[tuple[dict[str, Any], list[str]]]
+
+
+_READS: dict[int, _Read] = {}
+_KEPT = 64
+_LOCK = threading.Lock()
+
+
+def _read(outcome: Outcome) -> _Read:
+    """The answer read, kept for the last few answers asked about (by identity: an entry holds its
+    answer, so the identity is not reused while kept; one whose parts were replaced is read again)."""
+    text = outcome.text
+    kept = _READS.get(id(outcome))
+    if kept is not None and kept.outcome is outcome and kept.content is outcome.content \
+            and kept.structured is outcome.structured and kept.text == text:
+        return kept
+    parsed = _json(text)
+    objects = []
+    for value in (outcome.structured if outcome.has_structured else None, parsed):
         for obj in _objects(value):
             texts = [v for v in obj.values() if isinstance(v, str)]
             texts += [i for v in obj.values() if isinstance(v, list) for i in v if isinstance(i, str)]
-            if any(token in t for t in texts) and obj not in found:
-                found.append(obj)
-    return found
+            objects.append((obj, texts))
+    read = _Read(outcome, outcome.content, outcome.structured, text,
+                 outcome.has_structured or parsed is not None, objects)
+    with _LOCK:  # lanes (--workers) read answers in threads of their own
+        _READS[id(outcome)] = read
+        if len(_READS) > _KEPT:
+            del _READS[next(iter(_READS))]
+    return read
 
 
 def _objects(value: Any, depth: int = 0) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from hypothesis_mcp.connection import Outcome
-from hypothesis_mcp.rules.answers import records_holding, values_of
+from hypothesis_mcp.rules.answers import has_values, records_holding
 
 LINE = re.compile(r"^([A-Za-z_][\w.-]*): ?(.*)$")
 CELL = re.compile(r"(?<!\\)\|")
@@ -78,6 +78,6 @@ def _cells(line: str) -> list[str]:
 def records_of(outcome: Outcome, token: str) -> list[dict[str, Any]]:
     """The records an answer shows holding `token`: its JSON objects, or where it has no JSON value,
     its text records."""
-    if values_of(outcome):
+    if has_values(outcome):
         return records_holding(outcome, token)
     return text_records_holding(outcome, token)
