@@ -200,7 +200,7 @@ def ended(example: Example, reader: Reader, paging: tuple[Pager, Fact], listed: 
     at = example.step_at
     example.calls[at] = Call(name, {**base, limit: len(listed) - 1})
     marks = tuple(sorted({m for h in listed if (m := h.mark()) is not None}))
-    return [Breach("probe-pages-skip", name, f"walking {name}, a page that left one record after it named no next "
+    return [Breach("probe-pages-skip", name, f"walking {name}, a page that left one record after it named no "
                    f"{pager.member}: the walk ends without that record, which one large page of {name} shows",
                    PagesCover(marks, (pager.member,)), at, (reader.fact, fact), pinned=tuple(h.at for h in listed))]
 
