@@ -428,10 +428,13 @@ class PagesCover(Expectation):
 
     markers: tuple[str, ...]
     following: tuple[str, ...] = ()
+    walked: bool = False
+    """The call before the last is the walk's page before it: where it shows no items it was no
+    page, and the walk is not judged (a reproduction without its first page shows nothing)."""
     key: ClassVar[str] = "pages_cover"
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
-        if not answer.ok:
+        if not answer.ok or (self.walked and (before is None or not before.ok or not items_of(before))):
             return True
         if find_id(answer, self.following) is not None if self.following else bool(items_of(answer)):
             return True
@@ -439,7 +442,8 @@ class PagesCover(Expectation):
         return all(m in text for m in self.markers)
 
     def to_dict(self) -> dict[str, Any]:
-        return {self.key: list(self.markers), **({"following": list(self.following)} if self.following else {})}
+        return {self.key: list(self.markers), **({"following": list(self.following)} if self.following else {}),
+                **({"walked": True} if self.walked else {})}
 
     def written_by(self, arguments: list[dict[str, Any]]) -> bool:
         sent = json.dumps(arguments, ensure_ascii=False)
@@ -554,7 +558,7 @@ def from_dict(data: dict[str, Any]) -> Expectation:
     if PagesDisjoint.key in data:
         return PagesDisjoint(tuple(data[PagesDisjoint.key]))
     if PagesCover.key in data:
-        return PagesCover(tuple(data[PagesCover.key]), tuple(data.get("following", ())))
+        return PagesCover(tuple(data[PagesCover.key]), tuple(data.get("following", ())), bool(data.get("walked")))
     if ShowsNone.key in data:
         return ShowsNone(tuple(data[ShowsNone.key]))
     if FindsNothing.key in data:

@@ -48,9 +48,22 @@ def holder(value: Any, depth: int = 0) -> dict[str, Any] | None:
     return None
 
 
+def data(answer: Outcome) -> Any:
+    """The answer's JSON: its structuredContent, unless that holds no items where its text, parsed as
+    JSON, does (a text answer the server's SDK wrapped as `{"result": text}`)."""
+    value = answer.value()
+    if not answer.has_structured or isinstance(value, list) or holder(value) is not None:
+        return value
+    try:
+        parsed = json.loads(answer.text)
+    except ValueError:
+        return value
+    return parsed if isinstance(parsed, list) or holder(parsed) is not None else value
+
+
 def scalars(answer: Outcome) -> dict[str, Any]:
     """The texts and integers an answer shows beside its items, by member."""
-    value = answer.value()
+    value = data(answer)
     if isinstance(value, dict | list):
         found = holder(value)
         return {k: v for k, v in (found or {}).items()
@@ -70,7 +83,7 @@ def scalar(text: str) -> str | int | None:
 
 def items(answer: Outcome) -> list[Any]:
     """The items of one page: the list its JSON holds, else the rows of its table."""
-    value = answer.value()
+    value = data(answer)
     if isinstance(value, list):
         return value
     if isinstance(value, dict) and (found := holder(value)) is not None:
@@ -95,8 +108,9 @@ def accepts(tool: Tool, param: str, value: Any) -> bool:
     schema = tool.properties.get(param)
     if not isinstance(schema, dict):
         return False
-    declared = schema.get("type")
-    types = {declared} if isinstance(declared, str) else set(declared or [])
+    # An optional parameter may be declared as one type or null (`anyOf`): each branch's type counts.
+    branches = [schema, *(b for b in schema.get("anyOf") or schema.get("oneOf") or [] if isinstance(b, dict))]
+    types = {t for b in branches for t in ([b["type"]] if isinstance(b.get("type"), str) else b.get("type") or [])}
     wanted = {"string"} if isinstance(value, str) else {"integer", "number"}
     return bool(types & wanted) and "enum" not in schema and "const" not in schema
 
@@ -137,13 +151,15 @@ def joined(pages: list[Outcome]) -> Outcome:
     first = pages[0]
     if len(pages) == 1:
         return first
-    value = json.loads(json.dumps(first.value()))
+    value = json.loads(json.dumps(data(first)))
     if isinstance(value, dict) and (found := holder(value)) is not None:
         member = next(k for k, v in found.items() if isinstance(v, list))
         found[member] = [i for page in pages for i in items(page)]
         text = json.dumps(value, ensure_ascii=False)
-        return replace(first, content=[{"type": "text", "text": text}],
-                       structured=value if first.has_structured else first.structured)
+        # A text answer's structuredContent only wraps that text: the joined text stands alone.
+        wrapped = first.has_structured and holder(first.value()) is None
+        return replace(first, content=[{"type": "text", "text": text}], structured=None if wrapped else (
+            value if first.has_structured else first.structured), has_structured=first.has_structured and not wrapped)
     head, rows, tail = table(first.text)
     rows = rows + [r for page in pages[1:] for r in table(page.text)[1]]
     return replace(first, content=[{"type": "text", "text": "\n".join([*head, *rows, *tail])}])

@@ -32,6 +32,14 @@ def confirmed(breach: Breach, calls: list[Call], checks: set[int], replays: Call
     """The breach as a finding seen on a fresh server, as small as `budget` replays make it; None
     when no fresh replay shows it."""
     judged = 2 if isinstance(breach.expect, SameAnswer) else 1
+    given = replays
+
+    def sound(finding: ProbeFinding) -> bool:
+        """A replay whose calls no longer write what the law looks for proves nothing of the server."""
+        return breach.expect.written_by([c.arguments for c in finding.calls[:-judged]]) and given(finding)
+
+    replays = sound
+
     head, tail = calls[:-judged], calls[-judged:]
     pinned = [head[i] for i in breach.pinned if i < len(head)]
     steps = [c for i, c in enumerate(head) if i not in checks or i in breach.pinned]
@@ -43,7 +51,8 @@ def confirmed(breach: Breach, calls: list[Call], checks: set[int], replays: Call
     else:
         return None
     plain, _ = plain_calls(head + tail)
-    if plain != head + tail and not isinstance(breach.expect, FieldEquals):
+    # A value judged as written, or an identity variant (one more character), must keep its exact text.
+    if plain != head + tail and not isinstance(breach.expect, FieldEquals) and "variant" not in (breach.details or {}):
         budget -= 1
         if replays(replace(finding, calls=plain)):
             pinned = [plain[i] for i, c in enumerate(head) if any(c is p for p in pinned)]

@@ -33,9 +33,10 @@ from hypothesis_mcp.strategies.markers import MARKER
 
 SIZES = (2, 3)
 """Page sizes walked where the listing takes one: a boundary every few records."""
-STEPPED = (2,)
-"""Page sizes of a listing paged by a number it is given (an offset or a page number): the three
-records the law writes then fill two pages, and a third ends the walk."""
+STEPPED = (3,)
+"""Page sizes of a listing paged by a number it is given (an offset or a page number): the four
+records the law writes then fill two pages, and a third ends the walk (at 2 a page, an offset that
+starts each page one record late reads as a page number from 0)."""
 RECORDS = 3
 """Records the law writes before it walks: more than one page and at most two at the sizes walked."""
 LEARN_TRIES = 3
@@ -81,13 +82,19 @@ def covering_rules(run: Run) -> dict[str, Any]:
         # The example's calls before these records are its checks here: a fresh replay holds just these.
         example.checks.update(range(0, min(h.at for h in listed)))
         if paging is None:
-            stepped(example, reader, limit, listed)
+            # At 2 a page, an offset one past each page's start reads as a page number from 0: one
+            # more record lets the walk go at 3 a page.
+            more = example.create(maker[0], maker[1].identity, data.draw(full_arguments(maker[0])), judge=False)
+            if more is not None and more.mark():
+                stepped(example, reader, limit, [*listed, more])
             return
         example.checks.add(len(example.calls))
         whole = example.call(reader.tool, example.learned.widest(reader.tool))
         order = [marker_of(i) for i in items(whole)] if whole.ok else []
         for size in (s for s in SIZES if s < len(listed) <= 2 * s and len(order) > 2 * s):
             example.report(judged(example, reader, paging, fresh_order(listed, order), order, size), len(example.calls))
+        if not example.full(reader.tool, whole):
+            example.report(ended(example, reader, paging, listed, len(order)), len(example.calls))
 
     return {"pages": pages}
 
@@ -126,9 +133,16 @@ def learn(run: Run, reader: Reader) -> tuple[Pager, Fact] | None:
 
     args = {**run.learned.widest(reader.tool), limit: SIZES[0]}
     first = call(args)
-    pager = find_pager(call, reader.tool, args, first, set()) if first.ok else None
-    if pager is None:
-        return None
+    tried: set[tuple[str, str]] = set()
+    while True:
+        pager = find_pager(call, reader.tool, args, first, tried) if first.ok else None
+        if pager is None:
+            return None
+        # A member that names the same value on the page it opened (a total given back as an
+        # offset, say) never moves a walk on: it reached other records by chance, not a next page.
+        value = scalars(first).get(pager.member)
+        if scalars(call({**args, pager.param: value})).get(pager.member) != value:
+            break
     return pager, fact_shown(f"{name} pages: at {SIZES[0]} a page, its answer's {pager.member}, given back as "
                              f"{pager.param}, answered records the first page did not", calls=calls,
                              source="experiment")
@@ -168,6 +182,27 @@ def judged(example: Example, reader: Reader, paging: tuple[Pager, Fact], listed:
                        f"one large page of {name} shows there", PagesCover(marks, (pager.member,)), example.step_at,
                        (reader.fact, fact), pinned=pinned)]
     return []
+
+
+def ended(example: Example, reader: Reader, paging: tuple[Pager, Fact], listed: list[Held], count: int) -> list[Breach]:
+    """The end of a walk: at a page size that leaves fewer records than a page after the first (one
+    less than the `count` one large page shows), the first page names where the rest go on. The
+    reproduction asks, on a fresh server that holds just the law's records, for a page one record
+    smaller than them."""
+    (pager, fact), name = paging, reader.tool.name
+    base, limit = example.learned.widest(reader.tool), limit_of(example.learned, reader.tool) or ""
+    args = {**base, limit: count - 1}
+    if count <= len(listed) or not example.valid(reader.tool, args):
+        return []
+    first = example.call(reader.tool, args)
+    if not first.ok or len(items(first)) != count - 1 or scalars(first).get(pager.member) is not None:
+        return []
+    at = example.step_at
+    example.calls[at] = Call(name, {**base, limit: len(listed) - 1})
+    marks = tuple(sorted({m for h in listed if (m := h.mark()) is not None}))
+    return [Breach("probe-pages-skip", name, f"walking {name}, a page that left one record after it named no "
+                   f"{pager.member}: the walk ends without that record, which one large page of {name} shows",
+                   PagesCover(marks, (pager.member,)), at, (reader.fact, fact), pinned=tuple(h.at for h in listed))]
 
 
 def stepped(example: Example, reader: Reader, limit: str, listed: list[Held]) -> None:
@@ -212,28 +247,27 @@ def stepped(example: Example, reader: Reader, limit: str, listed: list[Held]) ->
 def fresh_order(listed: list[Held], order: list[str | None]) -> list[Held]:
     """The example's records in the order a fresh server lists them: as the large page shows them,
     or, where it shows only some (a window of a large store), newest first if it shows the newest."""
-    shown = [h for h in sorted(listed, key=lambda h: order.index(h.mark()) if h.mark() in order else 0)]
-    if all(h.mark() in order for h in listed):
+    shown = [h for h in sorted(listed, key=lambda h: order.index(h.marker) if h.marker in order else 0)]
+    if all(h.marker in order for h in listed):
         return shown
     written = sorted(listed, key=lambda h: h.at)
-    return written[::-1] if written[-1].mark() in order else written
+    return written[::-1] if written[-1].marker in order else written
 
 
 def breach_of(example: Example, reader: Reader, limit: str, listed: list[Held], param: str, reading: str,
               size: int, gap: int, at: int) -> Breach:
-    """The breach, with the reproduction's walk: the example's records, then its first pages (a fresh
-    server holds just those records): two for a repeat, three (the last past the end) for a skip."""
+    """The breach, with the reproduction's walk: the example's records, then its first two pages (a
+    fresh server holds just those records, so the second ends the walk)."""
     name, base = reader.tool.name, example.learned.widest(reader.tool)
     marks = tuple(sorted({m for h in listed if (m := h.mark()) is not None}))
-    after = tuple(m for h in listed[size:] if (m := h.mark()) is not None)
     said = f"walking {name} at {size} a page, {param} read as {'an' if reading == 'offset' else 'a'} {reading},"
-    walk = [Call(name, page_args(base, limit, size, param, reading, page)) for page in range(2 if gap < 1 else 3)]
-    example.calls[at - 1:at + 1] = walk[:2]
-    example.calls[at + 1:] = walk[2:]
-    last = at - 1 + len(walk) - 1
-    pinned = (*(h.at for h in listed), *range(at - 1, last))
+    walk = [Call(name, page_args(base, limit, size, param, reading, page)) for page in range(2)]
+    example.calls[at - 1:] = walk
+    pinned = (*(h.at for h in listed), at - 1)
     if gap < 1:
         return Breach("probe-pages-repeat", name, f"{said} started page 2 with a record page 1 showed",
-                      PagesDisjoint(marks), last, (reader.fact,), "medium", pinned=pinned)
+                      PagesDisjoint(marks), at, (reader.fact,), "medium", pinned=pinned)
+    # Both pages are judged as the whole walk: a page past the records a fresh store holds ends it.
     return Breach("probe-pages-skip", name, f"{said} skipped a record between pages 1 and 2 that one large page "
-                  f"of {name} shows there", PagesCover(after), last, (reader.fact,), "medium", pinned=pinned)
+                  f"of {name} shows there", PagesCover(marks, walked=True), at, (reader.fact,), "medium",
+                  pinned=pinned)

@@ -2,7 +2,9 @@
 only by case, surrounding spaces or Unicode form makes a record of its own, is refused, or folds
 into the held one in plain sight. Folding is a warning (some stores mean to fold keys): the new
 write answered a success, its own read shows the held record. It is a failure when it loses data:
-the held record, asked for by its own identity, shows the new write's values instead of its own."""
+the held record, asked for by its own identity, shows the new write's values instead of its own.
+An identity that only starts with a held one (one character more) is always another record: a store
+that files it as the held one matches by prefix, a failure either way."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from hypothesis_mcp.stateful.laws.laws import Breach, shows
 from hypothesis_mcp.stateful.laws.machine import MAX_RECORDS, Example, Run, Step
 from hypothesis_mcp.stateful.laws.model import Held
 from hypothesis_mcp.stateful.laws.observe import Reader, identity_text
-from hypothesis_mcp.stateful.variants import FOLDED, FOLDS, variant
+from hypothesis_mcp.stateful.variants import FOLDED, FOLDS, PREFIX, variant
 from hypothesis_mcp.stateful.watch import full_arguments
 from hypothesis_mcp.strategies import with_marker
 
@@ -41,7 +43,20 @@ def folding_rules(run: Run) -> dict[str, Any]:
             machine.inert = twin(machine.example, held, kind, data.draw(full_arguments(tool)), tool, identity,
                                  tuple(f for f in facts if f is not None), reader)
 
-    return {"fold": fold}
+    @precondition(lambda machine: bool(folders) and len(machine.example.held) < MAX_RECORDS and not machine.inert
+                  and not run.stop())
+    @rule(held=Bundle("records"), data=st.data())
+    def prefix(machine: Any, held: Held, data: st.DataObject) -> None:
+        if held.tool in folders and held.live:
+            tool, identity, facts, reader = folders[held.tool]
+            machine.inert = twin(machine.example, held, LONGER, data.draw(full_arguments(tool)), tool, identity,
+                                 tuple(f for f in facts if f is not None), reader)
+
+    return {"fold": fold, "prefix": prefix}
+
+
+LONGER = "longer"
+"""The prefix variant the law writes: the held identity with one character more."""
 
 
 def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: Tool, identity: str,
@@ -51,7 +66,7 @@ def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: T
     key = held.args.get(identity)
     own = tuple(t for name, t in sorted(held.tokens.items()) if name != identity)
     marker = example.run.marker()
-    kinds = sorted(FOLDS)
+    kinds = sorted(FOLDS) if kind in FOLDS else [kind]
     # The drawn kind first, then the others: a key whose schema refuses spaces may still fold by case.
     tried = [(k, variant(key, k)) for k in kinds[kinds.index(kind):] + kinds[:kinds.index(kind)]] \
         if isinstance(key, str) else []
@@ -63,7 +78,10 @@ def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: T
     example.learned.used.add(identity_text(varied))
     answer = example.call(tool, args)
     if not answer.ok:
-        refused(example, held, key, varied, kind, own, tool.name, identity, (*facts, reader.fact), reader)
+        if kind in FOLDS:
+            refused(example, held, key, varied, kind, own, tool.name, identity, (*facts, reader.fact), reader)
+        else:
+            example.check(Step("refused", tool.name, None, facts))
         return False
     written = example.step_at
     other = Held.written(tool.name, args, marker, answer)
@@ -79,18 +97,20 @@ def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: T
     start = len(example.calls)
     first, second = example.call(reader.tool, asked), example.call(reader.tool, again)
     said = f"{tool.name} wrote {varied!r} after {key!r}"
+    rule, how = (FOLDED, "two identities made one record") if kind in FOLDS else (
+        PREFIX, "an identity that only starts with another was filed as that one")
     if not shows(first, own):
         example.report([Breach(
-            FOLDED, tool.name, f"{said}: {reader.tool.name} asked for {key!r} no longer shows its record "
-            f"(it shows {'the later write' if shows(first, theirs) else 'neither'}); two identities made one "
-            "record and the first one's data was lost", ContainsAny(own, answered=True), start, (*facts, reader.fact),
+            rule, tool.name, f"{said}: {reader.tool.name} asked for {key!r} no longer shows its record "
+            f"(it shows {'the later write' if shows(first, theirs) else 'neither'}); {how} and the first one's "
+            "data was lost", ContainsAny(own, answered=True), start, (*facts, reader.fact),
             details={"identity": identity, "variant": kind}, pinned=(held.at, written))], start)
         return True
     if not shows(second, theirs) and shows(second, own):
         example.report([Breach(
-            FOLDED, tool.name, f"{said}: both answered a success, and {reader.tool.name} asked for {varied!r} "
-            f"shows the record of {key!r}: the store folds the two identities into one",
-            ContainsAny(theirs, answered=True), start + 1, (*facts, reader.fact), "medium",
+            rule, tool.name, f"{said}: both answered a success, and {reader.tool.name} asked for {varied!r} "
+            f"shows the record of {key!r}: {how}", ContainsAny(theirs, answered=True), start + 1,
+            (*facts, reader.fact), "medium" if kind in FOLDS else "high",
             {"identity": identity, "variant": kind}, pinned=(held.at, written))], start)
     if shows(second, theirs):
         example.delta += 1

@@ -27,7 +27,8 @@ from hypothesis_mcp.stateful.fidelity import Change, Enums, change
 ORDER: tuple[RuleId, ...] = (
     "probe-read-changed-state", "probe-refusal-changed-state", "probe-delete-kept", "read-missing-as-success",
     "probe-delete-took-other",
-    "probe-silent-noop", "probe-identity-folded", "probe-data-lost", "probe-rename-lost-fields",
+    "probe-silent-noop", "probe-identity-folded", "probe-identity-prefix", "probe-data-lost",
+    "probe-rename-lost-fields",
     "probe-readers-disagree", "probe-value-changed",
     "probe-count-wrong", "probe-pages-repeat", "probe-pages-skip", "probe-reference-dangling")
 """Which breach of one check is reported when several show: the one nearest its cause first (a read
