@@ -604,7 +604,7 @@ class Watcher:
         if seen.role not in CREATORS:
             seen.role = "create"
             seen.fact = fact_shown(
-                f"{tool.name} creates records: after each of two successful calls, {key.reader.name} given {what} "
+                f"{tool.name} creates records: given {what} after each of two successful calls, {key.reader.name} "
                 "answered the values that call sent, and not the other's", marker=pair[0].marker,
                 tools=[tool.name, key.reader.name], calls=calls, source="experiment")
         seen.readers.setdefault(key.reader.name, fact_shown(
