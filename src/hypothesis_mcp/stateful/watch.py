@@ -523,10 +523,11 @@ class Watcher:
         record; one that answers the record's marked values is asked for a second record of the same
         write, then for the first again. Answering each record and not the other, it is a keyed
         reader and the write a creator shown through it: both are shown by the same calls or not at
-        all. A tool that answered otherwise may have changed the records: the next is tried on a
-        fresh pair."""
+        all. A tool that may delete is not asked (it is called only on records a reader showed). A
+        tool that answered otherwise may have changed the records: the next is tried on a fresh
+        pair."""
         pair: list[Record] = [first]
-        for reader in sorted((t for t in self.tools if t is not tool and len(t.required) == 1 and self.callable(t)
+        for reader in sorted((t for t in self.tools if t is not tool and len(t.required) == 1 and not may_delete(t)
                               and t not in self.lookers and self.seen[t.name].role in (None, "read")), key=ask_order):
             for key in self.fits(reader, first):
                 if not pair and (made := self.write_again(tool)) is not None:
@@ -1062,9 +1063,9 @@ def size(outcome: Outcome) -> int:
 
 
 def ask_order(tool: Tool) -> int:
-    """Tools annotated read-only are asked first, then those annotated neither way, then writes, then
-    those that may delete (an order, never a verdict: what each answers decides)."""
-    return 3 if may_delete(tool) else {True: 0, None: 1}.get(tool.read_only_hint, 2)
+    """Tools annotated read-only are asked first, then those annotated neither way, then the others
+    (an order, never a verdict: what each answers decides)."""
+    return {True: 0, None: 1}.get(tool.read_only_hint, 2)
 
 
 def counter(moves: list[tuple[int, dict[str, float]]]) -> str | None:
