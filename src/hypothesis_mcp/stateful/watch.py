@@ -20,9 +20,8 @@ it. On one fresh server, the experiments are:
    (an append a looker shows as one row): then nothing is shown. None, and every write adds:
    appends. Values of the write's answer it did not send are candidates for a server-made id.
 3. Every other tool is called with a record's identity (its same-named arguments, or an id from the
-   answer; a record a looker shows first, else one shown through keyed reads): one after whose
-   call the record is gone from every looker is a remover; one whose call changed what a looker
-   shows is a writer (an update); one that changed nothing and answered the
+   answer): one after whose call the record is gone from every looker is a remover; one whose call
+   changed what a looker shows is a writer (an update); one that changed nothing and answered the
    record is a reader bound to that argument (asked for a second record, it answers that one and not
    the first). A text argument is tried with each written field's value (marked, then those written
    unmarked that no other record holds): found by it, the reader
@@ -485,7 +484,7 @@ class Watcher:
                 return None
             record = Record(tool.name, args, marker, marks, answer, call, ids, showing)
             self.records.append(record)
-            self.moved(before, after, +1, tool.name)
+            self.moved(before, after, +1)
             seen = self.seen[tool.name]
             if seen.role not in CREATORS:
                 seen.role = "create"
@@ -646,11 +645,7 @@ class Watcher:
                 return fewer, again
         return args, answer
 
-    def moved(self, before: dict[str, Outcome], after: dict[str, Outcome], step: int, tool: str) -> None:
-        """Each looker's numbers' moves with a record of `tool` made or removed; none for a creator
-        shown through keyed reads (a count of its records is not shown so)."""
-        if tool in self.keys:
-            return
+    def moved(self, before: dict[str, Outcome], after: dict[str, Outcome], step: int) -> None:
         for name in self.moves:
             if name in before and name in after and before[name].ok and after[name].ok:
                 old, new = numbers_in(before[name]), numbers_in(after[name])
@@ -692,7 +687,7 @@ class Watcher:
                     continue
                 self.records.append(Record(tool.name, again, marker, marks, accepted, self.calls[second],
                                            ids, self.showing(after, marks)))
-                self.moved(before, after, +1, tool.name)
+                self.moved(before, after, +1)
                 calls = [first.call, *self.calls[start:]]
                 seen.identity, seen.overwrite = name, "refused"
                 seen.overwrite_fact = fact_shown(
@@ -744,7 +739,7 @@ class Watcher:
             first.alive = bool(first.tokens)
             if new_shown and old and old_shown:
                 self.records.append(record)
-                self.moved(before, after, +1, tool.name)
+                self.moved(before, after, +1)
                 appended.append(name)
         if appended and appended == tried:
             seen.overwrite = "appends"
@@ -820,16 +815,8 @@ class Watcher:
             if record is None:
                 return
             filled = self.fill(tool, record, variant)
-            # A record shown through keyed reads, where the tool cannot name one a listing shows.
-            for other in [] if filled is not None else self.keyed_others(record):
-                if (filled := self.fill(tool, other, variant)) is not None:
-                    record = other
-                    break
             if filled is None:
-                for searched in [record, *self.keyed_others(record)]:
-                    self.search(tool, searched)
-                    if self.seen[tool.name].role is not None:
-                        break
+                self.search(tool, record)
                 return
             args, taken, marker = filled
             before = self.snap
@@ -858,7 +845,7 @@ class Watcher:
             calls = [record.call, *self.calls[start:]]
             if gone:
                 record.alive = False
-                self.moved(before, after, -1, record.tool)
+                self.moved(before, after, -1)
                 for name in self.showing(after, record.tokens):
                     self.shown_removed.setdefault(name, self.calls[start])
                 seen.role = "delete"
@@ -912,25 +899,14 @@ class Watcher:
             return arg, arg
         return None, ", ".join(taken)
 
-    def keyed_others(self, record: Record) -> list[Record]:
-        """The newest live record of each creator shown through keyed reads, but `record`'s."""
-        found: dict[str, Record] = {}
-        for other in reversed(self.live()):
-            if other.tool != record.tool and other.tool in self.keys:
-                found.setdefault(other.tool, other)
-        return list(found.values())
-
     def fresh_record(self) -> Record | None:
-        """A live record, a new one when none is left: of a creator a listing shows first, then of
-        one shown through keyed reads (on_records tries those where a tool cannot name the first)."""
+        """A live record; a new one when none is left."""
         live = self.live()
-        for keyed in (False, True):
-            if shown := [r for r in live if (r.tool in self.keys) == keyed]:
-                return shown[-1]
-            for tool in self.tools:
-                if ((tool.name in self.keys) == keyed and self.seen[tool.name].role in CREATORS
-                        and (record := self.try_create(tool)) is not None):
-                    return record
+        if live:
+            return live[-1]
+        for tool in self.tools:
+            if self.seen[tool.name].role in CREATORS and (record := self.try_create(tool)) is not None:
+                return record
         return None
 
     def read(self, tool: Tool, record: Record, taken: dict[str, str], answer: Outcome, asked: list[Call]) -> None:
@@ -971,10 +947,7 @@ class Watcher:
     def search(self, tool: Tool, record: Record) -> None:
         """Each text argument tried with each written text's value: a reader found by it searches. The
         live record with the most texts of its own is the one looked for."""
-        # Among the records of the creators shown as this one's was (by a listing, or keyed reads).
-        keyed = record.tool in self.keys
-        record = max([record, *(r for r in reversed(self.live()) if (r.tool in self.keys) == keyed)],
-                     key=lambda r: len(own_texts(r, self.records)))
+        record = max([record, *reversed(self.live())], key=lambda r: len(own_texts(r, self.records)))
         if not own_texts(record, self.records) and (
                 made := self.try_create(next(t for t in self.tools if t.name == record.tool))):
             record = made
