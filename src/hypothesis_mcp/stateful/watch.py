@@ -2,10 +2,17 @@
 the effects of calls, never from names.
 
 The run's view of the server is a snapshot: the answers of the tools it can call with no argument
-(the lookers), each read as text. A call's effect is the difference of the snapshots around it. On
-one fresh server, the experiments are:
+(the lookers), each read as text, and the keyed reads of every live record the run holds whose
+creator was shown through keyed readers. A call's effect is the difference of the snapshots around
+it. On one fresh server, the experiments are:
 1. Every tool that needs arguments is called once with fresh marked values: one whose successful
-   call made its values appear in a looker is a creator (the looker lists its records).
+   call made its values appear in a looker is a creator (the looker lists its records). A
+   successful write no looker shows is followed by keyed reads: each tool that needs exactly one
+   argument, which a value of the write fills (an answer's value it was not sent, or a value it
+   sent under that name), is asked for the record; one that answers the record's marked values, then
+   asked for a second record of the write answers that one and not the first, and asked for the
+   first again the first, is a keyed reader and the write a creator shown through it (both or
+   neither).
 2. For each creator, a second write shares one identity candidate at a time with a record it made:
    replaced (the first record gone), refused (while the same write with another value was
    accepted) or added beside it. The candidate whose sharing replaced or was refused is the
@@ -92,6 +99,32 @@ class Record:
     where: list[str] = field(default_factory=list)
     """The lookers that showed it when it was made."""
     alive: bool = True
+
+
+class Snapshot(dict[str, Outcome]):
+    """What each reader answered, by looker name or keyed read (`reader(arg=value)`). A keyed read
+    of a record held after the snapshot was taken is missing from it: read as blank, as before the
+    record was there."""
+
+    keyed: set[str]
+    """The names of its keyed reads."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.keyed = set()
+
+    def __missing__(self, name: str) -> Outcome:
+        return Outcome(kind="result")
+
+
+@dataclass(frozen=True)
+class Key:
+    """A keyed reader of one creator's records: `reader` given the record's value at `source` (a
+    member of the write's answer, `id:member`, or an argument the write sent) as `arg`."""
+
+    reader: Tool
+    arg: str
+    source: str
 
 
 @dataclass
@@ -245,7 +278,7 @@ class Watcher:
         self.shown_removed: dict[str, Call] = {}
         self.moves: dict[str, list[tuple[int, dict[str, float]]]] = {t.name: [] for t in self.lookers}
         self.changed: set[str] = set()
-        self.snap: dict[str, Outcome] = {}
+        self.snap = Snapshot()
         self.look_calls: list[Call] = []
         """The calls of the latest snapshot."""
         self.page_tries: dict[str, set[tuple[str, str]]] = {t.name: set() for t in self.lookers}
@@ -255,6 +288,10 @@ class Watcher:
         """Per tool, the arguments of its last refused call."""
         self.unmarked: dict[str, Plan | None] = {}
         """Per tool whose write was refused once, the fields a retry left unmarked to be accepted."""
+        self.keys: dict[str, list[Key]] = {}
+        """Per creator shown only through keyed reads, its keyed readers: its records' reads join
+        every snapshot."""
+        self.keyed_tried: set[str] = set()
 
     def callable(self, tool: Tool) -> bool:
         return self.deletes or not may_delete(tool)
@@ -265,13 +302,51 @@ class Watcher:
         self.calls.append(Call(tool.name, json.loads(json.dumps(args))))
         return self.conn.call(tool.name, args)
 
-    def look(self) -> dict[str, Outcome]:
+    def look(self) -> Snapshot:
         """A new snapshot, kept as the current one: each looker asked for its largest page, and walked
-        to its last page where it pages."""
+        to its last page where it pages; then the keyed reads of every live record the run holds."""
         start = len(self.calls)
-        self.snap = {t.name: self.whole(t) for t in self.lookers}
+        self.snap = Snapshot({t.name: self.whole(t) for t in self.lookers})
+        for record in self.records:
+            if record.alive:
+                self.hold(record)
         self.look_calls = self.calls[start:]
         return self.snap
+
+    def hold(self, record: Record) -> list[str]:
+        """The record's keyed reads, added to the current snapshot: those that show it."""
+        found = []
+        for key in self.keys.get(record.tool, []):
+            if (asked := self.key_args(key, record)) is not None:
+                name = f"{key.reader.name}({key.arg}={json.dumps(asked[key.arg])})"
+                self.snap[name] = self.call(key.reader, asked)
+                self.snap.keyed.add(name)
+                if self.showing({name: self.snap[name]}, record.tokens):
+                    found.append(name)
+        return found
+
+    def key_args(self, key: Key, record: Record) -> dict[str, Any] | None:
+        """The arguments that ask `key.reader` for `record`: its value at the key's source, as the
+        reader's schema takes it; None where the record has none."""
+        base = self.base(key.reader)
+        if not key.source.startswith("id:"):
+            value = record.args.get(key.source)
+            return {**base, key.arg: value} if value is not None else None
+        for member, value in record.ids:
+            if member == key.source[3:]:
+                for option in typed(value):
+                    if self.valid(key.reader, {**base, key.arg: option}):
+                        return {**base, key.arg: option}
+        return None
+
+    def after_write(self, tool: Tool, args: dict[str, Any], marker: str, answer: Outcome) -> Snapshot:
+        """A new snapshot after a write; for a creator shown through keyed reads, with the new
+        record's keyed reads in it (held or not: what it shows decides)."""
+        after = self.look()
+        if answer.ok and tool.name in self.keys:
+            self.hold(Record(tool.name, args, marker, tokens_of(args, marker), answer, self.calls[-1],
+                             answer_values(answer, args)))
+        return after
 
     def whole(self, tool: Tool) -> Outcome:
         """Everything a looker shows: its pages joined, once a page showed how it continues."""
@@ -333,7 +408,7 @@ class Watcher:
         marks = tokens_of(args, marker)
         if marks:
             return marks
-        grew = [n for n in after if size(after[n]) - size(before[n]) == 1]
+        grew = [n for n in after if sized(after, n) - sized(before, n) == 1]
         values = [args[c] for c in candidates(tool) if c in args] + [v for _, v in ids[:1]]
         texts = [str(v) if len(str(v)) >= 3 else json.dumps(v) for v in values]
         return {v for v in texts if len(v) >= 3 and grew and all(v in shown(after[n]) for n in grew)
@@ -400,10 +475,12 @@ class Watcher:
             ids = answer_values(answer, args)
             marks = self.marks(tool, args, marker, ids, before, after)
             showing = self.showing(after, marks) if marks else []
+            if not showing and not self.showing(before, marks):
+                return self.keyed(tool, Record(tool.name, args, marker, tokens_of(args, marker), answer, call, ids))
             # A new record: a looker that shows it grew by one, and none shrank (a write that named an
             # existing record by chance changed or moved it instead).
-            if not showing or not any(size(after[n]) - size(before[n]) == 1 for n in showing) or any(
-                    size(after[n]) < size(before[n]) for n in after) or self.showing(before, marks):
+            if not showing or not any(sized(after, n) - sized(before, n) == 1 for n in showing) or any(
+                    sized(after, n) < sized(before, n) for n in after) or self.showing(before, marks):
                 return None
             record = Record(tool.name, args, marker, marks, answer, call, ids, showing)
             self.records.append(record)
@@ -423,6 +500,135 @@ class Watcher:
                 self.shown_alive.setdefault(name, call)
             return record
         return None
+
+    def keyed(self, tool: Tool, made: Record) -> Record | None:
+        """A write no looker showed: a record where a keyed reader of its creator shows it; with none
+        known yet, the keyed experiments decide whether there is one (once per creator)."""
+        if not made.tokens:
+            return None
+        if tool.name in self.keys:
+            made.where = self.hold(made)
+            if not made.where:
+                return None
+            self.records.append(made)
+            return made
+        if tool.name in self.keyed_tried:
+            return None
+        self.keyed_tried.add(tool.name)
+        return self.discover(tool, made)
+
+    def discover(self, tool: Tool, first: Record) -> Record | None:
+        """Each tool that needs exactly one argument, which a value of the record fills (a member of
+        the write's answer it was not sent, or a value it sent under the same name), is asked for the
+        record; one that answers the record's marked values is asked for a second record of the same
+        write, then for the first again. Answering each record and not the other, it is a keyed
+        reader and the write a creator shown through it: both are shown by the same calls or not at
+        all. A tool that may delete is not asked (it is called only on records a reader showed). A
+        tool that answered otherwise may have changed the records: the next is tried on a fresh
+        pair."""
+        pair: list[Record] = [first]
+        for reader in sorted((t for t in self.tools if t is not tool and len(t.required) == 1 and not may_delete(t)
+                              and t not in self.lookers and self.seen[t.name].role in (None, "read")), key=ask_order):
+            for key in self.fits(reader, first):
+                if not pair and (made := self.write_again(tool)) is not None:
+                    pair = [made]
+                if not pair:
+                    return self.held(tool, pair)
+                start = len(self.calls)
+                asked = self.ask(key, pair[0])
+                if asked is None or not asked[1]:
+                    if asked is not None and asked[0].ok:
+                        pair = []
+                    continue
+                if len(pair) < 2 and (made := self.write_again(tool)) is not None:
+                    pair.append(made)
+                if len(pair) < 2:
+                    return self.held(tool, pair)
+                second = self.ask(key, pair[1])
+                again = self.ask(key, pair[0])
+                if (second is None or again is None or not second[1] or not again[1]
+                        or any(t in shown(second[0]) for t in pair[0].tokens)
+                        or any(t in shown(again[0]) for t in pair[1].tokens)):
+                    pair = []
+                    continue
+                self.keyed_reader(tool, key, pair, self.calls[start:])
+                break
+        return self.held(tool, pair)
+
+    def fits(self, reader: Tool, record: Record) -> list[Key]:
+        """The ways the reader's one required argument takes a value of the record: a value the write
+        sent under that name, then each member of its answer the schema lets it take."""
+        arg = reader.required[0]
+        found = [Key(reader, arg, arg)] if arg in record.args else []
+        for member, _ in sorted(record.ids, key=lambda mv: mv[0] != arg)[:MAX_CANDIDATES]:
+            key = Key(reader, arg, f"id:{member}")
+            if self.key_args(key, record) is not None:
+                found.append(key)
+        return found
+
+    def ask(self, key: Key, record: Record) -> tuple[Outcome, bool] | None:
+        """The reader asked for the record, and whether it answered the record's marked values beyond
+        those it was sent."""
+        asked = self.key_args(key, record)
+        if asked is None:
+            return None
+        answer = self.call(key.reader, asked)
+        carried = {t for t in record.tokens if t in json.dumps(asked[key.arg])}
+        return answer, answer.ok and any(t in shown(answer) for t in record.tokens - carried)
+
+    def write_again(self, tool: Tool) -> Record | None:
+        """One more accepted write of fresh values, not yet held (its reader is not known yet)."""
+        marker, args = self.next_draw(tool)
+        args, answer = self.send(tool, args, marker)
+        if not answer.ok or not tokens_of(args, marker):
+            return None
+        return Record(tool.name, args, marker, tokens_of(args, marker), answer, self.calls[-1],
+                      answer_values(answer, args))
+
+    def keyed_reader(self, tool: Tool, key: Key, pair: list[Record], calls: list[Call]) -> None:
+        """The facts of one keyed reader shown, and of its creator with the first."""
+        self.keys.setdefault(tool.name, []).append(key)
+        reader, seen = self.seen[key.reader.name], self.seen[tool.name]
+        what = (f"the {key.source[3:]} {tool.name} answered" if key.source.startswith("id:")
+                else f"the {key.source} {tool.name} was sent")
+        calls = [pair[0].call, pair[1].call, *calls]
+        field_ = key.source.removeprefix("id:")
+        reader.role = "read"
+        reader.fact = fact_shown(
+            f"{key.reader.name} reads one record: given {what} it answered that record's values, asked for a "
+            "second record it answered that one and not the first, and asked for the first again, the first",
+            calls=calls, source="experiment")
+        reader.bindings.append(Binding(key.arg, field_, fact_shown(
+            f"{key.reader.name}'s {key.arg} selects records by their {field_}: asked with two records' values, "
+            "it answered each record alone", calls=calls, source="experiment")))
+        reader.acts_on = tool.name
+        if seen.role not in CREATORS:
+            seen.role = "create"
+            seen.fact = fact_shown(
+                f"{tool.name} creates records: given {what} after each of two successful calls, {key.reader.name} "
+                "answered the values that call sent, and not the other's", marker=pair[0].marker,
+                tools=[tool.name, key.reader.name], calls=calls, source="experiment")
+        seen.readers.setdefault(key.reader.name, fact_shown(
+            f"{key.reader.name} shows the records {tool.name} writes", marker=pair[0].marker,
+            tools=[tool.name, key.reader.name], calls=calls, source="experiment"))
+        if key.source.startswith("id:") and seen.answer_id is None:
+            seen.answer_id = field_
+            seen.answer_fact = fact_shown(
+                f"{tool.name}'s answer carries the new record's {field_}: {key.reader.name} given that value "
+                "answered that record", calls=calls, source="experiment")
+
+    def held(self, tool: Tool, pair: list[Record]) -> Record | None:
+        """Where keyed readers were shown, the records the last experiment left as written join the
+        run's records (and the snapshot), the newest returned; with none left, a fresh one."""
+        if tool.name not in self.keys:
+            return None
+        if not pair:
+            return self.try_create(tool)
+        for record in pair:
+            record.where = self.hold(record)
+            if record.where:
+                self.records.append(record)
+        return next((r for r in reversed(pair) if r.where), None)
 
     def send(self, tool: Tool, args: dict[str, Any], marker: str) -> tuple[dict[str, Any], Outcome]:
         """A write; refused the first time, tried again with fewer marked fields (stateful.unmarked: a
@@ -464,7 +670,7 @@ class Watcher:
             start = len(self.calls)
             answer = self.call(tool, args)
             what = f"a second write to {tool.name} sharing only {name} with a record"
-            after = self.look() if answer.ok else before
+            after = self.after_write(tool, args, marker, answer) if answer.ok else before
             # Answered as a success, a write with values of its own that changed no snapshot kept the
             # first record as a refusal does.
             kept = (answer.ok and bool(tokens_of(args, marker) - {f"{marker}-{name}"})
@@ -474,7 +680,7 @@ class Watcher:
                 again = {**args, name: self.next_draw(tool)[1].get(name)}
                 second = len(self.calls)
                 accepted = self.call(tool, again)
-                after = self.look()
+                after = self.after_write(tool, again, marker, accepted)
                 ids = answer_values(accepted, again)
                 marks = self.marks(tool, again, marker, ids, before, after)
                 if not accepted.ok or not marks or not self.showing(after, marks):
@@ -504,14 +710,14 @@ class Watcher:
                 sent = {json.dumps(v) for k, v in args.items() if k != name and isinstance(v, int | float | str)
                         and not isinstance(v, bool)} - {json.dumps(first.args.get(k)) for k in args}
                 seen_new = [n for n in where if any(v in shown(after[n]) and v not in shown(before[n]) for v in sent)]
-                if where and seen_new and all(size(after[n]) == size(before[n]) for n in where):
+                if where and seen_new and all(sized(after, n) == sized(before, n) for n in where):
                     new_shown, old_shown = seen_new, []
-                elif where and seen_new and all(size(after[n]) - size(before[n]) == 1 for n in where):
+                elif where and seen_new and all(sized(after, n) - sized(before, n) == 1 for n in where):
                     new_shown, old, old_shown = seen_new, first.tokens, where
             record = Record(tool.name, args, marker, new, answer, self.calls[start], ids, new_shown)
             calls = [first.call, *self.calls[start:]]
             # A looker that grew may be a window of the newest records: an append, not a replace.
-            if new_shown and not old_shown and all(size(after[n]) == size(before[n]) for n in new_shown):
+            if new_shown and not old_shown and all(sized(after, n) == sized(before, n) for n in new_shown):
                 self.records.append(record)
                 if self.kept_by(tool, name, first.args[name], old, new):
                     # A read by the shared value still shows the first values (a log that shows its
@@ -632,7 +838,7 @@ class Watcher:
             # item fewer where it was listed.
             gone = (bool(where) and not self.showing({n: after[n] for n in where}, record.tokens)
                     and not self.showing(after, tokens_of(args, marker))
-                    and all(size(before[n]) - size(after[n]) == 1 for n in where))
+                    and all(sized(before, n) - sized(after, n) == 1 for n in where))
             changed = [n for n in after if shown(after[n]) != shown(before[n])]
             ident = self.named_by(record, taken)
             seen = self.seen[tool.name]
@@ -822,6 +1028,14 @@ class Watcher:
                                        "made or removed, and it shows no record", calls=[], source="experiment")
 
 
+def sized(snap: dict[str, Outcome], name: str) -> int:
+    """How many records a reader of the snapshot shows: a keyed read one where it answers a marked
+    value (its key may carry another record's marker), none where it refuses or answers none."""
+    if name in getattr(snap, "keyed", ()):
+        return int(snap[name].ok and MARKER.search(shown(snap[name])) is not None)
+    return size(snap[name])
+
+
 def size(outcome: Outcome) -> int:
     """How many records an answer shows: the longest list of objects in its JSON, else the rows of
     its table, else the distinct markers it shows."""
@@ -846,6 +1060,12 @@ def size(outcome: Outcome) -> int:
     if len(rows) >= 2 and set(rows[1].replace("|", "").strip()) <= set("-: "):
         return len(rows) - 2
     return len(set(MARKER.findall(shown(outcome))))
+
+
+def ask_order(tool: Tool) -> int:
+    """Tools annotated read-only are asked first, then those annotated neither way, then the others
+    (an order, never a verdict: what each answers decides)."""
+    return {True: 0, None: 1}.get(tool.read_only_hint, 2)
 
 
 def counter(moves: list[tuple[int, dict[str, float]]]) -> str | None:
