@@ -121,6 +121,8 @@ class Seen:
     """For a listing: the member of its answer that, given back, answers the next page."""
     acts_on: str | None = None
     """For a tool called on a record (an update, a remover, a keyed reader): the creator that made it."""
+    answered: tuple[str, ...] = ()
+    """For a creator: the members of its first record's answer holding values it was not sent."""
 
     def facts(self) -> list[Fact]:
         found = [self.fact, self.identity_fact, self.answer_fact, self.overwrite_fact, self.paging_fact,
@@ -409,6 +411,7 @@ class Watcher:
             self.records.append(record)
             self.moved(before, after, +1)
             seen = self.seen[tool.name]
+            seen.answered = seen.answered or tuple(name for name, _ in ids)
             if seen.role not in CREATORS:
                 seen.role = "create"
                 seen.fact = fact_shown(
