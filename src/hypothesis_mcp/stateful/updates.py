@@ -45,7 +45,7 @@ from hypothesis_mcp.stateful.readers import (
     server_prefix,
     tokens,
 )
-from hypothesis_mcp.stateful.roles import GuessedUpdate, updated_id
+from hypothesis_mcp.stateful.roles import GUESSED_ROLE, GuessedUpdate, updated_id
 from hypothesis_mcp.stateful.watch import Seen
 from hypothesis_mcp.strategies import PLACEHOLDER, find_markers, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.vocabulary import CHAIN, IDENTITY_WORDS, SERVER_ID_WORDS, server_made_id, singular
@@ -334,15 +334,13 @@ class UpdateProbe:
 
     def replacing(self, updated: set[str]) -> Fact | None:
         """That the values an update found by experiment took replace the record's fields of those
-        names: said where its description opens with an update verb, else taken from its parameters'
-        names, a guess that makes a no-op it seems to make a low warning. An update found by its name (an
-        update verb and an id the server made) was chosen for saying so: None."""
+        names: taken from its parameters' names, the schema's shape its role's guess reads too (its
+        description is words: named or blind, the same guess), so a no-op it seems to make is at
+        most a medium warning. An update through an id the server made: None (its role says so)."""
         if not self.addressed:
             return None
         what = f"{self.tool.name} replaces the record's {', '.join(sorted(updated))} with the values it is given"
-        if self.tool.reading.described == "update":
-            return fact_shown(what, source="its description")
-        return fact_guessed(what, "its parameters are named like the record's fields")
+        return fact_guessed(what, "its parameters are named like the record's fields", GUESSED_ROLE)
 
     def role(self) -> Fact:
         """That the tool changes records: shown where a read of this probe showed an update's new
@@ -360,9 +358,10 @@ class UpdateProbe:
         marker = next((m for m in find_markers(json.dumps(created)) if m != PLACEHOLDER), "")
         role = self.role()
         if not role.shown:
+            sure = "" if any(not fact.shown for fact in said) else " and makes the finding sure"
             message += (f"; no call of this run saw {self.tool.name} change anything it could see, so that it "
                         f"changes records is a guess ({role.source}): if it should, this is the bug, and naming "
-                        f"{self.tool.name} under `writes` in a probe config states it and makes the finding sure")
+                        f"{self.tool.name} under `writes` in a probe config states it{sure}")
         facts = (fact_shown(f"{reader.tool.name} shows the records {self.creator.name} creates", marker=marker,
                             tools=(self.creator.name, reader.tool.name)),
                  fact_shown(f"{self.tool.name} accepts the {self.id_field} "
