@@ -122,7 +122,7 @@ class Seen:
     acts_on: str | None = None
     """For a tool called on a record (an update, a remover, a keyed reader): the creator that made it."""
     answered: tuple[str, ...] = ()
-    """For a creator: the members of its first record's answer holding values it was not sent."""
+    """For a write: the members of its first successful answer holding values it was not sent."""
 
     def facts(self) -> list[Fact]:
         found = [self.fact, self.identity_fact, self.answer_fact, self.overwrite_fact, self.paging_fact,
@@ -400,6 +400,7 @@ class Watcher:
                 continue
             self.shape[tool.name] = attempt
             ids = answer_values(answer, args)
+            self.seen[tool.name].answered = self.seen[tool.name].answered or tuple(name for name, _ in ids)
             marks = self.marks(tool, args, marker, ids, before, after)
             showing = self.showing(after, marks) if marks else []
             # A new record: a looker that shows it grew by one, and none shrank (a write that named an
@@ -411,7 +412,6 @@ class Watcher:
             self.records.append(record)
             self.moved(before, after, +1)
             seen = self.seen[tool.name]
-            seen.answered = seen.answered or tuple(name for name, _ in ids)
             if seen.role not in CREATORS:
                 seen.role = "create"
                 seen.fact = fact_shown(
