@@ -10,10 +10,10 @@ readers (a keyed get answering structured content, a text listing only) and refu
 
 Three runs with no probe config: the correct twin under the grading profile, and two runs that
 each switch on one bug of each store's mover and one of its updater, with two examples per effect
-machine (helpers.hunting). Every bug is found high on facts its reproduction
-shows, replays on its buggy server and not on the twin, and loses its failure without any one of
-its calls. The twin draws no finding, and a tool that says it copies (clone_draft) is never judged
-for leaving the old record.
+machine (helpers.hunting). Every bug is found, high on facts its reproduction shows (an update
+that changes nothing rests on a guess of its role: medium), replays on its buggy server and not on
+the twin, and loses its failure without any one of its calls. The twin draws no finding, and a
+tool that says it copies (clone_draft) is never judged for leaving the old record.
 """
 
 from __future__ import annotations
@@ -31,16 +31,20 @@ from hypothesis_mcp.rules.expectations import Moved
 RUNS = {"twin": (), "a": ("copy", "lose-owner", "amend-noop", "relabel-drops-owner"),
         "b": ("drop-tags", "keep-source", "amend-drops-tags", "relabel-noop")}
 FOUND = [("a", "shelf.relocate", "probe-rename-lost-fields"), ("b", "rename_note", "probe-rename-lost-fields"),
-         ("a", "amend_note", "probe-silent-noop"), ("a", "shelf.relabel", "probe-data-lost"),
-         ("b", "amend_note", "probe-data-lost")]
-GUESSED = {("b", "shelf.relabel", "probe-silent-noop"): "shelf.relabel replaces the record's label with the values "
-           "it is given",
-           ("a", "rename_note", "probe-rename-left-old"): "rename_note moves the record rather than copying it",
+         ("a", "shelf.relabel", "probe-data-lost"), ("b", "amend_note", "probe-data-lost")]
+ROLE_GUESSED = {("a", "amend_note", "probe-silent-noop"): "amend_note replaces the record's body with the values "
+                "it is given",
+                ("b", "shelf.relabel", "probe-silent-noop"): "shelf.relabel replaces the record's label with the "
+                "values it is given"}
+"""amend-noop and relabel-noop change nothing: no call of the run sees the updater change a record, so
+that it changes records and that its body (label) parameter replaces the record's body (label) are
+guesses from its schema's shape (the same named and blind: amend_note's description "Replaces the
+body…" is words), and a silent no-op resting on them is a medium warning. amend-drops-tags and
+relabel-drops-owner show their new values: high losses."""
+GUESSED = {("a", "rename_note", "probe-rename-left-old"): "rename_note moves the record rather than copying it",
            ("b", "shelf.relocate", "probe-rename-left-old"): "shelf.relocate moves the record rather than copying it"}
-"""Findings that rest on a guess, each a low warning that says which: shelf.relabel's description
-("Gives the item on a slot a new label") says no update, so that its label replaces the item's is taken
-from the parameter's name; that a rename moves the record rather than copying it (so the old one must
-go) is only its words."""
+"""Findings that rest on a guess of words, each a low warning that says which: that a rename moves the
+record rather than copying it (so the old one must go) is only its words."""
 MOVERS = ("rename_note", "shelf.relocate", "clone_draft")
 _reports: dict[str, Report] = {}
 
@@ -76,14 +80,19 @@ def test_the_twin_draws_no_finding_and_every_mover_is_judged() -> None:
         assert f"of records {creator} created were shown" in kept[updater].message, kept.get(updater)
 
 
-@pytest.mark.parametrize(("name", "tool", "rule"), [*FOUND, *GUESSED])
+@pytest.mark.parametrize(("name", "tool", "rule"), [*FOUND, *ROLE_GUESSED, *GUESSED])
 def test_each_bug_is_found_high_and_replays_on_its_server_only(name: str, tool: str, rule: str) -> None:
-    """High on shown facts only; the one that rests on a guess is a low warning that says which."""
+    """High on shown facts only; one that rests on a guess is a low warning (medium where the guess is
+    only the tool's role) that says which."""
     result = finding(name, tool, rule)
     guessed = [f["what"] for f in result.details["rests_on"] if f["evidence"] != "shown"]
     if (name, tool, rule) in GUESSED:
         assert (result.status, result.confidence) == ("warn", "low")
-        assert guessed == [GUESSED[name, tool, rule]], guessed
+        assert GUESSED[name, tool, rule] in guessed, guessed
+    elif (name, tool, rule) in ROLE_GUESSED:
+        assert (result.status, result.confidence) == ("warn", "medium")
+        assert [what.split(":")[0] for what in guessed] == [f"{tool} changes records", ROLE_GUESSED[name, tool, rule]]
+        assert f"no call of this run saw {tool} change anything" in result.message
     else:
         assert (result.status, result.confidence) == ("fail", "high")
         assert not guessed, result.details["rests_on"]
@@ -92,7 +101,7 @@ def test_each_bug_is_found_high_and_replays_on_its_server_only(name: str, tool: 
     assert not replay(result, parse_target(server("twin"))).still_fails
 
 
-@pytest.mark.parametrize(("name", "tool", "rule"), [*FOUND, *GUESSED])
+@pytest.mark.parametrize(("name", "tool", "rule"), [*FOUND, *ROLE_GUESSED, *GUESSED])
 def test_no_call_of_the_reproduction_can_go(name: str, tool: str, rule: str) -> None:
     """The write, the move or update and the judged read; for fields a move lost also the read that
     showed them under the old identity before the move, the fact the finding rests on. Without any

@@ -1,8 +1,11 @@
 """Update-only writes probed on a record the probe created (tests/servers/task_patches.py, item_edits.py,
-memo_replaces.py): each correct twin passes with no finding; an update that answers success and keeps
-the old value, or drops a field it did not touch, is found at high confidence with a create + update +
-read reproduction that replays on a fresh server, whose new id the replay takes from its answer; a
-create that tells no id is inconclusive and says why. The heuristics behind it are checked unit by unit.
+memo_replaces.py): each correct twin passes with no finding; an update that drops a field it did not
+touch is found at high confidence (its read showed the update's new values: the tool's role is shown),
+one that answers success and keeps the old value at medium (no call of the run saw the tool change
+anything, so that it should is a guess), each with a create + update + read reproduction that replays
+on a fresh server, whose new id the replay takes from its answer; named and blind (tests/blind.py) the
+same. A create that tells no id is inconclusive and says why. The heuristics behind it are checked
+unit by unit.
 """
 
 from __future__ import annotations
@@ -13,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from helpers import cli, engine, grading, item_edits, memo_replaces, one, problems, summary, task_patches
+from helpers import blind, cli, engine, grading, item_edits, memo_replaces, one, problems, summary, task_patches
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome, parse_target
 from hypothesis_mcp.replay import replay
-from hypothesis_mcp.results import Binding, Call, Result
+from hypothesis_mcp.results import Binding, Call, Report, Result
 from hypothesis_mcp.rules.bindings import Rebinder, find_id
 from hypothesis_mcp.stateful.readers import choose_readers, looks_up
 from hypothesis_mcp.stateful.updates import creator_for, record_nouns
@@ -25,8 +28,15 @@ from hypothesis_mcp.stateful.updates import creator_for, record_nouns
 PROFILE = grading(max_examples=12)
 
 
-def probes(target: list[str]) -> Any:
-    return engine(target, PROFILE, probes=True, allow_writes=True)
+_reports: dict[str, Report] = {}
+
+
+def probes(target: list[str]) -> Report:
+    """One grading run per target for the whole module."""
+    key = " ".join(target)
+    if key not in _reports:
+        _reports[key] = engine(target, PROFILE, probes=True, allow_writes=True)
+    return _reports[key]
 
 
 def tool(name: str, required: list[str] | None = None, **annotations: bool) -> Tool:
@@ -60,16 +70,21 @@ def test_an_update_without_free_text_is_not_judged() -> None:
     assert "task_brief still showed the record" in close.message
 
 
-@pytest.mark.parametrize(("server", "bug", "updater", "rule"), [
-    (task_patches, "keeps-note", "task_patch", "probe-silent-noop"),
-    (task_patches, "drops-title", "task_patch", "probe-data-lost"),
-    (item_edits, "keeps-title", "item_edit", "probe-silent-noop"),
-    (item_edits, "drops-note", "item_edit", "probe-data-lost"),
+@pytest.mark.parametrize(("server", "bug", "updater", "rule", "confidence"), [
+    # keeps-note and keeps-title change nothing: no call can tell the update from a tool that writes
+    # nothing, so that it changes records rests on a guess (task_patch's annotation and verb; item_edit's
+    # schema: the uid of a record item_add made and a title it writes), which allows medium at most.
+    (task_patches, "keeps-note", "task_patch", "probe-silent-noop", "medium"),
+    (task_patches, "drops-title", "task_patch", "probe-data-lost", "high"),
+    (item_edits, "keeps-title", "item_edit", "probe-silent-noop", "medium"),
+    (item_edits, "drops-note", "item_edit", "probe-data-lost", "high"),
 ])
-def test_a_lost_update_is_found_and_replays(server: Any, bug: str, updater: str, rule: str) -> None:
+def test_a_lost_update_is_found_and_replays(server: Any, bug: str, updater: str, rule: str, confidence: str) -> None:
     report = probes(server(bug))
     found = [r for r in problems(report) if r.kind == "probe"]
-    assert [(r.tool, r.rule, r.confidence) for r in found] == [(updater, rule, "high")], summary(report)
+    assert [(r.tool, r.rule, r.confidence) for r in found] == [(updater, rule, confidence)], summary(report)
+    role = next(f for f in found[0].details["rests_on"] if f["what"].startswith(f"{updater} changes records"))
+    assert role["evidence"] == ("shown" if confidence == "high" else "guessed"), found[0].details["rests_on"]
     [result] = found
     assert result.reproduction is not None and result.reproduction.fresh_server
     calls = result.reproduction.calls
@@ -80,10 +95,29 @@ def test_a_lost_update_is_found_and_replays(server: Any, bug: str, updater: str,
     assert not replay(again, parse_target(server())).still_fails
 
 
+@pytest.mark.parametrize(("bug", "rule", "confidence"), [("keeps-title", "probe-silent-noop", "medium"),
+                                                       ("drops-note", "probe-data-lost", "high")])
+def test_blind_an_update_draws_the_named_finding(bug: str, rule: str, confidence: str) -> None:
+    """Served as `t1`..`t3` with no words, item_edit (`t2`) is proposed as an update by the same shape
+    of its schema where no experiment shows its role (it requires the uid of a record item_add made
+    and takes a title item_add writes): the same finding at the same confidence as named, and the
+    message of a guessed role says what it rests on and how to make it sure."""
+    named = [r for r in problems(probes(item_edits(bug))) if r.kind == "probe"]
+    report = probes(blind(item_edits(bug)))
+    found = [r for r in problems(report) if r.kind == "probe"]
+    assert [(r.tool, r.rule, r.confidence) for r in found] == [("t2", rule, confidence)], summary(report)
+    assert [(r.rule, r.confidence) for r in named] == [(rule, confidence)]
+    for result, tool in ((named[0], "item_edit"), (found[0], "t2")):
+        guessed = f"no call of this run saw {tool} change anything it could see"
+        assert (guessed in result.message) == (confidence == "medium"), result.message
+        assert ("its schema's shape: it requires uid" in result.message) == (confidence == "medium")
+        assert (f"naming {tool} under `writes`" in result.message) == (confidence == "medium")
+
+
 def test_a_random_id_is_taken_anew_on_replay() -> None:
     """item_edits makes random uids: the replay's update must use the fresh server's, not the run's."""
     report = probes(item_edits("keeps-title"))
-    result = one(report, kind="probe", tool="item_edit", status="fail")
+    result = one(report, kind="probe", tool="item_edit", rule="probe-silent-noop")
     assert result.reproduction is not None
     run_uid = result.reproduction.calls[0].binds[0].value
     done = replay(result, parse_target(item_edits("keeps-title")))

@@ -29,6 +29,7 @@ from hypothesis_mcp.profiles import make_profile
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.calibrate import REPLACES, Calibration, calibrated_readers
 from hypothesis_mcp.stateful.probes import ProbeRun
+from hypothesis_mcp.stateful.roles import GuessedUpdate
 from hypothesis_mcp.stateful.watch import CREATORS, Seen
 
 MISSING_READS = "reads of ids nobody wrote"
@@ -50,31 +51,38 @@ class Learned:
     """What the experiments showed of this tool, when they ran."""
     refusals: list[tuple[str, LearnedRefusal, Fact]] = field(default_factory=list)
     """Refusal shapes whose first showing call was this tool's, each with what it was learned from."""
+    guess: GuessedUpdate | None = None
+    """The update its schema's shape proposes, where the experiments showed no role."""
 
     def to_dict(self) -> dict[str, Any]:
         found = profile(self.tool)
         cal, seen = self.calibration, self.seen or Seen()
         shown = (cal is not None and bool(cal.readers)) or self.reads_shown or seen.role is not None
+        guess = self.guess if seen.role is None else None
         data: dict[str, Any] = {
-            "name": self.tool.name, "role": seen.role or found.role, "evidence": SHOWN if shown else GUESSED,
+            "name": self.tool.name, "role": seen.role or ("update" if guess else found.role),
+            "evidence": SHOWN if shown else GUESSED,
             "roles": [{"role": c.role, "evidence": c.evidence} for c in found.roles],
             "identity_candidates": list(found.identity), "free_text": list(found.free_text),
             "bounds": [{"param": b.param, "kind": b.kind} for b in found.bounds], "cursors": list(found.cursors),
         }
         if seen.fact is not None:
             data["experiment"] = seen.fact.what
+        elif guess is not None:
+            data["guess"] = guess.fact().source
         if seen.bindings or seen.role in ("read", "list", "search", "count"):
             data["bindings"] = [{"argument": b.argument, "field": b.field, "evidence": SHOWN,
                                  "experiment": b.fact.what} for b in seen.bindings]
         if seen.paging is not None and seen.paging_fact is not None:
             data["paging"] = {"member": seen.paging.member, "param": seen.paging.param, "evidence": SHOWN,
                               "experiment": seen.paging_fact.what}
-        if (self.tool.is_write and seen.role is None) or seen.role in EFFECTS:
+        if (self.tool.is_write and seen.role is None) or seen.role in EFFECTS or guess is not None:
             readers = self.readers or list(seen.readers)
             data["readers"] = [{"name": r, "evidence": SHOWN if (cal and r in cal.readers) or r in seen.readers
                                 else GUESSED} for r in readers]
             identity = cal.identity if cal and cal.identity else seen.identity
-            data["identity"] = {"field": identity or self.key, "evidence": SHOWN if identity else GUESSED}
+            data["identity"] = {"field": identity or (guess.id_field if guess else self.key),
+                                "evidence": SHOWN if identity else GUESSED}
             # Calibration varies one key, often guessed: a second record beside the first shows only
             # that it is no identity, so that the tool appends is the experiments' to show.
             overwrite = cal.overwrite if cal and cal.overwrite == REPLACES else seen.overwrite
@@ -104,6 +112,8 @@ def learn(target: Target, *, allow_writes: bool, allow_deletes: bool = False, ti
             seen = run.watched()
             for name, what in seen.items():
                 learned[name].seen = what
+            for name, guess in run.guesses().items():
+                learned[name].guess = guess
             for tool in writes(tools, seen, run.write_tools()):
                 readers = run.readers(tool)
                 key = run.key_of(tool, readers, run.write_args(tool, None), None)
@@ -189,7 +199,7 @@ def print_learned(learned: list[Learned], write: Any) -> None:
     """The console form: one block per tool, each belief marked shown or guessed."""
     for entry in learned:
         data = entry.to_dict()
-        why = data.get("experiment") or data["roles"][0]["evidence"]
+        why = data.get("experiment") or data.get("guess") or data["roles"][0]["evidence"]
         write(f"{data['name']}: {data['role']} ({data['evidence']}; {why})")
         for binding in data.get("bindings", []):
             write(f"    binding: {binding['argument']} selects by {binding['field']} ({binding['evidence']})")

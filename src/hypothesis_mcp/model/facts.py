@@ -2,7 +2,9 @@
 (from words or annotations), and the confidence they allow.
 
 A finding is as sure as its weakest fact: high only when every fact it needs was shown; one that
-rests on a guess is at most low, so it is a warning that never caps the grade.
+rests on a guess is at most low, so it is a warning that never caps the grade. A guess of a tool's
+role from the shape of its schema (it takes a held record's id and a field that record shows, and
+answered success) is at most medium: still a warning, named the same with or without words.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ class Fact:
     tools: tuple[str, ...] = ()
     at: tuple[int, ...] = field(default=())
     """1-based places of the showing calls in the finding's reproduction, once located."""
+    at_most: str = "low"
+    """For a guess: the surest confidence a finding resting on it may claim."""
 
     @property
     def shown(self) -> bool:
@@ -54,6 +58,8 @@ class Fact:
         found: dict[str, Any] = {"what": self.what, "evidence": self.evidence}
         if self.source:
             found["source"] = self.source
+        if not self.shown and self.at_most != "low":
+            found["at_most"] = self.at_most
         if self.at:
             found["calls"] = list(self.at)
         elif self.shown_by:
@@ -66,15 +72,15 @@ def fact_shown(what: str, *, marker: str | None = None, tools: Iterable[str] = (
     return Fact(what, SHOWN, source, tuple(calls), marker, tuple(tools))
 
 
-def fact_guessed(what: str, source: str) -> Fact:
-    return Fact(what, GUESSED, source)
+def fact_guessed(what: str, source: str, at_most: str = "low") -> Fact:
+    return Fact(what, GUESSED, source, at_most=at_most)
 
 
 def allowed(confidence: str, facts: Iterable[Fact]) -> str:
-    """The confidence a finding may claim: its own, or low when any fact it rests on is a guess."""
-    if all(f.shown for f in facts):
-        return confidence
-    return max(confidence, "low", key=lambda c: CONFIDENCE_ORDER[c])
+    """The confidence a finding may claim: its own, capped by the guesses it rests on (low, or what
+    a guess allows)."""
+    caps = [f.at_most for f in facts if not f.shown]
+    return max([confidence, *caps], key=lambda c: CONFIDENCE_ORDER[c])
 
 
 def rests_on(facts: Iterable[Fact], calls: list[Call]) -> list[dict[str, Any]]:

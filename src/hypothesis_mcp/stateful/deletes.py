@@ -259,7 +259,8 @@ def delete_probes(run: ProbeHost, allowed: bool, learned: dict[str, Calibration]
         given = run.write_args(tool, pair)
         readers = choose_readers(tool, run.tools, pair, excluded, run.watched())
         found = deleters(tool, run.tools, excluded, run.watched())
-        if not readers or not found or updated_id(tool, set(given), run.watched()) is not None or run.stop():
+        if (not readers or not found or run.stop()
+                or updated_id(tool, set(given), run.watched(), run.guesses()) is not None):
             continue
         key_path = run.key_of(tool, readers, given, pair)
         calibration = learned.get(tool.name)

@@ -19,6 +19,7 @@ from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.readers import Reader
+from hypothesis_mcp.stateful.roles import GuessedUpdate
 from hypothesis_mcp.stateful.watch import Seen
 
 ProbeOutput = Result | ProbeFinding
@@ -40,6 +41,10 @@ class ProbeHost(Protocol):
     def write_tools(self) -> list[Tool]: ...
 
     def watched(self) -> dict[str, Seen]: ...
+
+    def guesses(self) -> dict[str, GuessedUpdate]: ...
+
+    def role_fact(self, tool: Tool) -> Fact: ...
 
     def key_of(self, tool: Tool, readers: list[Reader], given: dict[str, Any], pair: Pair | None) -> str | None: ...
 

@@ -378,7 +378,8 @@ def page_probes(run: ProbeHost) -> Iterator[ProbeOutput]:
     """A page probe for every paged reader that shows the records of a write creating them."""
     wanted = {t.name: set(run.write_args(t, None)) for t in run.write_tools()}
     writes = [t for t in run.write_tools()
-              if updated_id(t, wanted[t.name], run.watched()) is None and not needs_record(t, wanted[t.name])]
+              if updated_id(t, wanted[t.name], run.watched(), run.guesses()) is None
+              and not needs_record(t, wanted[t.name])]
     excluded = set(run.config.exclude)
     for tool in run.tools:
         paging = paging_of(tool)

@@ -12,7 +12,7 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, LearnedRefusal
-from hypothesis_mcp.model.facts import Fact, fact_shown, rests_on
+from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown, rests_on
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import CONFIDENCE_ORDER, Call, Check, Reproduction, Result, RuleId, Status, cause_of
@@ -39,7 +39,7 @@ from hypothesis_mcp.stateful.pages import page_probes
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
 from hypothesis_mcp.stateful.reads import reads_probe
 from hypothesis_mcp.stateful.renames import renames_probe
-from hypothesis_mcp.stateful.roles import updated_id
+from hypothesis_mcp.stateful.roles import GUESSED_ROLE, GuessedUpdate, guess_updates, updated_id
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.unmarked import refused_retries
 from hypothesis_mcp.stateful.updates import addressed_update_probe, update_probe
@@ -105,6 +105,8 @@ class ProbeRun:
     """What calibration showed of each write tool (shared by the copies a lane runs)."""
     seen: dict[str, Seen] | None = None
     """What the experiments (stateful.watch) showed of each tool, once run (see `watched`)."""
+    guessed: dict[str, GuessedUpdate] | None = None
+    """The updates the schema's shape proposes where the experiments showed no role (see `guesses`)."""
 
     def base(self, tool: Tool) -> dict[str, Any]:
         return base_arguments(tool, self.overrides, self.config)
@@ -124,25 +126,50 @@ class ProbeRun:
                                   self.allow_deletes)
         return self.seen
 
+    def guesses(self) -> dict[str, GuessedUpdate]:
+        """Per tool the experiments showed nothing of, the update its schema's shape proposes
+        (stateful.roles.guess_update): probed, its findings rest on that guess."""
+        if self.guessed is None:
+            self.guessed = guess_updates([t for t in self.tools if t.name not in self.config.exclude], self.watched())
+        return self.guessed
+
+    def role_fact(self, tool: Tool) -> Fact:
+        """What a write tool's role rests on: the experiment that showed it, the probe config that
+        states it (`writes`), else a guess (the schema's shape, then words and annotations), which
+        allows a finding at most GUESSED_ROLE."""
+        shown = self.watched().get(tool.name)
+        if shown is not None and shown.role is not None and shown.fact is not None:
+            return shown.fact
+        if tool.name in self.config.writes:
+            return fact_shown(f"{tool.name} changes records", source="stated in the probe config (writes)")
+        if (guess := self.guesses().get(tool.name)) is not None:
+            return guess.fact()
+        claim = tool.reading.claims[0]
+        return fact_guessed(f"{tool.name} changes records", f"{claim.role} by {claim.evidence}", GUESSED_ROLE)
+
     def write_tools(self) -> list[Tool]:
         """The tools whose writes are probed: named under `writes`, or shown storing records by the
-        experiments; a tool they showed nothing of, by its words and annotations (that it sends keeps
-        it out)."""
+        experiments; a tool they showed nothing of, by the update its schema's shape proposes, or by
+        its words and annotations (that it sends keeps it out)."""
         excluded = set(self.config.exclude)
         seen = self.watched()
+        guessed = self.guesses()
 
         def writes(tool: Tool) -> bool:
             role = seen[tool.name].role if tool.name in seen else None
             if role is not None:
                 return role in WRITE_ROLES and "send" not in tool.reading.groups
-            return tool.is_write and not tool.is_sending
+            return tool.name in guessed or (tool.is_write and not tool.is_sending)
 
         return [t for t in self.tools if t.name not in excluded and (t.name in self.config.writes or writes(t))]
 
     def readers(self, tool: Tool) -> list[Reader]:
-        """The readers of a write tool's records (stateful.readers.choose_readers)."""
-        return choose_readers(tool, self.tools, self.config.pair_for(tool.name), set(self.config.exclude),
-                              self.watched())
+        """The readers of a write tool's records (stateful.readers.choose_readers); a guessed update's,
+        those the experiments showed showing its creator's records."""
+        seen = self.watched()
+        if (guess := self.guesses().get(tool.name)) is not None and tool.name in seen:
+            seen = {**seen, tool.name: replace(seen[tool.name], acts_on=guess.creator)}
+        return choose_readers(tool, self.tools, self.config.pair_for(tool.name), set(self.config.exclude), seen)
 
     def key_of(self, tool: Tool, readers: list[Reader], given: dict[str, Any], pair: Pair | None) -> str | None:
         """The key calibration starts from: stated in the probe config, else the likeliest key field by
@@ -166,7 +193,7 @@ class ProbeRun:
             pair = self.config.pair_for(tool.name)
             readers = self.readers(tool)
             given = self.write_args(tool, pair)
-            if readers and updated_id(tool, set(given), self.watched()) is None:
+            if readers and updated_id(tool, set(given), self.watched(), self.guesses()) is None:
                 self.calibrated(tool, readers, self.key_of(tool, readers, given, pair), given)
 
     def refusal_facts(self) -> list[tuple[LearnedRefusal, Fact]]:
@@ -337,7 +364,7 @@ class ProbeRun:
         # A key field the user fixed (a repository path, a project) is the same for every record:
         # another key field tells records apart, if there is one.
         given = self.write_args(tool, pair)
-        if (needed := updated_id(tool, set(given), self.watched())) is not None:
+        if (needed := updated_id(tool, set(given), self.watched(), self.guesses())) is not None:
             yield from update_probe(self, tool, needed, readers, given)
             return
         key_path = self.key_of(tool, readers, given, pair)

@@ -45,7 +45,7 @@ from hypothesis_mcp.stateful.readers import (
     server_prefix,
     tokens,
 )
-from hypothesis_mcp.stateful.roles import updated_id
+from hypothesis_mcp.stateful.roles import GUESSED_ROLE, GuessedUpdate, updated_id
 from hypothesis_mcp.stateful.watch import Seen
 from hypothesis_mcp.strategies import PLACEHOLDER, find_markers, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.vocabulary import CHAIN, IDENTITY_WORDS, SERVER_ID_WORDS, server_made_id, singular
@@ -64,22 +64,24 @@ def needs_record(tool: Tool, given: set[str]) -> bool:
 
 
 def makers(updater: Tool, writes: list[Tool], given: dict[str, set[str]],
-           seen: Mapping[str, Seen] | None = None) -> list[Tool]:
+           seen: Mapping[str, Seen] | None = None,
+           guesses: Mapping[str, GuessedUpdate] | None = None) -> list[Tool]:
     """The other writes that make records of their own: none is update-only or requires an id of an
     existing record the user did not give."""
     return [t for t in writes if t.name != updater.name and not needs_record(t, given.get(t.name, set()))
-            and updated_id(t, given.get(t.name, set()), seen) is None]
+            and updated_id(t, given.get(t.name, set()), seen, guesses) is None]
 
 
 def creators(updater: Tool, writes: list[Tool], tools: list[Tool], given: dict[str, set[str]],
-             kind: AbstractSet[str] = frozenset(), seen: Mapping[str, Seen] | None = None) -> list[Tool]:
+             kind: AbstractSet[str] = frozenset(), seen: Mapping[str, Seen] | None = None,
+             guesses: Mapping[str, GuessedUpdate] | None = None) -> list[Tool]:
     """Writes that create the kind of record `updater` changes, likeliest first: the same nouns, then
     those with the most of them (`todo_create` for `todo_set_blockers`); none requires an id of an
     existing record, and each names `kind` among its nouns. An updater whose name has no noun
     (`mark_done(id)`) changes the records of the server's only creator."""
     prefix = server_prefix(tools)
     mine = record_nouns(updater, prefix)
-    candidates = [t for t in makers(updater, writes, given, seen) if kind <= record_nouns(t, prefix)]
+    candidates = [t for t in makers(updater, writes, given, seen, guesses) if kind <= record_nouns(t, prefix)]
     if not mine:
         return candidates if len(candidates) == 1 else []
     same = [t for t in candidates if record_nouns(t, prefix) == mine]
@@ -89,11 +91,12 @@ def creators(updater: Tool, writes: list[Tool], tools: list[Tool], given: dict[s
 
 
 def creator_for(updater: Tool, id_field: str, writes: list[Tool], tools: list[Tool],
-                given: dict[str, set[str]], seen: Mapping[str, Seen] | None = None) -> Tool | None:
+                given: dict[str, set[str]], seen: Mapping[str, Seen] | None = None,
+                guesses: Mapping[str, GuessedUpdate] | None = None) -> Tool | None:
     """The likeliest creator of the records `updater` changes; an id field that names a kind
     (`comment_id`) wants a creator of that kind."""
     kind = {singular(w) for w in words(id_field)} - SERVER_ID_WORDS - IDENTITY_WORDS - CHAIN
-    found = creators(updater, writes, tools, given, kind, seen)
+    found = creators(updater, writes, tools, given, kind, seen, guesses)
     return found[0] if found else None
 
 
@@ -161,6 +164,8 @@ class UpdateProbe:
     unmarked: list[tuple[str, bool]] = field(default_factory=list)
     """(reader, still shows the record) after each update that carried no marker."""
     witness: Reader | None = None
+    applied: tuple[list[Call], str, str] | None = None
+    """The first update a read showed applied: its calls, its marker and the reader."""
     addressed: bool = False
     """The id field holds a value the creator was given (`title`), not one the server made."""
     found: ProbeFinding | None = None
@@ -307,6 +312,7 @@ class UpdateProbe:
         untouched = {t for t in created.tokens if t.split("-", 1)[1] not in updated and t.split("-", 1)[1] not in sent}
         if any(t in text for t in new):
             self.judged += 1
+            self.applied = self.applied or (list(calls), min(new).split("-", 1)[0], reader.tool.name)
             lost = sorted(t for t in untouched if t in earlier and t not in text)
             if lost:
                 name = lost[0].split("-", 1)[1]
@@ -328,26 +334,40 @@ class UpdateProbe:
 
     def replacing(self, updated: set[str]) -> Fact | None:
         """That the values an update found by experiment took replace the record's fields of those
-        names: said where its description opens with an update verb, else taken from its parameters'
-        names, a guess that makes a no-op it seems to make a low warning. An update found by its name (an
-        update verb and an id the server made) was chosen for saying so: None."""
+        names: taken from its parameters' names, the schema's shape its role's guess reads too (its
+        description is words: named or blind, the same guess), so a no-op it seems to make is at
+        most a medium warning. An update through an id the server made: None (its role says so)."""
         if not self.addressed:
             return None
         what = f"{self.tool.name} replaces the record's {', '.join(sorted(updated))} with the values it is given"
-        if self.tool.reading.described == "update":
-            return fact_shown(what, source="its description")
-        return fact_guessed(what, "its parameters are named like the record's fields")
+        return fact_guessed(what, "its parameters are named like the record's fields", GUESSED_ROLE)
+
+    def role(self) -> Fact:
+        """That the tool changes records: shown where a read of this probe showed an update's new
+        values (the failing one's, for a lost field), else what the run knows of its role."""
+        if self.applied is None:
+            return self.run.role_fact(self.tool)
+        calls, marker, reader = self.applied
+        return fact_shown(f"{self.tool.name} changes records: after an update of a record {self.creator.name} "
+                          f"created, {reader} showed the update's new values", marker=marker,
+                          tools=(self.tool.name, reader), calls=calls[-2:])
 
     def fail(self, rule: RuleId, message: str, reader: Reader, calls: list[Call], expect: dict[str, Any],
              confidence: str, *said: Fact) -> None:
         created = calls[0].arguments
         marker = next((m for m in find_markers(json.dumps(created)) if m != PLACEHOLDER), "")
+        role = self.role()
+        if not role.shown:
+            sure = "" if any(not fact.shown for fact in said) else " and makes the finding sure"
+            message += (f"; no call of this run saw {self.tool.name} change anything it could see, so that it "
+                        f"changes records is a guess ({role.source}): if it should, this is the bug, and naming "
+                        f"{self.tool.name} under `writes` in a probe config states it{sure}")
         facts = (fact_shown(f"{reader.tool.name} shows the records {self.creator.name} creates", marker=marker,
                             tools=(self.creator.name, reader.tool.name)),
-                 fact_shown(f"{self.tool.name} changes the record whose {self.id_field} "
-                            f"{f'{self.creator.name} was given' if self.addressed else 'the server gave'}",
-                            marker=marker, tools=(self.creator.name, self.tool.name)),
-                 *said, *(fact for _, fact in self.run.refusal_facts()))
+                 fact_shown(f"{self.tool.name} accepts the {self.id_field} "
+                            f"{f'{self.creator.name} was given' if self.addressed else 'the server gave'} "
+                            "for a record", marker=marker, tools=(self.creator.name, self.tool.name)),
+                 role, *said, *(fact for _, fact in self.run.refusal_facts()))
         finding = ProbeFinding(rule, self.tool.name, message, confidence,
                                f"a record created by {self.creator.name}, updated, and read back by {reader.tool.name}",
                                calls=calls, expect=expect, fresh=False, facts=facts)
@@ -410,8 +430,11 @@ def update_probe(run: ProbeHost, tool: Tool, id_field: str, readers: list[Reader
     writes = run.write_tools()
     wanted = {t.name: set(run.write_args(t, run.config.pair_for(t.name))) for t in writes}
     shown = run.watched().get(tool.name)
+    guess = run.guesses().get(tool.name)
+    by_shape = guess.creator if guess is not None and guess.id_field == id_field else None
     creator = next((t for t in writes if shown is not None and t.name == shown.acts_on), None) \
-        or creator_for(tool, id_field, writes, run.tools, wanted, run.watched())
+        or next((t for t in writes if t.name == by_shape), None) \
+        or creator_for(tool, id_field, writes, run.tools, wanted, run.watched(), run.guesses())
     if creator is None:
         yield run.result(tool.name, "round-trip", "inconclusive", "probe-write-not-observable",
                          f"it needs a record that exists (required {id_field}) and no tool creates one; give a real "
@@ -419,7 +442,8 @@ def update_probe(run: ProbeHost, tool: Tool, id_field: str, readers: list[Reader
         return
     creator_given = run.write_args(creator, run.config.pair_for(creator.name))
     # An identity the creator was sent (a title), not one the server made, addresses its records.
-    addressed = shown is not None and shown.acts_on == creator.name and id_field in creator.properties
+    addressed = (shown is not None and shown.acts_on == creator.name and id_field in creator.properties) or (
+        guess is not None and guess.creator == creator.name and guess.addressed)
     yield from UpdateProbe(run, tool, id_field, creator, readers, given, creator_given,
                            addressed=addressed).results()
 
@@ -431,9 +455,10 @@ def addressed_update_probe(run: ProbeHost, tool: Tool, readers: list[Reader],
     likeliest creators first); nothing when none is."""
     writes = run.write_tools()
     wanted = {t.name: set(run.write_args(t, run.config.pair_for(t.name))) for t in writes}
-    ranked = creators(tool, writes, run.tools, wanted, seen=run.watched())
+    ranked = creators(tool, writes, run.tools, wanted, seen=run.watched(), guesses=run.guesses())
     try:
-        for creator in [*ranked, *(t for t in makers(tool, writes, wanted, run.watched()) if t not in ranked)]:
+        for creator in [*ranked, *(t for t in makers(tool, writes, wanted, run.watched(), run.guesses())
+                                   if t not in ranked)]:
             creator_given = run.write_args(creator, run.config.pair_for(creator.name))
             for id_field in addressing_fields(tool, creator, {**creator_given, **given}):
                 probe = UpdateProbe(run, tool, id_field, creator, readers, given, creator_given, addressed=True)

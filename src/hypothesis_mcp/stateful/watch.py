@@ -154,6 +154,8 @@ class Seen:
     """For a listing: the member of its answer that, given back, answers the next page."""
     acts_on: str | None = None
     """For a tool called on a record (an update, a remover, a keyed reader): the creator that made it."""
+    answered: tuple[str, ...] = ()
+    """For a write: the members of its first successful answer holding values it was not sent."""
 
     def facts(self) -> list[Fact]:
         found = [self.fact, self.identity_fact, self.answer_fact, self.overwrite_fact, self.paging_fact,
@@ -473,6 +475,7 @@ class Watcher:
                 continue
             self.shape[tool.name] = attempt
             ids = answer_values(answer, args)
+            self.seen[tool.name].answered = self.seen[tool.name].answered or tuple(name for name, _ in ids)
             marks = self.marks(tool, args, marker, ids, before, after)
             showing = self.showing(after, marks) if marks else []
             if not showing and not self.showing(before, marks):
