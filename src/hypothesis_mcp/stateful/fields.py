@@ -383,14 +383,14 @@ def fields_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: st
     ctx = ProbeContext(
         pool=run.pool, write=tool, readers=shown_readers, key_path=key_path,
         base_args={r.tool.name: run.base(r.tool) for r in shown_readers}, write_args=given,
-        salt=marker_salt(run, "fields", tool.name),
+        salt=marker_salt(run, "fields", tool),
         shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
     )
     key = key_path.split(".")[0].replace("[]", "") if key_path else None
     rewrites = calibration.overwrite == REPLACES and key_path is not None
     run.pool.expect(examples, together=True)
     machine = build_fields_machine(ctx, Drawing(tool, given, key), enum_members(tool.input_schema), rewrites)
-    error = run_model(run, ctx, machine, examples, STEPS, "fields", tool.name)
+    error = run_model(run, ctx, machine, examples, STEPS, "fields", tool)
     candidates = [c for c in ctx.candidates if cause_of(c.details) not in reported]
     found = surest(candidates)
     shrunk = smaller(found, tool.name, run.reproduces) if found is not None else None
