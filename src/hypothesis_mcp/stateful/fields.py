@@ -4,7 +4,9 @@ one write tool stored.
 The round trip marks free text and judges what comes back of it; this machine draws every field
 the write takes on purpose: booleans set and unset (true and false), each enum member, numbers with
 decimals, integers at their bounds, arrays of 0 to 10 items, optional fields present or absent,
-and nested objects as the schema allows them. Records (a Bundle) are read back through each reader
+and nested objects as the schema allows them; the first batch's last record holds long free texts
+(numbered lines, as the round trip's long record), so a reader that cuts a text shows it whatever
+the seed. Records (a Bundle) are read back through each reader
 that showed the write's records (calibration, or the user's config), and fidelity.py judges each
 shown field, so a normalisation stays a warning (1.50 read as 1.5 is no change, a set of labels
 may come back in its own order). A field the record is shown without while the same answer shows
@@ -168,6 +170,9 @@ class Drawing:
     def __init__(self, tool: Tool, given: dict[str, Any], key: str | None) -> None:
         self.tool = tool
         self.marked = marked_arguments(tool, PLACEHOLDER, given or None)
+        self.long = marked_arguments(tool, PLACEHOLDER, given or None, long=True,
+                                     short=frozenset({key} if key else ()))
+        """The batch's last record: every free text but the key long (a cut text shows on every seed)."""
         self.schemas = {name: schema for name, schema in tool.properties.items()
                         if name not in given and name != key and typed_column(schema, 1) is not None}
         compiler = compiler_for(tool_schema(tool))
@@ -186,7 +191,7 @@ class Drawing:
 
     def batch(self) -> st.SearchStrategy[list[dict[str, Any]]]:
         """Records that together show every kind of each typed field, optional ones present: one
-        record per enum member (at most MAX_BATCH), and at least two."""
+        record per enum member (at most MAX_BATCH), and at least two, the last with long texts."""
         widest = max([len(_plain(s).get("enum") or ()) for s in self.schemas.values()] + [2])
         count = min(MAX_BATCH, widest)
         columns = st.fixed_dictionaries({n: c for n, schema in self.schemas.items()
@@ -196,7 +201,9 @@ class Drawing:
             drawn, chosen = parts
             return [self._merged(d, {n: values[i] for n, values in chosen.items()}) for i, d in enumerate(drawn)]
 
-        return st.tuples(st.lists(self.marked, min_size=count, max_size=count), columns).map(rows).filter(
+        drawn = st.tuples(st.lists(self.marked, min_size=count - 1, max_size=count - 1), self.long).map(
+            lambda parts: [*parts[0], parts[1]])
+        return st.tuples(drawn, columns).map(rows).filter(
             lambda records: all(self.valid(r) for r in records))
 
 
