@@ -12,11 +12,13 @@ from pathlib import Path
 import pytest
 from hypothesis import strategies as st
 
+from helpers import blind, probe_bugs
+from hypothesis_mcp import connect
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.profiles import GRADING_SEED, make_profile
 from hypothesis_mcp.search.driver import Finding, hunt
 from hypothesis_mcp.search.saved import digest
-from hypothesis_mcp.search.seeding import own_draws, scope_seed
+from hypothesis_mcp.search.seeding import own_draws, scope_salt, scope_seed, tool_scope
 from hypothesis_mcp.stateful.probes import round_trip_profile
 
 
@@ -33,6 +35,20 @@ def test_a_scope_seed_depends_on_the_run_seed_and_the_scope_alone() -> None:
     assert len({scope_seed(0, "search", "valid:a"), scope_seed(1, "search", "valid:a"),
                 scope_seed(0, "search", "valid:b"), scope_seed(0, "effect", "valid:a")}) == 4
     assert scope_seed(0, "ab", "c") != scope_seed(0, "a", "bc"), "scope parts are kept apart"
+
+
+def test_a_tool_seeds_by_what_a_blind_catalogue_keeps() -> None:
+    """Served with opaque names and no descriptions or titles (tests/blind.py), every tool of a
+    server enters its seeds and marker salts the same: its place and its schema, never its words."""
+    with connect(probe_bugs()) as named, connect(blind(probe_bugs())) as hidden:
+        tools, opaque = named.tools, hidden.tools
+    assert [t.name for t in opaque] != [t.name for t in tools] and any(t.description for t in tools)
+    assert [tool_scope(t) for t in opaque] == [tool_scope(t) for t in tools]
+    assert len({tool_scope(t) for t in tools}) == len(tools), "each tool draws its own"
+    assert [scope_seed(0, "effect", t) for t in opaque] == [scope_seed(0, "effect", t) for t in tools]
+    assert [scope_salt(0, "reads", t) for t in opaque] == [scope_salt(0, "reads", t) for t in tools]
+    moved = replace(tools[0], place=len(tools))
+    assert scope_seed(0, "effect", moved) != scope_seed(0, "effect", tools[0]), "its place is part of it"
 
 
 def test_own_draws_leaves_out_mined_literals_and_restores_them() -> None:

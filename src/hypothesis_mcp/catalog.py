@@ -14,7 +14,7 @@ from typing import Any
 
 from hypothesis_mcp.vocabulary import RoleReading, snake, words
 
-__all__ = ["DESTRUCTIVE", "OTHER", "READ", "WRITE", "Bound", "Tool", "load_catalog", "snake", "words"]
+__all__ = ["DESTRUCTIVE", "OTHER", "READ", "WRITE", "Bound", "Tool", "load_catalog", "placed", "snake", "words"]
 
 READ, WRITE, DESTRUCTIVE, OTHER = "read", "write", "destructive", "other"
 
@@ -41,6 +41,8 @@ class Tool:
     output_schema: dict[str, Any] | None = None
     annotations: dict[str, Any] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
+    place: int = 0
+    """Its index in the server's listing: what seeds its draws beside its schema, never its name."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Tool:
@@ -129,4 +131,11 @@ def load_catalog(data: Any) -> list[Tool]:
     tools = data.get("tools") if isinstance(data, Mapping) else data
     if not isinstance(tools, list):
         raise ValueError("a catalog is a list of tools or an object with a 'tools' list")
-    return [Tool.from_dict(t) for t in tools if isinstance(t, Mapping)]
+    return placed([Tool.from_dict(t) for t in tools if isinstance(t, Mapping)])
+
+
+def placed(tools: list[Tool]) -> list[Tool]:
+    """The tools, each told its place in the listing."""
+    for place, tool in enumerate(tools):
+        tool.place = place
+    return tools

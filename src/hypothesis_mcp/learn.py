@@ -76,6 +76,9 @@ class Learned:
         if seen.paging is not None and seen.paging_fact is not None:
             data["paging"] = {"member": seen.paging.member, "param": seen.paging.param, "evidence": SHOWN,
                               "experiment": seen.paging_fact.what}
+        if seen.numbered is not None and seen.paging_fact is not None:
+            data["paging"] = {"param": seen.numbered.param, "first": seen.numbered.first, "evidence": SHOWN,
+                              "experiment": seen.paging_fact.what}
         if (self.tool.is_write and seen.role is None) or seen.role in EFFECTS or guess is not None:
             readers = self.readers or list(seen.readers)
             data["readers"] = [{"name": r, "evidence": SHOWN if (cal and r in cal.readers) or r in seen.readers
@@ -204,7 +207,9 @@ def print_learned(learned: list[Learned], write: Any) -> None:
         for binding in data.get("bindings", []):
             write(f"    binding: {binding['argument']} selects by {binding['field']} ({binding['evidence']})")
         if paging := data.get("paging"):
-            write(f"    pages: its {paging['member']} given back as {paging['param']} ({paging['evidence']})")
+            how = f"its {paging['member']} given back as" if "member" in paging else \
+                f"numbered from {paging['first']} in"
+            write(f"    pages: {how} {paging['param']} ({paging['evidence']})")
         if data.get("answer_id"):
             write(f"    answer id: {data['answer_id']}")
         for name in ("readers", "identity", "overwrite", "refusal", "refusal_shape"):

@@ -15,7 +15,6 @@ No call here writes, so all of it runs without --allow-writes.
 from __future__ import annotations
 
 import json
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +29,7 @@ from hypothesis_mcp.results import Call, Reproduction, Result
 from hypothesis_mcp.rules.answers import blank, claimed_record
 from hypothesis_mcp.rules.expectations import INCIDENT_RULES
 from hypothesis_mcp.rules.registry import READ_MISSING, RULES
+from hypothesis_mcp.search.seeding import scope_salt
 from hypothesis_mcp.strategies import Overrides, salted_marker
 from hypothesis_mcp.strategies.dialect import value_validator
 
@@ -118,7 +118,7 @@ def _ask(conn: Connection, tool: Tool, key: str, given: dict[str, Any], seed: in
     asked = _Asked(tool, key)
     check = value_validator(tool.input_schema or {"type": "object"})
     kinds = profile(tool).kinds.get(key) or frozenset()
-    salt = zlib.crc32(f"missing:{tool.name}:{seed}".encode()) & 0xFFFF
+    salt = scope_salt(seed, "missing", tool)
     for count in range(ASKED):
         marker = salted_marker(salt, count)
         value: str | int = f"{marker}-missing" if "string" in kinds else INTEGER_BASE + int(marker[2:], 16) % 10**8

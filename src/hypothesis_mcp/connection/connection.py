@@ -20,7 +20,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import TypeAdapter, ValidationError
 
-from hypothesis_mcp.catalog import Tool
+from hypothesis_mcp.catalog import Tool, placed
 from hypothesis_mcp.connection.failure import LearnedRefusal
 from hypothesis_mcp.connection.greeting import unanswerable
 from hypothesis_mcp.connection.http import CheckedStreams, HttpLimits, LimitedTransport
@@ -474,8 +474,8 @@ class Connection:
             tools.extend(_tool_from(t) for t in raw_tools if isinstance(t, dict))
             cursor = page.get("nextCursor")
             if cursor is None:
-                self._tools = tools
-                return tools
+                self._tools = placed(tools)
+                return self._tools
             if not isinstance(cursor, str):
                 raise CatalogError(f"tools/list returned a nextCursor that is not a string: {cursor!r}")
             if cursor in seen:

@@ -387,11 +387,11 @@ def agreement_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path:
         base_args={r.tool.name: run.base(r.tool) for r in readers}, write_args=given,
         overwrite=calibration.overwrite_fact, identity=calibration.identity_fact,
         appends=calibration.overwrite == APPENDS,
-        salt=marker_salt(run, "agree", tool.name),
+        salt=marker_salt(run, "agree", tool),
         shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
     )
     run.pool.expect(examples, together=True)
-    error = run_model(run, ctx, build_agree_machine(ctx, calibration), examples, STEPS, "agree", tool.name)
+    error = run_model(run, ctx, build_agree_machine(ctx, calibration), examples, STEPS, "agree", tool)
     found = surest(ctx.candidates)
     if found is not None and found.rule == COUNT:
         yield fewer_counted(found, tool.name, key_path, calibration.overwrite == REPLACES, run)

@@ -14,7 +14,6 @@ answer becomes a fact shown by these calls; what no call settled stays a guess.
 from __future__ import annotations
 
 import json
-import zlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -28,7 +27,7 @@ from hypothesis_mcp.model.refusals import IMPOSSIBLE_ID, learned_shape
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.bindings import find_id
-from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.search.seeding import own_draws, scope_salt, seeded
 from hypothesis_mcp.stateful.context import get_path
 from hypothesis_mcp.stateful.host import ProbeHost
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
@@ -84,7 +83,7 @@ class Calibrator:
                  given: dict[str, Any]) -> None:
         self.run, self.tool, self.readers, self.key_path, self.given = run, tool, readers, key_path, given
         self.found = Calibration(tool.name)
-        self.salt = zlib.crc32(f"calibrate:{tool.name}:{run.profile.seed}".encode()) & 0xFFFF
+        self.salt = scope_salt(run.profile.seed, "calibrate", tool)
         self.count = 0
         self.conn: Connection | None = None
         self.plan: Plan | None = None
@@ -111,7 +110,7 @@ class Calibrator:
                 self.run.pool.release(self.conn)
 
         with own_draws():
-            seeded(calibrate, self.run.profile.seed, "calibrate", self.tool.name)()
+            seeded(calibrate, self.run.profile.seed, "calibrate", self.tool)()
         return self.found
 
     def call(self, tool: str, args: dict[str, Any]) -> Outcome:

@@ -281,7 +281,7 @@ class DeleteProbe:
             pool=run.pool, write=tool, readers=readers, key_path=key_path,
             base_args={r.tool.name: run.base(r.tool) for r in [*readers, self.deleter]}, write_args=given,
             refusals=tuple(fact for _, fact in run.refusal_facts()),
-            salt=marker_salt(run, "deletes", tool.name),
+            salt=marker_salt(run, "deletes", tool),
             shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
         )
         self.tally = [0]
@@ -291,7 +291,7 @@ class DeleteProbe:
         examples = max(2, run.profile.probe_examples // 4)
         run.pool.expect(examples + REPLAYS + 1)
         error = run_model(run, ctx, build_deletes_machine(ctx, self.deleter, self.tally), examples, STEPS,
-                          "deletes", self.tool.name, name)
+                          "deletes", self.tool, self.deleter.tool)
         found = surest(ctx.candidates)
         if found is not None:
             if run.pool.shared:

@@ -4,7 +4,9 @@ one write tool stored.
 The round trip marks free text and judges what comes back of it; this machine draws every field
 the write takes on purpose: booleans set and unset (true and false), each enum member, numbers with
 decimals, integers at their bounds, arrays of 0 to 10 items, optional fields present or absent,
-and nested objects as the schema allows them. Records (a Bundle) are read back through each reader
+and nested objects as the schema allows them; the first batch's last record holds long free texts
+(padded with plain letters), so a reader that cuts a text shows it whatever
+the seed. Records (a Bundle) are read back through each reader
 that showed the write's records (calibration, or the user's config), and fidelity.py judges each
 shown field, so a normalisation stays a warning (1.50 read as 1.5 is no change, a set of labels
 may come back in its own order). A field the record is shown without while the same answer shows
@@ -53,6 +55,8 @@ SHRINK_RUNS = 12
 MAX_ITEMS = 10
 MAX_BATCH = 6
 """Records the first step writes, one per enum member of the widest enum: each a write and its reads."""
+LONG_TEXT = 200
+"""How long the batch's last record makes each marked free text, within its maxLength."""
 SPAN = 1000
 """The range drawn for a number without bounds, either side of zero."""
 WORDS = st.text(string.ascii_lowercase, min_size=2, max_size=8)
@@ -168,6 +172,7 @@ class Drawing:
     def __init__(self, tool: Tool, given: dict[str, Any], key: str | None) -> None:
         self.tool = tool
         self.marked = marked_arguments(tool, PLACEHOLDER, given or None)
+        self.key = key
         self.schemas = {name: schema for name, schema in tool.properties.items()
                         if name not in given and name != key and typed_column(schema, 1) is not None}
         compiler = compiler_for(tool_schema(tool))
@@ -184,9 +189,23 @@ class Drawing:
                                         optional={n: s for n, s in typed.items() if n not in required})
         return st.tuples(self.marked, overlay).map(lambda parts: self._merged(*parts)).filter(self.valid)
 
+    def lengthened(self, drawn: dict[str, Any]) -> dict[str, Any]:
+        """The record with each marked free text but the key padded with plain letters to LONG_TEXT
+        characters (or its maxLength), where the schema still admits it: a reader that cuts a text
+        shows it on every seed."""
+        longer = dict(drawn)
+        for name, value in drawn.items():
+            schema = self.tool.properties.get(name)
+            if (name == self.key or not isinstance(value, str) or PLACEHOLDER not in value
+                    or not isinstance(schema, dict) or "pattern" in schema or "format" in schema):
+                continue
+            size = min(LONG_TEXT, int(schema.get("maxLength", LONG_TEXT)))
+            longer[name] = value + (string.ascii_lowercase * (size // 26 + 1))[:max(0, size - len(value))]
+        return longer if self.valid(longer) else drawn
+
     def batch(self) -> st.SearchStrategy[list[dict[str, Any]]]:
         """Records that together show every kind of each typed field, optional ones present: one
-        record per enum member (at most MAX_BATCH), and at least two."""
+        record per enum member (at most MAX_BATCH), and at least two, the last with long texts."""
         widest = max([len(_plain(s).get("enum") or ()) for s in self.schemas.values()] + [2])
         count = min(MAX_BATCH, widest)
         columns = st.fixed_dictionaries({n: c for n, schema in self.schemas.items()
@@ -196,7 +215,9 @@ class Drawing:
             drawn, chosen = parts
             return [self._merged(d, {n: values[i] for n, values in chosen.items()}) for i, d in enumerate(drawn)]
 
-        return st.tuples(st.lists(self.marked, min_size=count, max_size=count), columns).map(rows).filter(
+        drawn = st.lists(self.marked, min_size=count, max_size=count).map(
+            lambda records: [*records[:-1], self.lengthened(records[-1])])
+        return st.tuples(drawn, columns).map(rows).filter(
             lambda records: all(self.valid(r) for r in records))
 
 
@@ -256,7 +277,8 @@ class FieldsExample(Example):
         answer = self.call(reader.tool.name, self.reader_args(reader, record))
         if not answer.ok or not any(t in shown(answer) for t in record.evidence):
             return
-        found = changes(record.args, answer, record.value_tokens, self.enums)
+        found = [c for c in changes(record.args, answer, record.value_tokens, self.enums)
+                 if c.loss or not self.free_text(c.field)]
         if found:
             first, *_ = [self.report(reader, record, change, {"field_equals": change.field, "value": change.written,
                                                               "marker": change.token}, stop=False)
@@ -280,6 +302,13 @@ class FieldsExample(Example):
                     self.call(reader.tool.name, self.reader_args(reader, record))
                 self.report(reader, record, change, {"field_kept": change.field, "marker": change.token,
                                                      "witness": witness}, shows_field, *filter(None, [unset]))
+
+    def free_text(self, name: str) -> bool:
+        """A text field with no enumeration: the round trip's to judge, here only for a loss (a cut
+        text), so a normalisation of drawn characters (stripped controls) is one finding, not a
+        second one that shows only on the draws that hold them."""
+        schema = _plain(self.ctx.write.properties.get(name))
+        return _type(schema) == "string" and "enum" not in schema
 
     def reads_as_unset(self, reader: Reader, record: Record, other: Record, change: Change) -> Fact | None:
         """A record written as `record` was but without the optional field `change` names, read
@@ -383,14 +412,14 @@ def fields_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: st
     ctx = ProbeContext(
         pool=run.pool, write=tool, readers=shown_readers, key_path=key_path,
         base_args={r.tool.name: run.base(r.tool) for r in shown_readers}, write_args=given,
-        salt=marker_salt(run, "fields", tool.name),
+        salt=marker_salt(run, "fields", tool),
         shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
     )
     key = key_path.split(".")[0].replace("[]", "") if key_path else None
     rewrites = calibration.overwrite == REPLACES and key_path is not None
     run.pool.expect(examples, together=True)
     machine = build_fields_machine(ctx, Drawing(tool, given, key), enum_members(tool.input_schema), rewrites)
-    error = run_model(run, ctx, machine, examples, STEPS, "fields", tool.name)
+    error = run_model(run, ctx, machine, examples, STEPS, "fields", tool)
     candidates = [c for c in ctx.candidates if cause_of(c.details) not in reported]
     found = surest(candidates)
     shrunk = smaller(found, tool.name, run.reproduces) if found is not None else None

@@ -5,8 +5,12 @@ of its own naming. Which member continues it is learned by trying, never read fr
 scalar the answer shows beside its items (a JSON member of the object that holds the items, or a
 `name: value` line after a table), given back through one of the tool's unset optional parameters
 that can hold it, continues the listing when that call answers items the first page did not.
-Once learned, a look walks to the page that names no next one, and the pages are joined into one
-answer (their items in one list or table), so a snapshot is the whole listing, not its first page.
+A listing that names no next page may take a page number: an unset optional integer parameter
+pages it when the number its schema starts from (its default, else its minimum) answers the
+listing's own first page and the next number answers other records, none of the first page's.
+Once learned, a look walks to the page that names no next one (or, by number, to the first page
+with no records), and the pages are joined into one answer (their items in one list or table), so
+a snapshot is the whole listing, not its first page.
 """
 
 from __future__ import annotations
@@ -34,6 +38,15 @@ class Pager:
 
     member: str
     param: str
+
+
+@dataclass(frozen=True)
+class Numbered:
+    """A listing paged by number: `param` at `first` answers its first page, each next number the
+    next page."""
+
+    param: str
+    first: int
 
 
 def holder(value: Any, depth: int = 0) -> dict[str, Any] | None:
@@ -132,10 +145,58 @@ def find_pager(call: Caller, tool: Tool, args: dict[str, Any], first: Outcome,
     return None
 
 
-def walk(call: Caller, args: dict[str, Any], first: Outcome, pager: Pager) -> tuple[Outcome, int, bool]:
-    """Every page from `first` on, joined; how many; whether the last named no next page."""
+def numbers(tool: Tool, param: str) -> list[int]:
+    """The page numbers a listing's parameter may start from: its default, else its minimum, else 0
+    and 1."""
+    schema = tool.properties.get(param)
+    if not isinstance(schema, dict) or schema.get("type") != "integer" or "enum" in schema or "const" in schema:
+        return []
+    for key in ("default", "minimum"):
+        if isinstance(schema.get(key), int) and not isinstance(schema.get(key), bool):
+            return [schema[key]]
+    return [0, 1]
+
+
+def find_numbered(call: Caller, tool: Tool, args: dict[str, Any], first: Outcome,
+                  tried: set[tuple[str, str]]) -> Numbered | None:
+    """The parameter that pages the listing by number: the next number answers records, none of
+    them on the first page, and the starting number answers the first page itself. A parameter
+    whose next number answered records the first page shows too (a size, an offset) is added to
+    `tried`; one whose next page is still empty is tried again at a later look."""
+    old = [json.dumps(i, sort_keys=True) for i in items(first)]
+    if not old:
+        return None
+    for param in tool.properties:
+        if param in args or param in tool.required:
+            continue
+        for start in numbers(tool, param):
+            if (f"#{start}", param) in tried:
+                continue
+            second = call({**args, param: start + 1})
+            new = [json.dumps(i, sort_keys=True) for i in items(second)] if second.ok else []
+            if not new:
+                continue
+            again = call({**args, param: start})
+            if set(new) & set(old) or not again.ok or [json.dumps(i, sort_keys=True) for i in items(again)] != old:
+                tried.add((f"#{start}", param))
+                continue
+            return Numbered(param, start)
+    return None
+
+
+def walk(call: Caller, args: dict[str, Any], first: Outcome,
+         pager: Pager | Numbered) -> tuple[Outcome, int, bool]:
+    """Every page from `first` on, joined; how many; whether the last named no next page (by
+    number: whether a page with no records, or none not seen before, was reached)."""
     pages = [first]
     while len(pages) < MAX_PAGES:
+        if isinstance(pager, Numbered):
+            page = call({**args, pager.param: pager.first + len(pages)})
+            seen = {json.dumps(i, sort_keys=True) for p in pages for i in items(p)}
+            if not page.ok or all(json.dumps(i, sort_keys=True) in seen for i in items(page)):
+                return joined(pages), len(pages), True
+            pages.append(page)
+            continue
         value = scalars(pages[-1]).get(pager.member)
         if value is None or not items(pages[-1]):
             return joined(pages), len(pages), True

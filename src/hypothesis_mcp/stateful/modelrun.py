@@ -8,25 +8,23 @@ said in words, and its examples counted.
 
 from __future__ import annotations
 
-import zlib
-
 from hypothesis.errors import Flaky
 from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 
 from hypothesis_mcp.results import CONFIDENCE_ORDER
-from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.search.seeding import Scope, own_draws, scope_salt, seeded
 from hypothesis_mcp.stateful.context import ProbeContext
 from hypothesis_mcp.stateful.host import ProbeHost
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 
 
-def marker_salt(run: ProbeHost, *scope: str) -> int:
+def marker_salt(run: ProbeHost, *scope: Scope) -> int:
     """The salt of the markers a probe of this scope writes, so no two probes write the same."""
-    return zlib.crc32(f"{':'.join(scope)}:{run.profile.seed}".encode()) & 0xFFFF
+    return scope_salt(run.profile.seed, *scope)
 
 
 def run_model(run: ProbeHost, ctx: ProbeContext, machine: type[RuleBasedStateMachine], examples: int, steps: int,
-              *scope: str) -> str | None:
+              *scope: Scope) -> str | None:
     """Run `machine` seeded for `scope`; the error that stopped it, if any (a failure seen before
     the error is still among `ctx.candidates`)."""
     try:

@@ -10,7 +10,6 @@ to walk it against, so a read-only run does not judge pages.
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -27,7 +26,7 @@ from hypothesis_mcp.results import CONFIDENCE_ORDER, Binding, Call, RuleId
 from hypothesis_mcp.rules.answers import items_of, shown
 from hypothesis_mcp.rules.bindings import find_id, says_no_more
 from hypothesis_mcp.rules.expectations import PagesCover, PagesDisjoint
-from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.search.seeding import own_draws, scope_salt, seeded
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.readers import choose_readers, tokens
@@ -127,7 +126,8 @@ class PageProbe:
     unseen: int = 0
     unended: int = 0
     moved: list[Call] = field(default_factory=list)
-    """A page after the first that showed records the first did not: the parameter moves the page."""
+    """A page after the first that showed other records of the run than the first (new ones, or
+    fewer of the first's where a page repeats its last): the parameter moves the page."""
     shows: Fact | None = None
     found: ProbeFinding | None = None
     failing: tuple[list[dict[str, Any]], int | None] | None = None
@@ -136,7 +136,7 @@ class PageProbe:
     _count: int = 0
 
     def __post_init__(self) -> None:
-        self.salt = zlib.crc32(f"pages:{self.paging.reader.name}:{self.run.profile.seed}".encode()) & 0xFFFF
+        self.salt = scope_salt(self.run.profile.seed, "pages", self.paging.reader)
         self.base = {k: v for k, v in self.run.base(self.paging.reader).items()
                      if k not in (self.paging.move, self.paging.size)}
 
@@ -167,7 +167,7 @@ class PageProbe:
                     raise
 
             with own_draws():
-                seeded(pages, self.run.profile.seed, "pages", p.reader.name, self.creator.name)()
+                seeded(pages, self.run.profile.seed, "pages", p.reader, self.creator)()
         except (ProbeFailure, Flaky):
             pass
         except Exception as exc:
@@ -228,9 +228,10 @@ class PageProbe:
             self.unseen += 1
             return
         self.judged += 1
-        first = shown(walk.pages[0][1]) if walk.pages else ""
-        for call, answer in walk.pages[1:]:
-            if not self.moved and any(m in shown(answer) and m not in first for m in markers):
+        first = {m for m in markers if places[m][:1] == [0]}
+        for index, (call, _) in enumerate(walk.pages[1:], 1):
+            on_page = {m for m in markers if index in places[m]}
+            if not self.moved and on_page and on_page != first:
                 self.moved.append(call)
         repeated = [m for m in markers if len(places[m]) > 1]
         stored = [m for m in markers if m in whole] if large is not None else markers
@@ -333,7 +334,7 @@ class PageProbe:
              confidence: str) -> None:
         p = self.paging
         what = f"{p.move} moves {p.reader.name}'s page"
-        moves = (fact_shown(what, calls=self.moved[:1], source="a later page showed records the first did not")
+        moves = (fact_shown(what, calls=self.moved[:1], source="a later page showed other records than the first")
                  if self.moved else fact_guessed(what, f"the parameter name {p.move!r}"))
         finding = ProbeFinding(rule, p.reader.name, message, confidence,
                                f"records written by {self.creator.name}, read back page by page through {p.move}",
@@ -358,7 +359,7 @@ class PageProbe:
             yield run.result(name, "pages", "skip", "probe-pages-skip", "not run: --max-time was reached")
         elif error is not None:
             yield inconclusive(f"the probe could not run: {error}")
-        elif self.judged:
+        elif self.judged and (self.moved or not self.unended):
             yield run.result(name, "pages", "pass", "pages",
                              f"walked to the end, the pages showed each of the records {self.creator.name} wrote "
                              f"once ({self.judged} walk(s), {self.examples} example(s))",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -20,7 +19,7 @@ from hypothesis_mcp.rules.expectations import Agree, SameAnswer, item_keys
 from hypothesis_mcp.search.lanes import Job, Lane, Lanes
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.search.saved import SavedFailures, digest
-from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.search.seeding import own_draws, scope_salt, seeded
 from hypothesis_mcp.stateful.agreeing import agreement_probe
 from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bound
 from hypothesis_mcp.stateful.calibrate import APPENDS, REPLACES, Calibration, calibrate, calibrated_readers
@@ -510,12 +509,12 @@ class ProbeRun:
             bounds=[(r.tool, b) for r in readers for b in profile(r.tool).bounds if b.kind == "limit"]
             if bounds else [],
             slices=bounds,
-            salt=zlib.crc32(f"{tool.name}:{self.profile.seed}".encode()) & 0xFFFF,
+            salt=scope_salt(self.profile.seed, "effect", tool),
             shrink_runs=self.profile.shrink_calls // 2, stop=self.stop,
         )
         error = None
         self.pool.expect(self.profile.probe_examples + self.later)
-        machine = seeded(build_machine(ctx), self.profile.seed, "effect", tool.name, "bounds" if bounds else "plain")
+        machine = seeded(build_machine(ctx), self.profile.seed, "effect", tool, "bounds" if bounds else "plain")
         try:
             with own_draws():
                 run_state_machine_as_test(machine, settings=self.profile.settings(self.profile.probe_examples))

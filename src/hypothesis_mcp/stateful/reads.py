@@ -152,11 +152,11 @@ def reads_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: str
     ctx = ProbeContext(
         pool=run.pool, write=tool, readers=readers, key_path=key_path,
         base_args={r.tool.name: run.base(r.tool) for r in readers}, write_args=given,
-        salt=marker_salt(run, "reads", tool.name),
+        salt=marker_salt(run, "reads", tool),
         shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
     )
     run.pool.expect(examples, together=True)  # no spares for a shrink that a passing run never needs
-    error = run_model(run, ctx, build_reads_machine(ctx), examples, STEPS, "reads", tool.name)
+    error = run_model(run, ctx, build_reads_machine(ctx), examples, STEPS, "reads", tool)
     found = surest(ctx.candidates)
     if found is not None:
         yield smaller(found, tool.name, run.reproduces)

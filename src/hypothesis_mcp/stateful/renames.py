@@ -299,13 +299,13 @@ def renames_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: s
         pool=run.pool, write=tool, readers=shown_readers, key_path=key_path,
         base_args={t.name: run.base(t) for t in [*(r.tool for r in shown_readers), *(o.tool for o in options)]},
         write_args=given, refusals=tuple(fact for _, fact in run.refusal_facts()),
-        salt=marker_salt(run, "renames", tool.name), shrink_runs=SHRINK_RUNS, stop=run.stop,
+        salt=marker_salt(run, "renames", tool), shrink_runs=SHRINK_RUNS, stop=run.stop,
         warm_shrink=False, open_many=False,
     )
     examples = max(2, run.profile.probe_examples // 4)
     run.pool.expect(examples + SHRINK_RUNS)
     error = run_model(run, ctx, build_renames_machine(ctx, key_path, options, learned, tally), examples, STEPS,
-                      "renames", tool.name)
+                      "renames", tool)
     found = surest(ctx.candidates)
     mover = learned.mover
     if found is not None:

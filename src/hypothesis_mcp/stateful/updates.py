@@ -19,7 +19,6 @@ judged as above.
 from __future__ import annotations
 
 import json
-import zlib
 from collections.abc import Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
@@ -34,7 +33,7 @@ from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Binding, Call, RuleId
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.bindings import find_id, in_type_of
-from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.search.seeding import own_draws, scope_salt, seeded
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
 from hypothesis_mcp.stateful.readers import (
@@ -174,7 +173,7 @@ class UpdateProbe:
 
     def __post_init__(self) -> None:
         self.names = id_names(self.tool, self.id_field, self.creator, self.run.tools)
-        self.salt = zlib.crc32(f"{self.tool.name}:{self.run.profile.seed}".encode()) & 0xFFFF
+        self.salt = scope_salt(self.run.profile.seed, "update", self.tool)
         self.base = {r.tool.name: self.run.base(r.tool) for r in self.readers}
 
     def results(self) -> Iterator[ProbeOutput]:
@@ -196,7 +195,7 @@ class UpdateProbe:
                 self.example(create, update)
 
             with own_draws():
-                seeded(updates, self.run.profile.seed, "update", self.tool.name, self.creator.name)()
+                seeded(updates, self.run.profile.seed, "update", self.tool, self.creator)()
         except ProbeFailure:
             pass
         except Exception as exc:

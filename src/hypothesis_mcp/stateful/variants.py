@@ -143,7 +143,9 @@ class VariantsExample(Example):
                 if self.holds(answer, other):
                     folded_before = kind in self.folds
                     self.fold(first, second, missing, kind, reader)
-                    if kind in PREFIXES and (pair := self.prefix_pair(reader, kind, drawn)) is not None:
+                    if not folded_before and self.vanish(drawn, {missing.marker}):
+                        del self.folds[kind]  # records vanish whatever their identities: no fold
+                    elif kind in PREFIXES and (pair := self.prefix_pair(reader, kind, drawn)) is not None:
                         if not folded_before:
                             del self.folds[kind]
                         self.lost(*pair, kind, reader)
@@ -151,6 +153,22 @@ class VariantsExample(Example):
                 return None
         self.shown_by[second.marker] = readers
         return second
+
+    def vanish(self, drawn: dict[str, Any], gone: set[str]) -> bool:
+        """Whether a record of an identity unrelated to any held one makes a held record vanish (a
+        store that drops its oldest records past a limit): then a record that vanished after a
+        variant's write was lost to the write, not folded into the variant. Held records that did
+        vanish leave the model."""
+        assert self.ctx.key_path is not None
+        plain = json.loads(json.dumps(drawn))
+        set_path(plain, self.ctx.key_path, f"{PLACEHOLDER}-{self.ctx.key_path.rsplit('.', 1)[-1]}")
+        held = [r for r in self.model.values() if r.marker not in gone and self.shown_by.get(r.marker)]
+        if self.put(plain) is None:
+            return False
+        lost = [r for r in held if not any(self.holds(self.shows(reader, r), r) for reader in self.shown_by[r.marker])]
+        for record in lost:
+            self.model.pop(record.marker, None)
+        return bool(lost)
 
     def prefix_pair(self, reader: Reader, kind: str,
                     drawn: dict[str, Any]) -> tuple[Record, Record, Record, Record] | None:
@@ -276,14 +294,14 @@ def variants_probe(run: ProbeHost, tool: Tool, readers: list[Reader], calibratio
     ctx = ProbeContext(
         pool=run.pool, write=tool, readers=shown_readers, key_path=field,
         base_args={r.tool.name: run.base(r.tool) for r in shown_readers}, write_args=given,
-        salt=marker_salt(run, "variants", tool.name),
+        salt=marker_salt(run, "variants", tool),
         shrink_runs=SHRINK_RUNS, stop=run.stop, warm_shrink=False, open_many=False,
         refusals=tuple(fact for _, fact in run.refusal_facts()),
     )
     run.pool.expect(examples, together=True)
     folds: dict[str, ProbeFinding] = {}
     error = run_model(run, ctx, build_variants_machine(ctx, calibration.identity_fact, folds), examples, STEPS,
-                      "variants", tool.name)
+                      "variants", tool)
 
     def shrunk(finding: ProbeFinding) -> ProbeFinding:
         """`smaller`, where a candidate only drops calls: cut to bare markers, a variant would no

@@ -56,7 +56,7 @@ from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import numbers_in, shown
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.search.seeding import own_draws, seeded
-from hypothesis_mcp.stateful.looking import Pager, find_pager, scalar, walk
+from hypothesis_mcp.stateful.looking import Numbered, Pager, find_numbered, find_pager, scalar, walk
 from hypothesis_mcp.stateful.unmarked import RETRIES, Plan, retried, unmarked
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.dialect import admits
@@ -150,8 +150,10 @@ class Seen:
     readers: dict[str, Fact] = field(default_factory=dict)
     """For a writer: the lookers that showed its new record."""
     paging: Pager | None = None
+    numbered: Numbered | None = None
     paging_fact: Fact | None = None
-    """For a listing: the member of its answer that, given back, answers the next page."""
+    """For a listing: the member of its answer that, given back, answers the next page (or the
+    parameter that numbers its pages)."""
     acts_on: str | None = None
     """For a tool called on a record (an update, a remover, a keyed reader): the creator that made it."""
     answered: tuple[str, ...] = ()
@@ -357,21 +359,26 @@ class Watcher:
         seen = self.seen[tool.name]
         if not first.ok:
             return first
-        if seen.paging is None:
-            start = len(self.calls)
-            pager = find_pager(lambda a: self.call(tool, a), tool, args, first, self.page_tries[tool.name])
-            if pager is None:
-                return first
-            joined, pages, ended = walk(lambda a: self.call(tool, a), args, first, pager)
-            if not ended:
-                return first
-            seen.paging = pager
-            seen.paging_fact = fact_shown(
-                f"{tool.name} pages: its answer's {pager.member}, given back as {pager.param}, answered records "
-                f"the first page did not, and {pages} pages led to one that named no next", calls=[
-                    self.calls[start - 1], *self.calls[start:]], source="experiment")
-            return joined
-        return walk(lambda a: self.call(tool, a), args, first, seen.paging)[0]
+        if (known := seen.paging or seen.numbered) is not None:
+            return walk(lambda a: self.call(tool, a), args, first, known)[0]
+        start = len(self.calls)
+        tries = self.page_tries[tool.name]
+        pager = find_pager(lambda a: self.call(tool, a), tool, args, first, tries) or \
+            find_numbered(lambda a: self.call(tool, a), tool, args, first, tries)
+        if pager is None:
+            return first
+        joined, pages, ended = walk(lambda a: self.call(tool, a), args, first, pager)
+        if not ended:
+            return first
+        if isinstance(pager, Pager):
+            seen.paging, how = pager, f"its answer's {pager.member}, given back as {pager.param}, answered records " \
+                f"the first page did not, and {pages} pages led to one that named no next"
+        else:
+            seen.numbered, how = pager, f"{pager.param} {pager.first} answered its first page, {pager.param} " \
+                f"{pager.first + 1} records that page does not show, and after {pages} pages the next showed none new"
+        seen.paging_fact = fact_shown(f"{tool.name} pages: {how}", calls=[self.calls[start - 1], *self.calls[start:]],
+                                      source="experiment")
+        return joined
 
     def widest(self, tool: Tool) -> dict[str, Any]:
         return {**self.base(tool), **{b.param: b.maximum or 100 for b in profile(tool).bounds if b.kind == "limit"}}
