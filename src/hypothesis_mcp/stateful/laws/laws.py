@@ -23,6 +23,7 @@ from hypothesis_mcp.rules.expectations import (
 )
 from hypothesis_mcp.rules.text_records import Plain, records_of
 from hypothesis_mcp.stateful.fidelity import Change, Enums, change
+from hypothesis_mcp.strategies.markers import MARKER
 
 ORDER: tuple[RuleId, ...] = (
     "probe-read-changed-state", "probe-refusal-changed-state", "probe-delete-kept", "read-missing-as-success",
@@ -64,7 +65,7 @@ def differing(answer: Outcome, mark: str | None, values: dict[str, Any],
     last written: high where every value shown lost it (stateful.fidelity's loss: cut, emptied,
     another number, flag or enum member); low where it was only normalised (whitespace, case, Unicode
     form: a correct store may mean to) or is another text as long or longer (a value the server
-    derives, a date say). A value reshaped
+    derives, a date say), unless it holds another write's marker. A value reshaped
     (a text shown as the list of its parts) is no change, and a plain value of a text written with
     line breaks is not judged (the format cannot hold it). Only the record that holds the marker is
     read; a field it does not show is not judged."""
@@ -77,9 +78,19 @@ def differing(answer: Outcome, mark: str | None, values: dict[str, Any],
         changes = [changed(name, value, str(v) if isinstance(v, Plain) else v, typed) for v in seen]
         if not seen or any(c is None for c in changes):
             continue
-        how = "high" if all(c is not None and c.loss for c in changes) else "low"
+        lost = [(c is not None and c.loss) or another_writes(value, v) for c, v in zip(changes, seen, strict=True)]
+        how = "high" if all(lost) else "low"
         found.append((name, value, seen[0], how))
     return found
+
+
+def another_writes(written: Any, read: Any) -> bool:
+    """A text read back holding a marker its written value does not hold is another write's value
+    (an older one kept, or another record's), never the server's spelling of this one."""
+    if not isinstance(written, str):
+        return False
+    own = set(MARKER.findall(written))
+    return bool(own) and bool(set(MARKER.findall(str(read))) - own)
 
 
 def changed(name: str, written: Any, read: Any, typed: Enums | None) -> Change | None:
