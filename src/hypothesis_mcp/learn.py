@@ -29,7 +29,7 @@ from hypothesis_mcp.profiles import make_profile
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.calibrate import REPLACES, Calibration, calibrated_readers
 from hypothesis_mcp.stateful.probes import ProbeRun
-from hypothesis_mcp.stateful.roles import GuessedUpdate
+from hypothesis_mcp.stateful.roles import GuessedUpdate, updated_id
 from hypothesis_mcp.stateful.watch import CREATORS, Seen
 
 MISSING_READS = "reads of ids nobody wrote"
@@ -122,7 +122,8 @@ def learn(target: Target, *, allow_writes: bool, allow_deletes: bool = False, ti
                 key = run.key_of(tool, readers, run.write_args(tool, None), None)
                 entry = learned[tool.name]
                 entry.key, entry.readers = key, [r.tool.name for r in readers]
-                if allow_writes and readers:
+                if allow_writes and readers and updated_id(tool, set(run.write_args(tool, None)), seen,
+                                                           run.guesses()) is None:
                     entry.calibration = run.calibrated(tool, readers, key, run.write_args(tool, None))
                     entry.readers = [r.tool.name for r in calibrated_readers(readers, entry.calibration)]
         finally:

@@ -199,7 +199,8 @@ class Drawing:
             if (name == self.key or not isinstance(value, str) or PLACEHOLDER not in value
                     or not isinstance(schema, dict) or "pattern" in schema or "format" in schema):
                 continue
-            size = min(LONG_TEXT, int(schema.get("maxLength", LONG_TEXT)))
+            bound = schema.get("maxLength")
+            size = min(LONG_TEXT, bound) if isinstance(bound, int) and not isinstance(bound, bool) else LONG_TEXT
             longer[name] = value + (string.ascii_lowercase * (size // 26 + 1))[:max(0, size - len(value))]
         return longer if self.valid(longer) else drawn
 

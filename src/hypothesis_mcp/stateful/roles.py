@@ -58,10 +58,11 @@ def texts(tool: Tool) -> set[str]:
 
 def guess_update(tool: Tool, tools: list[Tool], seen: Mapping[str, Seen]) -> GuessedUpdate | None:
     """The update the schema's shape proposes for a tool whose role the experiments left unknown (a
-    tool that may delete or send is never proposed): the first candidate, an id field named like one
-    a server makes first (an order only), then the creators in listing order."""
+    tool that may delete or send, or says it only reads, is never proposed): the first candidate, an
+    id field named like one a server makes first (an order only), then the creators in listing order."""
     learned = seen.get(tool.name)
-    if learned is None or learned.role is not None or tool.is_destructive or tool.is_sending:
+    if (learned is None or learned.role is not None or tool.is_destructive or tool.is_sending
+            or tool.read_only_hint is True):
         return None
     required = profile(tool).required
     found: list[GuessedUpdate] = []
