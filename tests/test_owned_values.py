@@ -97,6 +97,16 @@ def test_values_are_read_from_tables_prose_json_and_structured_answers() -> None
     assert "X-1" not in printed.candidates("anything")
 
 
+def test_an_answer_of_bare_names_one_a_line_gives_each_name() -> None:
+    """A listing that prints only names (memory-bank's `list_projects`: "probe"), words without
+    digits included; a sentence of words gives none of them."""
+    printed = Printed()
+    printed.read("projects", _text("probe\ngarden-notes\n"))
+    printed.read("write", _text("File notes written successfully"))
+    assert printed.candidates("projectName") == ["probe", "garden-notes"]
+    assert printed.source("garden-notes") == "projects"
+
+
 @pytest.mark.parametrize(("text", "values"), [
     ("unknown lane 'x'; expected one of north, south or harbour", ["north", "south", "harbour"]),
     ('severity must be "low", "high" or "urgent".', ["low", "high", "urgent"]),

@@ -36,8 +36,9 @@ _SEPARATOR = re.compile(_SEPARATOR_TEXT)
 @dataclass
 class Printed:
     """What the server's answers showed: each field's values (a field of a record, a table's
-    column, a `key: value` line) and the made-up-looking tokens of prose (letters and digits
-    mixed: `p-3f2a`, `T17`), in the order they were seen."""
+    column, a `key: value` line), the made-up-looking tokens of prose (letters and digits
+    mixed: `p-3f2a`, `T17`) and the names of an answer that is only names, one a line, in the
+    order they were seen."""
 
     fields: dict[str, list[Any]] = field(default_factory=dict)
     tokens: list[str] = field(default_factory=list)
@@ -74,6 +75,14 @@ class Printed:
             self._data(tool, data)
             return
         lines = text.splitlines()
+        bare = [line.strip() for line in lines if line.strip()]
+        if bare and all(len(b) <= MAX_TEXT and _TOKEN.fullmatch(b) for b in bare):
+            # an answer that is only names, one a line (a listing's plain output): each is a value
+            for value in bare:
+                if value not in self.tokens:
+                    self.tokens.append(value)
+                    self.where.setdefault(value, tool)
+            return
         for header, rows in _tables(lines):
             for row in rows:
                 for name, cell in zip(header, row, strict=False):
