@@ -279,7 +279,7 @@ class FieldsExample(Example):
         if not answer.ok or not any(t in shown(answer) for t in record.evidence):
             return
         found = [c for c in changes(record.args, answer, record.value_tokens, self.enums)
-                 if c.loss or not self.free_text(c.field)]
+                 if c.loss or not self.free_text(c.field) or added(c)]
         if found:
             first, *_ = [self.report(reader, record, change, {"field_equals": change.field, "value": change.written,
                                                               "marker": change.token}, stop=False)
@@ -306,8 +306,8 @@ class FieldsExample(Example):
 
     def free_text(self, name: str) -> bool:
         """A text field with no enumeration: the round trip's to judge, here only for a loss (a cut
-        text), so a normalisation of drawn characters (stripped controls) is one finding, not a
-        second one that shows only on the draws that hold them."""
+        text or a store's addition, see `added`), so a normalisation of drawn characters (stripped
+        controls) is one finding, not a second one that shows only on the draws that hold them."""
         schema = _plain(self.ctx.write.properties.get(name))
         return _type(schema) == "string" and "enum" not in schema
 
@@ -433,3 +433,10 @@ def fields_probe(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: st
     elif error is not None:
         yield run.result(tool.name, "fields", "inconclusive", RULE, f"the fields probe could not run: {error}",
                          confidence="low")
+
+
+def added(change: Change) -> bool:
+    """A free text read back longer than written (a line break or space the store appends): the
+    store's own addition, shown whatever was drawn and by a reader the round trip may not judge
+    with, so kept; one that strips or folds drawn characters is the round trip's."""
+    return isinstance(change.written, str) and isinstance(change.read, str) and len(change.read) > len(change.written)
