@@ -163,12 +163,14 @@ ERROR_AS_SUCCESS_TOOLKIT = {
     "project_resolve", "project_update", "template_create", "template_get", "template_render", "template_update",
     "timer_ack", "timer_cancel", "timer_pause", "timer_resume", "todo_add_blocker", "todo_add_tag",
     "todo_comment_add", "todo_comment_edit", "todo_comment_list", "todo_complete", "todo_create", "todo_get",
-    "todo_lock", "todo_set_blockers", "todo_unlock", "todo_update", "timer_set"}
+    "todo_lock", "todo_set_blockers", "todo_unlock", "todo_update"}
 """Every tool that takes a name or id answers a failure as a success: `{"error": true, "code": "not_found",
 "message": "Note '' not found."}`, `{"error": true, "code": "missing_arg", "message": "text required"}`,
 `{"error": true, "code": "unknown_project", ...}` (a project other than the strategy's global one,
-""). timer_set answers so to `recurring_seconds: true`, an argument its schema does not allow, which
-it should have refused (checked by hand, as is note_append's `not_found` answer)."""
+""). Checked by hand, as is note_append's `not_found` answer."""
+ERROR_AS_SUCCESS_WHEN_DRAWN = {"timer_set", "note_list"}
+"""These answer so only to an argument their schema does not allow, which they should have refused
+(timer_set to `recurring_seconds: true`): listed on the runs whose invalid draws reach such a value."""
 
 
 MODEL_WARNINGS_TOOLKIT = {("note_write", "probe-identity-folded", "warn", "medium"),
@@ -188,7 +190,8 @@ def test_agent_toolkit() -> None:
     takes no text (not judged), and no tool makes a comment without a todo (todo_comment_edit)."""
     report = graded("agent-toolkit")
     assert verdicts(report) == {UNKNOWN_TOOL} | ERRORS_AS_SUCCESS | SDK_1X | MODEL_WARNINGS_TOOLKIT
-    assert refused_without_iserror(report) == ERROR_AS_SUCCESS_TOOLKIT
+    found = refused_without_iserror(report)
+    assert ERROR_AS_SUCCESS_TOOLKIT <= found <= ERROR_AS_SUCCESS_TOOLKIT | ERROR_AS_SUCCESS_WHEN_DRAWN, found
     assert edge_coercions(report) <= {"note_list", "note_tail", "note_append", "note_edit", "note_clear", "note_search",
                                       "note_find", "note_rename", "timer_set", "todo_list", "note_read"}
     probes = probe_verdicts(report)
