@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from helpers import blind, probe_bugs
 from hypothesis_mcp import connect
+from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.errors import UsageError
 from hypothesis_mcp.profiles import GRADING_SEED, make_profile
 from hypothesis_mcp.search.driver import Finding, hunt
@@ -72,23 +73,26 @@ def test_default_draws_a_seed_and_keeps_failures(tmp_path: Path) -> None:
 
 def test_saved_failures_replay_first_in_their_own_search_only(tmp_path: Path) -> None:
     """The default profile seeds every search (its printed seed repeats the run), so the failure a
-    search shrank to is kept per check and tool and tried first next time, in that search only."""
+    search shrank to is kept per check and tool and tried first next time, in that search only. It is
+    filed under the tool's name: a tool listed at another place next run still finds it."""
     profile = replace(make_profile("default", database_dir=str(tmp_path)), seed=1234)
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
 
-    def search(scope: str, at_least: int) -> list[int]:
+    def search(name: str, at_least: int, place: int = 0) -> list[int]:
         seen: list[int] = []
 
         def prop(n: int) -> Finding | None:
             seen.append(n)
             return Finding("test-rule", "too big") if n >= at_least else None
 
-        hunt(st.integers(0, 1000), prop, profile, scope=scope)
+        hunt(st.integers(0, 1000), prop, profile, scope=("valid", Tool(name, schema, place=place)))
         return seen
 
-    assert search("valid:a", 10)[0] != 10
-    assert search("valid:a", 10)[0] == 10, "a saved failure is tried first in its own search"
-    assert search("valid:b", 500)[0] != 10, "and not in another tool's search"
-    assert search("valid:a", 2000)[0] == 10 and search("valid:a", 2000)[0] != 10, "a passing search forgets it"
+    assert search("a", 10)[0] != 10
+    assert search("a", 10)[0] == 10, "a saved failure is tried first in its own search"
+    assert search("a", 10, place=3)[0] == 10, "wherever the tool is listed"
+    assert search("b", 500)[0] != 10, "and not in another tool's search"
+    assert search("a", 2000)[0] == 10 and search("a", 2000)[0] != 10, "a passing search forgets it"
 
 
 def test_thorough_runs_many_more_examples() -> None:

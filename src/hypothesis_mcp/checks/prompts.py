@@ -156,7 +156,7 @@ class PromptChecks(SurfaceChecks):
 
         done = hunt(argument_values(prompt), prop, self.profile, examples=self.profile.examples,
                     cost=lambda: self.conn.stats.calls, stop=self.stop,
-                    scope=f"prompt:{name}:{digest(prompt.get('arguments') or [])}")
+                    scope=("prompt", name, digest(prompt.get("arguments") or [])))
         accepted = answered[0] if answered else None
         if done.finding is not None and done.value is not None:
             return smoke_result(

@@ -169,7 +169,7 @@ class ResourceChecks(SurfaceChecks):
             return contents_problem(outcome, template.expand(chosen), entry.get("mimeType"))
 
         done = hunt(values(template), prop, self.profile, examples=self.profile.examples,
-                    cost=lambda: self.conn.stats.calls, stop=self.stop, scope=f"template:{text}")
+                    cost=lambda: self.conn.stats.calls, stop=self.stop, scope=("template", text))
         if done.finding is not None and done.value is not None:
             uri = template.expand(done.value)
             status: Status = "warn" if done.finding.rule in WARNINGS else "fail"

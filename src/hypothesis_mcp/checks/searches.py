@@ -21,7 +21,7 @@ from hypothesis_mcp.rules.expectations import ConformsTo, Finding, NoIncident, R
 from hypothesis_mcp.search.driver import hunt
 from hypothesis_mcp.search.saved import digest
 from hypothesis_mcp.search.schedule import Unit
-from hypothesis_mcp.search.seeding import tool_scope
+from hypothesis_mcp.search.seeding import Scope
 from hypothesis_mcp.strategies import (
     Invalid,
     NoInvalidValues,
@@ -155,7 +155,7 @@ class Searches:
             return search
         self._run(search, strategy, prop, self.profile.examples, server, keep=frozenset(fixed),
                   admits=lambda args: bool(check.is_valid(args)),
-                  scope=f"{'outputs' if outputs_only else 'valid'}:{tool_scope(tool)}:{digest(fixed)}")
+                  scope=("outputs" if outputs_only else "valid", tool, digest(fixed)))
         # Then each edge once (enum values, range ends) that random draws may have missed; such a
         # failure is one call that changes a single value of the plainest call, so it is not shrunk.
         sent = [b.arguments for b in breakers]
@@ -186,7 +186,7 @@ class Searches:
         check = value_validator(tool.input_schema or {"type": "object"})
         self._run(search, strategy, prop, self.profile.examples, server, keep=frozenset([*fixed, *choices]),
                   admits=lambda args: bool(check.is_valid(args)),
-                  scope=f"owned:{tool_scope(tool)}:{digest([fixed, choices])}")
+                  scope=("owned", tool, digest([fixed, choices])))
         if search.successes or search.finding is not None:
             before = self._valid.get(tool.name)
             if before is not None:  # the first search's answers stay evidence (error-as-success)
@@ -277,7 +277,7 @@ class Searches:
             return search
         self._run(search, strategy, prop, self.profile.invalid_examples, server, unwrap=as_invalid,
                   admits=lambda args: not check.is_valid(args),
-                  scope=f"invalid:{tool_scope(tool)}")
+                  scope=("invalid", tool))
         return search
 
     def searched(self, tool: Tool) -> tuple[list[Search], list[Search]]:
@@ -319,7 +319,7 @@ class Searches:
 
     def _run(self, search: Search, strategy: Any, prop: Prop, examples: int, conn: Connection, *,
              admits: Callable[[dict[str, Any]], bool], unwrap: Callable[[dict[str, Any]], Any] | None = None,
-             scope: str, keep: frozenset[str] = frozenset()) -> None:
+             scope: tuple[Scope, ...], keep: frozenset[str] = frozenset()) -> None:
         found = hunt(strategy, prop, self.profile, examples=examples, cost=conn.stats.cost,
                      stop=lambda: self._stopped(conn), scope=scope)
         search.examples += found.examples

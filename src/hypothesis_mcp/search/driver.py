@@ -20,7 +20,7 @@ from hypothesis.strategies import SearchStrategy
 from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.rules.expectations import Finding
 from hypothesis_mcp.search.saved import SavedFailures, decode_value, encode_value
-from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.search.seeding import Scope, filed_text, own_draws, scope_text, seeded
 
 V = TypeVar("V")
 
@@ -61,13 +61,13 @@ def hunt(
     examples: int | None = None,
     cost: Callable[[], int] | None = None,
     stop: Callable[[], bool] | None = None,
-    scope: str,
+    scope: tuple[Scope, ...],
 ) -> Hunt[V]:
     """Search for a value that breaks `prop`; return the smallest one Hypothesis found.
 
-    The search draws from the run's seed and `scope` alone. With an example folder (the default
-    and thorough profiles), the search named `scope` first tries the failure it kept last time and
-    keeps this run's.
+    The search draws from the run's seed and `scope` alone (a tool by its place and schema, never its
+    name). With an example folder (the default and thorough profiles), the search first tries the
+    failure it kept last time under `scope` (a tool by its name and schema) and keeps this run's.
 
     `cost` reports calls made so far; past `profile.shrink_calls` after the first failure,
     no new value is sent to the server; the same once `stop()` says the run's time is up.
@@ -103,11 +103,11 @@ def hunt(
 
     saved = SavedFailures(profile.database_dir) if profile.database_dir else None
     runner = given(strategy)(test)
-    kept = saved.load(scope) if saved else None
+    kept = saved.load(filed_text(scope)) if saved else None
     if kept is not None:
         with suppress(KeyError, TypeError):  # a file from another version: search without it
             runner = example(decode_value(kept))(runner)
-    runner = seeded(profile.settings(examples)(runner), profile.seed, "search", scope)
+    runner = seeded(profile.settings(examples)(runner), profile.seed, "search", scope_text(scope))
     finished = True
     try:
         with own_draws():
@@ -123,5 +123,5 @@ def hunt(
     if result.finding is None:
         result.value = None
     if saved is not None and (result.finding is not None or (finished and result.error is None)):
-        saved.keep(scope, None if result.finding is None else encode_value(result.value))
+        saved.keep(filed_text(scope), None if result.finding is None else encode_value(result.value))
     return result

@@ -58,6 +58,18 @@ def tool_scope(tool: Tool) -> str:
     return f"tool#{tool.place}:{schema}"
 
 
+def scope_text(scope: tuple[Scope, ...]) -> str:
+    """A search's scope as its seed reads it: tools by place and wordless schema."""
+    return ":".join(tool_scope(p) if isinstance(p, Tool) else p for p in scope)
+
+
+def filed_text(scope: tuple[Scope, ...]) -> str:
+    """A search's scope as its kept failure is filed: tools by name and wordless schema, so a tool
+    added earlier in a listing leaves the failures kept for the tools after it where they were."""
+    return ":".join(f"{p.name}#{json.dumps(wordless(p.input_schema), sort_keys=True, default=repr)}"
+                    if isinstance(p, Tool) else p for p in scope)
+
+
 def _parts(run_seed: int, scope: tuple[Scope, ...]) -> bytes:
     return "\x1f".join((str(run_seed), *(tool_scope(p) if isinstance(p, Tool) else p for p in scope))).encode()
 

@@ -21,7 +21,6 @@ from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import count_items, items_of, lines
 from hypothesis_mcp.rules.expectations import AtMost, Exactly, Expectation, Finding, Lines
 from hypothesis_mcp.search.driver import hunt
-from hypothesis_mcp.search.seeding import tool_scope
 from hypothesis_mcp.stateful.config import BoundRelation
 from hypothesis_mcp.stateful.judge import ProbeFinding
 
@@ -120,7 +119,7 @@ def run_bound(conn: Connection, check: BoundCheck, profile: Profile) -> tuple[Pr
     lo = min(rel.values)
     values = st.one_of(st.sampled_from(sorted(set(rel.values))), st.integers(lo, max(lo, check.maximum)))
     found = hunt(values, prop, profile, examples=max(len(rel.values), profile.probe_examples),
-                 cost=conn.stats.cost, scope=f"bound:{tool_scope(check.tool)}:{rel.param}")
+                 cost=conn.stats.cost, scope=("bound", check.tool, rel.param))
     if found.finding is None:
         return None, judged[0], f"no answer of {rel.tool} with {rel.param} had a list of items to count"
     n = found.value
