@@ -32,8 +32,9 @@ SHRINK_REPLAYS = 16
 """Fresh replays that make one confirmed breach smaller, at most."""
 EARLIER = 4
 """Copies of the record's write put before a reproduction a fresh server does not show, at most."""
-REPLAYS = SHRINK_REPLAYS + 3 * EARLIER + 4
-"""Fresh replays one breach's confirmation takes at most (its start, the copies, the shrinking)."""
+REPLAYS = SHRINK_REPLAYS + 5 * EARLIER + 4
+"""Fresh replays one breach's confirmation takes at most: its start, each count of copies (two ways),
+each copy dropped once a pass while one more can go, the shrinking, the read blamed."""
 
 
 def finding_of(breach: Breach, calls: list[Call]) -> ProbeFinding:
@@ -163,20 +164,18 @@ def copied(write: Call, marker: Callable[[], str]) -> Call | None:
 
 def needed(copies: list[Call], head: list[Call], tail: list[Call], finding: ProbeFinding,
            replays: Callable[[ProbeFinding], bool]) -> tuple[list[Call], list[Call] | None]:
-    """The head without each copy a fresh replay still breaks the law without, so every copy left is
-    needed (no call of the reproduction can be removed); and the calls of a replay, one copy fewer,
-    that kept the law (None where no copy is left)."""
-    kept = None
-    for copy in copies:
-        if any(c is copy for c in head):
+    """The head without each copy a fresh replay still breaks the law without, until every copy left is
+    needed (no call of the reproduction can be removed); and the calls of a replay, one copy fewer, that
+    kept the law (None where no copy is left)."""
+    while True:
+        left = [c for c in head if any(c is k for k in copies)]
+        for copy in left:
             fewer = [c for c in head if c is not copy]
             if replays(replace(finding, calls=fewer + tail)):
                 head = fewer
-            else:
-                kept = fewer + tail
-    if not any(c is k for c in head for k in copies):
-        kept = None
-    return head, kept
+                break
+        else:
+            return head, [c for c in head if c is not left[0]] + tail if left else None
 
 
 def elsewhere(found: ProbeFinding, breach: Breach, tool: str, kept: list[Call], count: int) -> ProbeFinding:
