@@ -19,7 +19,14 @@ from dataclasses import replace
 
 from hypothesis_mcp.model.facts import fact_shown
 from hypothesis_mcp.results import Call
-from hypothesis_mcp.rules.expectations import FieldEquals, SameAnswer
+from hypothesis_mcp.rules.expectations import (
+    ContainsAny,
+    FieldEquals,
+    FindsNothing,
+    NoRecordFor,
+    SameAnswer,
+    ShowsNone,
+)
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.laws.laws import Breach
 from hypothesis_mcp.stateful.shrink import plain_calls
@@ -32,6 +39,10 @@ SHRINK_REPLAYS = 16
 """Fresh replays that make one confirmed breach smaller, at most."""
 EARLIER = 4
 """Copies of the record's write put before a reproduction a fresh server does not show, at most."""
+OWN = (ContainsAny, ShowsNone, FieldEquals, SameAnswer, FindsNothing, NoRecordFor)
+"""What a law judges of one record's own values, which copies of its write before it leave as they
+are. A count, a walk's pages or an order judge the whole store: the copies' records move them
+(stored or not), whether or not the server is right, so those are never tried with copies."""
 REPLAYS = SHRINK_REPLAYS + 5 * EARLIER + 4
 """Fresh replays one breach's confirmation takes at most: its start, each count of copies (two ways),
 each copy dropped once a pass while one more can go, the shrinking, the read blamed."""
@@ -135,8 +146,9 @@ def placed_later(breach: Breach, finding: ProbeFinding, candidates: tuple[list[C
                  tail: list[Call], pinned: list[Call], marker: Callable[[], str] | None,
                  replays: Callable[[ProbeFinding], bool]) -> tuple[list[Call], list[Call]] | None:
     """The copies of the record's write, and the calls they go before, that a fresh replay shows the
-    breach with, the fewest copies first; None when no count up to the warm server's writes does."""
-    if not pinned or marker is None:
+    breach with, the fewest copies first; None when no count up to the warm server's writes does, or
+    when the law judges more than the record (see OWN)."""
+    if not pinned or marker is None or not isinstance(breach.expect, OWN):
         return None
     unique = [c for i, c in enumerate(candidates) if c not in candidates[:i]]
     for count in range(1, min(EARLIER, breach.history) + 1):
