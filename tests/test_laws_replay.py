@@ -19,6 +19,7 @@ from helpers import ROOT, SERVE, engine, grading, machine_finding, machine_findi
 from hypothesis_mcp.connection import Connection, parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Call, Report
+from hypothesis_mcp.rules.expectations import NumberAt
 from hypothesis_mcp.stateful.config import ProbeConfig
 from hypothesis_mcp.stateful.judge import ProbeFinding, reproduces
 from hypothesis_mcp.stateful.laws.confirm import confirmed
@@ -91,3 +92,31 @@ def test_a_replay_with_copies_before_it_keeps_only_the_copies_it_needs() -> None
 
     twin = fresh(store("catalog", False))
     assert confirmed(breach, [write, Call("listProducts", {})], set(), twin, marker=made) is None
+
+
+def test_a_number_of_the_whole_store_is_never_tried_with_copies() -> None:
+    """A count judges every record the store holds: copies before it move it whether the count is right
+    or not, so a count breach a fresh replay does not show stays unconfirmed after two replays (the
+    calls without the checks, then with them), where a record's own law goes on to the copies."""
+    write = Call("upsertProduct", {"sku": "hm0badd0de-sku", "name": "hm0badd0de-name", "blurb": "hm0badd0de-blurb"})
+    calls = [write, Call("listProducts", {})]
+    bug = fresh(store("catalog", True))
+    tried: list[int] = []
+
+    def counted(finding: ProbeFinding) -> bool:
+        tried.append(len(finding.calls))
+        return bug(finding)
+
+    count = iter(range(1, 100))
+
+    def made() -> str:
+        return f"hm0badd{next(count):03x}"
+
+    own = missing("probe-silent-noop", "upsertProduct", "listProducts", 1, ("hm0badd0de-name",), (), "stored nothing")
+    number = replace(own, rule="probe-count-wrong", expect=NumberAt("length", 1))
+    for breach in (own, number):
+        breach.pinned, breach.history = (0,), 9
+    assert confirmed(number, calls, set(), counted, marker=made) is None
+    assert tried == [2, 2]
+    assert confirmed(own, calls, set(), counted, marker=made) is not None
+    assert max(tried[2:]) > 2, tried
