@@ -301,6 +301,8 @@ class RunStats:
     examples: int = 0
     server_starts: int = 0
     duration_s: float = 0.0
+    fresh_missed: int = 0
+    """Broken laws a warm server showed that no fresh server showed again: not reported."""
 
 
 @dataclass

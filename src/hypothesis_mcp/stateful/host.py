@@ -32,6 +32,7 @@ class ProbeHost(Protocol):
     profile: Profile
     config: ProbeConfig
     examples: int
+    fresh_missed: int
 
     @property
     def stop(self) -> Callable[[], bool]: ...

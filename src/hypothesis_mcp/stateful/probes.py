@@ -95,6 +95,8 @@ class ProbeRun:
     results: list[Result] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     examples: int = 0
+    fresh_missed: int = 0
+    """Broken laws a warm server showed that no fresh replay showed again (the laws machine's)."""
     lanes: Lanes | None = None
     """Round trips and bounds run on these lanes, each with servers of its own."""
     later: int = 0
@@ -281,8 +283,8 @@ class ProbeRun:
         def job(index: int, work: Work, budget: Profile) -> Job:
             def run_on(lane: Lane) -> None:
                 lane.pool.retire_warm()
-                copy = copies[index] = replace(self, pool=lane.pool, results=[], notes=[], examples=0, lanes=None,
-                                               later=after[index], profile=budget)
+                copy = copies[index] = replace(self, pool=lane.pool, results=[], notes=[], examples=0, fresh_missed=0,
+                                               lanes=None, later=after[index], profile=budget)
                 outputs[index] = list(work(copy))
             return run_on
 
@@ -291,6 +293,7 @@ class ProbeRun:
         for copy in copies:
             if copy is not None:
                 self.examples += copy.examples
+                self.fresh_missed += copy.fresh_missed
                 self.notes.extend(copy.notes)
         return outputs
 

@@ -49,6 +49,9 @@ class Breach:
     details: dict[str, Any] | None = None
     pinned: tuple[int, ...] = ()
     """Calls the law rests on (the record's write, the step that broke it): never shrunk away."""
+    history: int = 0
+    """Writes the warm server had answered as successes when the law broke: at most as many copies of
+    the record's write go before a reproduction that a fresh server does not show (confirm.py)."""
 
 
 def shows(answer: Outcome, tokens: tuple[str, ...]) -> bool:

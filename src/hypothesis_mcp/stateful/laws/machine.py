@@ -5,6 +5,7 @@ against its own model and the numbers it saw at its start, so examples do not de
 
 from __future__ import annotations
 
+import json
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -75,6 +76,8 @@ class Run:
     stop: Callable[[], bool] = lambda: False
     first_broken: int | None = None
     """The example after which a law was first seen broken."""
+    writes: int = 0
+    """Writes of the creators the warm server answered as successes (a fresh replay may need as many)."""
 
     proven_readers: dict[str, Reader] = field(default_factory=dict)
     """Keyed reads by guess that showed a record the machine wrote, as shown readers."""
@@ -89,6 +92,9 @@ class Run:
     """(keyed reader, identity never written): whether its read answered a success."""
     echoing: dict[tuple[str, str], bool] = field(default_factory=dict)
     """(tool, argument): whether the tool's answer to a value never written shows that value."""
+    windows: set[str] = field(default_factory=set)
+    """Listings that grew by neither of two writes in a row: full windows (or full stores), whose size
+    says nothing of a write (see Example.unlisted)."""
     pagings: dict[str, Pager | Stepper] = field(default_factory=dict)
     """How each listing that pages continues (tails.py)."""
     tries: dict[str, int] = field(default_factory=dict)
@@ -235,6 +241,7 @@ class Example:
         held = Held.written(tool.name, args, marker, answer, LIVE if answer.ok else REFUSED)
         held.at = len(self.calls) - 1
         if answer.ok:
+            self.run.writes += 1
             self.delta += 1  # a record made, whether or not its values can be told apart
             self.untracked = self.untracked or not judge
             if not judge:
@@ -618,6 +625,7 @@ class Example:
         broken = first([b for b in breaches if (b.rule, b.tool) not in self.run.quiet])
         self.spoiled = self.spoiled or (bool(breaches) and broken is None)
         if broken is not None:
+            broken.history = self.run.writes
             self.checks.update(range(start, len(self.calls)))
             self.run.breaches.append((broken, self.calls[:broken.at + 1], set(self.checks)))
             raise LawBroken(broken.message)
@@ -698,6 +706,8 @@ class Example:
                              missing("probe-silent-noop", step.tool, reader.tool.name, at, tokens,
                                      (*step.facts, reader.fact),
                                      f"{step.tool} answered a success, yet no reader shows what it wrote"))
+            if not found and step.kind == "create":
+                found += self.unlisted(step, held, readers, listed)
             return found
         for reader, at, answer in readers:
             name = reader.tool.name
@@ -756,6 +766,46 @@ class Example:
                 found.append(field_breach(rule, tool, name, at, mark or "", diff,
                                           (*step.facts, reader.fact), what))
         return found
+
+    def unlisted(self, step: Step, held: Held, readers: list[tuple[Reader, int, Outcome]],
+                 listed: dict[str, tuple[int, Outcome]]) -> list[Breach]:
+        """A write no reader shows whose listing did not grow, answered in no refusal shape the run
+        knows and naming nothing it wrote: a full window, a full store, a refusal in a shape not learned,
+        or a write that stored nothing. The same write again (its marker new) tells them apart: where it
+        answers the same (markers aside) and the listing then grows by one and shows it, the listing was
+        no full window and the answer no refusal, so the first write stored nothing while answering as
+        a write that stores."""
+        grown = [(r, at, a) for r, at, a in readers if r.kind == "list" and a.ok
+                 and r.tool.name not in self.run.windows | self.unsized and not self.continues(r, a)
+                 and not self.full(r.tool, a) and size(a) == self.sizes.get(r.tool.name, -1)]
+        tool = next((t for t, _ in self.learned.creators if t.name == held.tool), None)
+        if not grown or tool is None:
+            return []
+        reader, at, answer = grown[0]
+        name, marker = reader.tool.name, self.run.marker()
+        args = json.loads(json.dumps(self.calls[held.at].arguments).replace(held.marker, marker))
+        again = self.call(tool, args)
+        copy = self.calls[-1]
+        now = self.listing(reader, self.call(reader.tool, self.learned.widest(reader.tool)))
+        listed[name] = (len(self.calls) - 1, now)
+        stored = again.ok and size(now) == size(answer) + 1 and shows(now, tuple(sorted(tokens_of(args, marker))))
+        if stored:
+            self.run.writes += 1
+            self.delta += 1
+        else:
+            self.uncounted = self.uncounted or again.ok  # what the call made is not known: no count is judged
+        self.untracked = True
+        if not stored or MARKER.sub("", shown(again)) != MARKER.sub("", shown(held.answer)) or shows(
+                now, tokens := tuple(sorted(held.tokens.values()))):
+            if again.ok and size(now) == size(answer):
+                self.run.windows.add(name)
+            return []
+        fact = fact_shown(f"{name} did not grow by a write of {held.tool}, and grew by one at the same write "
+                          "again (another marker), which answered the same and which it then showed: no full "
+                          "window, and an answer no refusal", calls=(self.calls[held.at], self.calls[at], copy,
+                                                                     self.calls[-1]), source="experiment")
+        return [missing("probe-silent-noop", step.tool, name, at, tokens, (*step.facts, reader.fact, fact),
+                        f"{step.tool} answered as it answers a write it stores, yet stored nothing")]
 
     def found_refused(self, reader: Reader, held: Held, answer: Outcome) -> bool:
         """A keyed read of the identity a refused create sent that answers a success naming it, where

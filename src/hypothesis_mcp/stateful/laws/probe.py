@@ -8,14 +8,15 @@ from collections.abc import Iterator
 from hypothesis.errors import Flaky
 from hypothesis.stateful import run_state_machine_as_test
 
+from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.results import CONFIDENCE_ORDER
 from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
-from hypothesis_mcp.stateful.laws.confirm import SHRINK_REPLAYS, confirmed
+from hypothesis_mcp.stateful.laws.confirm import REPLAYS, confirmed
 from hypothesis_mcp.stateful.laws.covering import covering_rules
 from hypothesis_mcp.stateful.laws.folding import folding_rules
 from hypothesis_mcp.stateful.laws.machine import Law, Run, build
-from hypothesis_mcp.stateful.laws.observe import learned
+from hypothesis_mcp.stateful.laws.observe import Learned, learned
 from hypothesis_mcp.stateful.laws.overwrites import overwrite_rules
 from hypothesis_mcp.stateful.laws.references import references_rules
 from hypothesis_mcp.stateful.laws.series import series_rules
@@ -45,7 +46,7 @@ def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
         model = learned(conn, tools, host.base, host.profile.seed, run_settings, allow_deletes)
         if not model.creators or not model.readers:
             return
-        run = Run(conn, model, host.profile.seed, stop=host.stop)
+        run = Run(conn, model, host.profile.seed, stop=host.stop, writes=answered(conn, model))
         reads = frozenset({r.tool.name for r in model.readers} | {t.name for t in host.tools if t.read_only_hint})
         for round_ in range(ROUNDS):
             run.breaches, run.first_broken = [], None
@@ -72,11 +73,21 @@ def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
                     continue
                 tried.add(key)
                 run.quiet.add(key)
-                pool.expect(SHRINK_REPLAYS + 2)
-                finding = confirmed(breach, calls, checks, host.reproduces, reads)
-                if finding is not None:
+                pool.expect(REPLAYS)
+                finding = confirmed(breach, calls, checks, host.reproduces, reads, marker=run.marker)
+                if finding is None:
+                    host.fresh_missed += 1
+                else:
                     yield finding
             if not run.breaches:
                 return
     finally:
         pool.release(conn)
+
+
+def answered(conn: Connection, model: Learned) -> int:
+    """Calls of the creators the warm server answered without an error before the machine began (the
+    experiments'): part of the history a fresh replay may need again."""
+    names = {t.name for t, _ in model.creators}
+    return sum(e.method == "tools/call" and e.params.get("name") in names and e.outcome.get("kind") == "result"
+               and not e.outcome.get("isError") for e in conn.transcript)
