@@ -13,7 +13,8 @@ from typing import Any
 from hypothesis_mcp.catalog import snake
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.results import Call
-from hypothesis_mcp.rules.answers import records_holding, values_of
+from hypothesis_mcp.rules.answers import has_values, records_holding, values_of
+from hypothesis_mcp.rules.text_records import text_records
 
 
 def find_id(outcome: Outcome, names: tuple[str, ...], holding: str | None = None) -> tuple[str, Any] | None:
@@ -32,6 +33,10 @@ def find_id(outcome: Outcome, names: tuple[str, ...], holding: str | None = None
             found = _member(value, names)
         if found is not None:
             return found
+    if not has_values(outcome):
+        # An answer of `name: value` lines (or a table) gives the id as one of its text records' fields.
+        found = _member(text_records(outcome), names)
+        return None if found is None else (found[0], found[1] if isinstance(found[1], int) else str(found[1]))
     return None
 
 
