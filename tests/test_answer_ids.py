@@ -26,3 +26,14 @@ def test_an_id_the_write_sent_is_not_the_servers() -> None:
     assert answer_ids(answered({"sku_id": "A-1", "state": "ok"}), {"sku_id": "A-1"}) == ()
     assert answer_ids(answered({"key": "k", "name": "n"}), {}) == (), "a key is the caller's, not a made id"
     assert answer_ids(answered("stored"), {}) == ()
+
+
+def said(text: str) -> Outcome:
+    return Outcome.from_result({"content": [{"type": "text", "text": text}]}, 0.0)
+
+
+def test_an_id_given_in_name_value_lines_is_found_for_a_replay() -> None:
+    """A write that answers `asset_id: main.assets.10` names its id as a JSON answer would."""
+    assert find_id(said("asset_id: main.assets.10\nrank: 3"), ("asset_id",)) == ("asset_id", "main.assets.10")
+    assert find_id(said("id: 12\nname: x"), ("id",)) == ("id", 12)
+    assert find_id(said("stored, thanks"), ("id",)) is None
