@@ -13,7 +13,8 @@ from typing import Any
 from hypothesis_mcp.catalog import snake
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.results import Call
-from hypothesis_mcp.rules.answers import records_holding, values_of
+from hypothesis_mcp.rules.answers import has_values, records_holding, values_of
+from hypothesis_mcp.rules.text_records import text_records
 
 
 def find_id(outcome: Outcome, names: tuple[str, ...], holding: str | None = None) -> tuple[str, Any] | None:
@@ -33,6 +34,16 @@ def find_id(outcome: Outcome, names: tuple[str, ...], holding: str | None = None
         if found is not None:
             return found
     return None
+
+
+def text_id(outcome: Outcome, names: tuple[str, ...]) -> tuple[str, Any] | None:
+    """(member name, value) of the first member named in `names` among the text records of an answer
+    with no JSON value (`asset_id: main.assets.10` lines, or a table): where a run found a made-up
+    id in such an answer (stateful.watch.answer_values), a replay finds the fresh one there too."""
+    if not outcome.ok or has_values(outcome):
+        return None
+    found = _member(text_records(outcome), names)
+    return None if found is None else (found[0], found[1] if isinstance(found[1], int) else str(found[1]))
 
 
 def says_no_more(outcome: Outcome, names: tuple[str, ...]) -> bool:
@@ -78,6 +89,8 @@ class Rebinder:
         """Learn the replay's values of the call's bindings from its answer."""
         for binding in call.binds:
             found = find_id(outcome, binding.names, binding.holding)
+            if found is None and binding.holding is None:
+                found = text_id(outcome, binding.names)
             if found is not None and found[1] != binding.value:
                 self.values[_key(binding.value)] = found[1]
 

@@ -26,7 +26,7 @@ from hypothesis_mcp.rules.answers import (
     shown,
 )
 from hypothesis_mcp.rules.bindings import find_id
-from hypothesis_mcp.rules.text_records import records_of
+from hypothesis_mcp.rules.text_records import records_for
 from hypothesis_mcp.strategies.dialect import value_validator
 
 INCIDENT_RULES: dict[str, IncidentRule] = {
@@ -240,7 +240,7 @@ class FieldEquals(Expectation):
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
         if not answer.ok:
             return True
-        shown_values = [r[self.field] for r in records_of(answer, self.marker) if self.field in r]
+        shown_values = [r[self.field] for r in records_for(answer, self.marker) if self.field in r]
         return not shown_values or any(v == self.value for v in shown_values)
 
     def to_dict(self) -> dict[str, Any]:

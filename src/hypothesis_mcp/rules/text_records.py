@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from hypothesis_mcp.connection import Outcome
-from hypothesis_mcp.rules.answers import has_values, records_holding
+from hypothesis_mcp.rules.answers import has_values, records_holding, values_of
 
 LINE = re.compile(r"^([A-Za-z_][\w.-]*): ?(.*)$")
 CELL = re.compile(r"(?<!\\)\|")
@@ -81,3 +81,27 @@ def records_of(outcome: Outcome, token: str) -> list[dict[str, Any]]:
     if has_values(outcome):
         return records_holding(outcome, token)
     return text_records_holding(outcome, token)
+
+
+def records_for(answer: Outcome, token: str) -> list[dict[str, Any]]:
+    """The records an answer shows holding `token`: a marked text anywhere in one of their texts; a
+    marker's number (a record with no text to mark: stateful.laws.model.numbered) as the whole value
+    of one of their fields."""
+    if not token.isdigit():
+        return records_of(answer, token)
+    number = int(token)
+
+    def holds(value: Any) -> bool:
+        if isinstance(value, str):
+            return value.strip() == token
+        return not isinstance(value, bool) and isinstance(value, int | float) and value == number
+
+    def objects(value: Any, depth: int = 0) -> list[dict[str, Any]]:
+        if isinstance(value, dict) and depth < 8:
+            return [value, *(o for v in value.values() for o in objects(v, depth + 1))]
+        if isinstance(value, list) and depth < 8:
+            return [o for v in value for o in objects(v, depth + 1)]
+        return []
+
+    found = [o for v in values_of(answer) for o in objects(v)] if has_values(answer) else text_records(answer)
+    return [r for r in found if any(holds(v) for v in r.values())]

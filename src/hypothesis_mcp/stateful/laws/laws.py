@@ -21,7 +21,7 @@ from hypothesis_mcp.rules.expectations import (
     SameAnswer,
     ShowsNone,
 )
-from hypothesis_mcp.rules.text_records import Plain, records_of
+from hypothesis_mcp.rules.text_records import Plain, records_for
 from hypothesis_mcp.stateful.fidelity import Change, Enums, change
 from hypothesis_mcp.strategies.markers import MARKER
 
@@ -59,7 +59,7 @@ def shows(answer: Outcome, tokens: tuple[str, ...]) -> bool:
 
 
 def field_values(answer: Outcome, mark: str, name: str) -> list[Any]:
-    return [r[name] for r in records_of(answer, mark) if name in r] if answer.ok else []
+    return [r[name] for r in records_for(answer, mark) if name in r] if answer.ok else []
 
 
 def differing(answer: Outcome, mark: str | None, values: dict[str, Any],

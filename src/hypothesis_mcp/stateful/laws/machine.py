@@ -9,6 +9,7 @@ import json
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from hypothesis import strategies as st
@@ -21,7 +22,7 @@ from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Binding, Call, RuleId
 from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shown, values_of
 from hypothesis_mcp.rules.expectations import FindsNothing, InOrder, NumberAt
-from hypothesis_mcp.rules.text_records import records_of, text_records
+from hypothesis_mcp.rules.text_records import records_for, text_records
 from hypothesis_mcp.stateful.laws.edges import at_edges, fits, renamed
 from hypothesis_mcp.stateful.laws.laws import (
     Breach,
@@ -35,13 +36,13 @@ from hypothesis_mcp.stateful.laws.laws import (
     missing,
     shows,
 )
-from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, sent
+from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, marks, numbered, sent
 from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
 from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, stepper, walk
 from hypothesis_mcp.stateful.looking import Pager, joined, scalars
 from hypothesis_mcp.stateful.variants import FOLDED, folded
-from hypothesis_mcp.stateful.watch import TEXT, full_arguments, size, tokens_of
-from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
+from hypothesis_mcp.stateful.watch import TEXT, all_marked, full_arguments, size
+from hypothesis_mcp.strategies import salted_marker, with_marker
 from hypothesis_mcp.strategies.markers import MARKER
 
 RENAME_LOST: RuleId = "probe-rename-lost-fields"
@@ -229,7 +230,8 @@ class Example:
         """A write of fresh marked values; without `judge` it is one of a series, neither held nor
         checked (only counted)."""
         marker = self.run.marker()
-        args = at_edges(tool, with_marker(drawn, marker), self.run.count, seen_identity)
+        args = numbered(tool, at_edges(tool, with_marker(drawn, marker), self.run.count, seen_identity), marker,
+                        seen_identity)
         key = identity_text(args.get(seen_identity or ""))
         if seen_identity is not None and key in self.learned.used:
             fresh = renamed(tool, args, seen_identity, self.run.count, lambda v: identity_text(v) in self.learned.used)
@@ -336,7 +338,8 @@ class Example:
         if actor.guessed and actor.tool.name in self.run.not_updaters:
             return
         marker = self.run.marker()
-        args = at_edges(actor.tool, {**with_marker(drawn, marker), actor.arg: value}, self.run.count, actor.arg)
+        args = numbered(actor.tool, at_edges(actor.tool, {**with_marker(drawn, marker), actor.arg: value},
+                                             self.run.count, actor.arg), marker, actor.arg)
         fields = sorted(set(args) - {actor.arg})
         only = fields[self.run.count // 3 % len(fields)] if fields and self.run.count % 3 == 0 else None
         if only is not None and only in args and only != actor.arg and self.valid(
@@ -347,7 +350,7 @@ class Example:
         at = len(self.calls) - 1
         facts = self.run.proven.get(actor.tool.name, actor.facts)
         if answer.ok and actor.guessed and actor.tool.name not in self.run.proven:
-            facts = self.prove(actor, held, tuple(sorted(tokens_of(args, marker))))
+            facts = self.prove(actor, held, tuple(sorted(marks(args, marker).values())))
             if not facts:
                 return
         if answer.ok:
@@ -911,8 +914,8 @@ def marking(answer: Outcome, held: Held) -> str | None:
     token of a nested object's field finds that object: one that finds a record holding a field the
     write set at its top comes first."""
     marks = sorted((t for t in held.token_list() if t not in held.shared), reverse=True)
-    found = [t for t in marks if records_of(answer, t)]
-    return next((t for t in found if any(set(r) & set(held.values) for r in records_of(answer, t))),
+    found = [t for t in marks if records_for(answer, t)]
+    return next((t for t in found if any(set(r) & set(held.values) for r in records_for(answer, t))),
                 next(iter(found), held.mark()))
 
 
@@ -933,8 +936,10 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
     keyed = [r for r in learned.readers if r.kind != "list"]
     lookers: list[tuple[Tool, Fact]] = [(r.tool, r.fact) for r in learned.listers] + [
         (c.tool, c.fact) for c in learned.counters]
-    writes = {t.name: full_arguments(t) for t, _ in creators}
-    patches = {a.tool.name: marked_arguments(a.tool, PLACEHOLDER) for a in learned.updaters}
+    # Every plain text carries the marker whatever it is called, as in the experiments that showed the
+    # roles: a record whose only text is named like a code (`color`) is then still told apart.
+    writes = {t.name: full_arguments(t).map(partial(all_marked, t)) for t, _ in creators}
+    patches = {a.tool.name: full_arguments(a.tool).map(partial(all_marked, a.tool)) for a in learned.updaters}
 
     def turned(which: int, count: int) -> int:
         """The tool a rule's draw picks, turned by the example's number: a search's first examples draw

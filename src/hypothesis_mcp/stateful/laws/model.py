@@ -7,7 +7,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.stateful.laws.edges import fits
 from hypothesis_mcp.stateful.watch import answer_values, tokens_of
 
 LIVE, REMOVED, REFUSED = "live", "removed", "refused"
@@ -41,7 +43,7 @@ class Held:
 
     @staticmethod
     def written(tool: str, args: dict[str, Any], marker: str, answer: Outcome, state: str = LIVE) -> Held:
-        tokens = {t.removeprefix(f"{marker}-"): t for t in tokens_of(args, marker)}
+        tokens = marks(args, marker)
         ids = answer_values(answer, args) if answer.ok else []
         return Held(tool, args, answer, marker, tokens, dict(args), state, ids=ids)
 
@@ -61,7 +63,7 @@ class Held:
 
     def updated(self, args: dict[str, Any], marker: str, named: str) -> set[str]:
         """The model after an update that named these fields; the tokens it wrote."""
-        fresh = {t.removeprefix(f"{marker}-"): t for t in tokens_of(args, marker)}
+        fresh = marks(args, marker)
         for name, value in args.items():
             # A field written again holds only what this write sent: its old tokens are gone.
             if name != named:
@@ -80,6 +82,47 @@ class Held:
     def mark(self) -> str | None:
         """A token the record holds now (it finds the record's object in a structured answer)."""
         return next(iter(sorted(set(self.tokens.values()) - self.shared)), None)
+
+
+NUMBERED = 10**8
+"""The least number a write's marker is spelt as: nine digits, under 2**31 (a store that keeps 32-bit
+integers keeps it, so a wrap is judged on the values at the edges, not on the record's own mark)."""
+
+
+def number_of(marker: str) -> int:
+    """The write's marker as a number of nine digits: markers of one run differ in their count, so
+    their numbers differ too."""
+    return NUMBERED + int(marker[2:], 16) % (9 * NUMBERED)
+
+
+def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None) -> dict[str, Any]:
+    """`args` where no text carries the marker (every text has a pattern or a short length, or the
+    record has none): the first number the write sets, but `keep` (the record's identity), holds the
+    marker's number where the schema admits it, so every reader can still tell the record apart
+    (Elle's unique values). Unchanged where a text carries the marker or no number fits."""
+    if tokens_of(args, marker):
+        return args
+    mark = number_of(marker)
+    required = set(tool.input_schema.get("required") or ())
+    # A required field first, in the schema's order: a store that drops an optional field then
+    # shows that as a value lost, not as the record gone.
+    for name in sorted(args, key=lambda n: (n not in required, list(tool.properties).index(n)
+                                            if n in tool.properties else len(tool.properties))):
+        value = args[name]
+        if name != keep and not isinstance(value, bool) and isinstance(value, int | float) \
+                and fits(tool, trial := {**args, name: mark}):
+            return trial
+    return args
+
+
+def marks(args: dict[str, Any], marker: str) -> dict[str, str]:
+    """The tokens a write placed, by field: its marked texts, and its marker's number where
+    `numbered` put it."""
+    found = {t.removeprefix(f"{marker}-"): t for t in tokens_of(args, marker)}
+    mark = number_of(marker)
+    found.update({name: str(mark) for name, value in args.items()
+                  if not isinstance(value, bool) and isinstance(value, int | float) and value == mark})
+    return found
 
 
 def sent(args: Any) -> str:

@@ -141,10 +141,11 @@ def identity_text(value: Any) -> str:
 
 
 def search_field(reader: Reader, args: dict[str, Any], tokens: dict[str, str]) -> str | None:
-    """The written field a search is asked by: its own, or for TEXT the first marked text."""
+    """The written field a search is asked by: its own, or for TEXT the first marked text (a
+    marker's number is no text a search matches)."""
     if reader.field == TEXT:
-        return next((f for f in args if f in tokens), None)
-    return reader.field if reader.field in tokens else None
+        return next((f for f in args if f in tokens and isinstance(args[f], str)), None)
+    return reader.field if reader.field in tokens and isinstance(args.get(reader.field), str) else None
 
 
 def guessed_counters(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> None:

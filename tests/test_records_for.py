@@ -1,0 +1,39 @@
+"""Finding a record by its marker's number (stateful/laws/model.py `numbered`): a record with no text
+to mark holds the number as one field's whole value, in JSON or in a text answer's records."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.rules.expectations import FieldEquals
+from hypothesis_mcp.rules.text_records import records_for
+
+
+def answered(value: Any) -> Outcome:
+    return Outcome.from_result({"content": [{"type": "text", "text": json.dumps(value)}]}, 0.0)
+
+
+def said(text: str) -> Outcome:
+    return Outcome.from_result({"content": [{"type": "text", "text": text}]}, 0.0)
+
+
+ROWS = [{"id": 1, "kwh": 724700931, "peak": 0}, {"id": 2, "kwh": 1724700931.5, "peak": 9}]
+
+
+def test_the_number_finds_the_record_holding_it_whole() -> None:
+    assert records_for(answered({"rows": ROWS}), "724700931") == [ROWS[0]]
+    assert records_for(answered({"rows": [{"kwh": 724700931.0}]}), "724700931") == [{"kwh": 724700931.0}]
+    assert records_for(answered({"rows": ROWS}), "72470093") == [], "a part of a number is not the number"
+
+
+def test_a_table_row_holds_it_as_a_cell() -> None:
+    table = "| id | kwh | peak |\n|---|---|---|\n| a.1 | 724700931 | 0 |\n| a.2 | 5 | 9 |"
+    assert [r["id"] for r in records_for(said(table), "724700931")] == ["a.1"]
+
+
+def test_a_field_judged_on_replay_is_read_from_that_record() -> None:
+    expect = FieldEquals("peak", 7, "724700931")
+    assert not expect.holds(answered({"rows": ROWS}))
+    assert expect.holds(answered({"rows": [{**ROWS[0], "peak": 7}]}))
