@@ -791,7 +791,7 @@ class Example:
         copy = self.calls[-1]
         now = self.listing(reader, self.call(reader.tool, self.learned.widest(reader.tool)))
         listed[name] = (len(self.calls) - 1, now)
-        stored = again.ok and size(now) == size(answer) + 1 and shows(now, tuple(sorted(tokens_of(args, marker))))
+        stored = again.ok and size(now) == size(answer) + 1 and shows(now, tuple(sorted(marks(args, marker).values())))
         if stored:
             self.run.writes += 1
             self.delta += 1
