@@ -52,3 +52,21 @@ def test_the_twin_draws_no_finding_of_the_machine() -> None:
     found = machine_findings(run(True))
     assert not found, [(r.tool, r.rule, r.confidence, r.message) for r in found]
 
+
+
+def pins(bug: bool) -> list[str]:
+    return [*SERVE, str(ROOT / "tests/servers/kept_pins.py"), *(("--bug", "declines") if bug else ())]
+
+
+def test_an_ignored_write_answered_otherwise_than_a_stored_one_is_a_low_warning() -> None:
+    """Pins whose second put to a place keeps the old pin and answers {"held": ..., "why": ...}, isError
+    false (tests/servers/kept_pins.py `--bug declines`): no refusal shape the engine knows, so it reads
+    as a success, but its members are not those of a stored put's answer, so a refusal in a shape the
+    run has not learned is not ruled out: the finding is a low warning. The twin, whose second put
+    replaces, draws no finding of the machine."""
+    report = engine(pins(True), grading(), probes=True, allow_writes=True, probe_config=ProbeConfig(laws="only"))
+    result = machine_finding(report, "pin_put", "probe-silent-noop")
+    assert result.confidence == "low" and result.status == "warn", (result.confidence, result.status)
+    assert "not shaped as the record's own write's" in result.message
+    twin = engine(pins(False), grading(), probes=True, allow_writes=True, probe_config=ProbeConfig(laws="only"))
+    assert not machine_findings(twin), [(r.tool, r.rule, r.confidence, r.message) for r in machine_findings(twin)]

@@ -686,6 +686,10 @@ class Watcher:
             # first record as a refusal does.
             kept = (answer.ok and bool(tokens_of(args, marker) - {f"{marker}-{name}"})
                     and all(shown(after[n]) == shown(before[n]) for n in after))
+            # Ignored, not refused, only where a snapshot still shows the first record's own values of
+            # the fields the write set: a replace that no reader shows is not ruled out otherwise.
+            ignored = kept and bool(self.showing(after, {f"{first.marker}-{k}" for k in args if k != name}
+                                                 & first.tokens))
             if not answer.ok or kept:
                 how = "is refused" if not answer.ok else "changed nothing, though answered as a success"
                 again = {**args, name: self.next_draw(tool)[1].get(name)}
@@ -701,7 +705,7 @@ class Watcher:
                 self.moved(before, after, +1)
                 calls = [first.call, *self.calls[start:]]
                 # A success that kept the first record is no refusal: law 10 judges it (laws/overwrites.py).
-                seen.identity, seen.overwrite = name, "refused" if not answer.ok else "ignored"
+                seen.identity, seen.overwrite = name, "ignored" if ignored else "refused"
                 seen.overwrite_fact = fact_shown(
                     f"{what} {how}, not replacing or adding: the same write with another {name} was "
                     "accepted and shown", calls=calls, source="experiment")

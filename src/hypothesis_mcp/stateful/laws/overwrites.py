@@ -129,7 +129,10 @@ def kept_first(example: Example, actor: Actor, held: Held, drawn: dict[str, Any]
         held.agreed.clear()
         example.check(Step("update", actor.tool.name, held, actor.facts, at))
         return
-    keeping = sorted(((r, i) for r, i, a in reads if shows(a, example.unasked(i, held.token_list()))),
+    # The record as first written: its own values of the fields the write set (a reader that shows only
+    # the identity cannot tell a replace from a write kept out).
+    old = tuple(sorted(t for k, t in held.tokens.items() if f"{marker}-{k}" in new and k != actor.arg))
+    keeping = sorted(((r, i) for r, i, a in reads if shows(a, example.unasked(i, old))),
                      key=lambda ri: ri[0].kind != "key")
     if not keeping:
         example.spoiled = True  # the record is gone as well: what the write did is not known
@@ -140,12 +143,13 @@ def kept_first(example: Example, actor: Actor, held: Held, drawn: dict[str, Any]
     example.checks.update(h.at for h in example.held if h.state == REFUSED and h.tool == actor.tool.name)
     alike = answered_alike(answer, held.answer)
     sure = alike and all(f.shown for f in (*actor.facts, reader.fact))
-    how = "" if alike else (" (its answer is not shaped as the record's own write's was: a refusal in a shape "
-                            "the run has not learned is not ruled out)")
+    how = "the write stored nothing and said it did" if alike else (
+        "the write stored nothing, and its answer is not shaped as the record's own write's was (a refusal in a "
+        "shape the run has not learned is not ruled out)")
     example.report([Breach(
         NOOP, actor.tool.name, f"{actor.tool.name} answered a second write to a record's {actor.arg} as a "
         f"success, yet {reader.tool.name} still shows the record as first written and none of the new values: "
-        f"the write stored nothing and said it did{how}", ContainsAny(new, answered=True), read_at,
+        f"{how}", ContainsAny(new, answered=True), read_at,
         (*actor.facts, reader.fact), "high" if sure else "low", pinned=(held.at, at))], start)
 
 
