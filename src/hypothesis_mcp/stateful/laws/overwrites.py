@@ -7,10 +7,11 @@ record by its other values.
 
 A creator the experiments showed ignoring such a write (answered as a success, no snapshot changed)
 is asked the same: a reader that shows the record must then show the new values. One that still
-shows the record as first written and none of the new values shows a write that stored nothing and
-said it did (`probe-silent-noop`), sure only where its answer is shaped as the record's own write's
-was: otherwise a refusal in a shape the run has not learned is not ruled out. A refusal is judged as
-any refused call is."""
+shows the record as first written (its own values of the fields the write set, not only its
+identity) and none of the new values shows a write that stored nothing and said it did
+(`probe-silent-noop`), sure only where its answer is shaped as the record's own write's was:
+otherwise a refusal in a shape the run has not learned is not ruled out. A refusal is judged as any
+refused call is."""
 
 from __future__ import annotations
 
