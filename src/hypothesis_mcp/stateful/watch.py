@@ -14,10 +14,11 @@ it. On one fresh server, the experiments are:
    first again the first, is a keyed reader and the write a creator shown through it (both or
    neither).
 2. For each creator, a second write shares one identity candidate at a time with a record it made:
-   replaced (the first record gone), refused (while the same write with another value was
-   accepted) or added beside it. The candidate whose sharing replaced or was refused is the
-   identity, unless a tool that takes nothing but that value still shows the first write's values
-   (an append a looker shows as one row): then nothing is shown. None, and every write adds:
+   replaced (the first record gone), refused or ignored (answered as a success, no snapshot
+   changed), each while the same write with another value was accepted, or added beside it. The
+   candidate whose sharing replaced, was refused or was ignored is the identity, unless a tool that
+   takes nothing but that value still shows the first write's values (an append a looker shows as
+   one row): then nothing is shown. None, and every write adds:
    appends. Values of the write's answer it did not send are candidates for a server-made id.
 3. Every other tool is called with a record's identity (its same-named arguments, or an id from the
    answer): one after whose call the record is gone from every looker is a remover; one whose call
@@ -685,6 +686,10 @@ class Watcher:
             # first record as a refusal does.
             kept = (answer.ok and bool(tokens_of(args, marker) - {f"{marker}-{name}"})
                     and all(shown(after[n]) == shown(before[n]) for n in after))
+            # Ignored, not refused, only where a snapshot still shows the first record's own values of
+            # the fields the write set: a replace that no reader shows is not ruled out otherwise.
+            ignored = kept and bool(self.showing(after, {f"{first.marker}-{k}" for k in args if k != name}
+                                                 & first.tokens))
             if not answer.ok or kept:
                 how = "is refused" if not answer.ok else "changed nothing, though answered as a success"
                 again = {**args, name: self.next_draw(tool)[1].get(name)}
@@ -699,7 +704,8 @@ class Watcher:
                                            ids, self.showing(after, marks)))
                 self.moved(before, after, +1)
                 calls = [first.call, *self.calls[start:]]
-                seen.identity, seen.overwrite = name, "refused"
+                # A success that kept the first record is no refusal: law 10 judges it (laws/overwrites.py).
+                seen.identity, seen.overwrite = name, "ignored" if ignored else "refused"
                 seen.overwrite_fact = fact_shown(
                     f"{what} {how}, not replacing or adding: the same write with another {name} was "
                     "accepted and shown", calls=calls, source="experiment")

@@ -3,7 +3,15 @@ replaces the record in every reader. It is judged as an update of that record (i
 as now written, and no number counts it as a new record, machine.py); then a search asked for a value
 only the replaced write held finds the record no more (an index that keeps old values). That search is
 judged only where the same words in another order find nothing: a search by words would find the
-record by its other values."""
+record by its other values.
+
+A creator the experiments showed ignoring such a write (answered as a success, no snapshot changed)
+is asked the same: a reader that shows the record must then show the new values. One that still
+shows the record as first written (its own values of the fields the write set, not only its
+identity) and none of the new values shows a write that stored nothing and said it did
+(`probe-silent-noop`), sure only where its answer is shaped as the record's own write's was:
+otherwise a refusal in a shape the run has not learned is not ruled out. A refusal is judged as any
+refused call is."""
 
 from __future__ import annotations
 
@@ -12,16 +20,22 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, precondition, rule
 
+from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.results import RuleId
-from hypothesis_mcp.rules.expectations import ShowsNone
+from hypothesis_mcp.rules.answers import NUMBER
+from hypothesis_mcp.rules.expectations import ContainsAny, ShowsNone
+from hypothesis_mcp.rules.text_records import text_records
 from hypothesis_mcp.stateful.laws.laws import Breach, shows
-from hypothesis_mcp.stateful.laws.machine import Example, Run
-from hypothesis_mcp.stateful.laws.model import Held
+from hypothesis_mcp.stateful.laws.machine import Example, Run, Step
+from hypothesis_mcp.stateful.laws.model import REFUSED, Held
 from hypothesis_mcp.stateful.laws.observe import Actor, Reader, search_field
-from hypothesis_mcp.stateful.watch import full_arguments
+from hypothesis_mcp.stateful.watch import full_arguments, tokens_of
+from hypothesis_mcp.strategies import with_marker
+from hypothesis_mcp.strategies.markers import MARKER
 
 OVERWRITE: RuleId = "probe-overwrite-kept-old"
+NOOP: RuleId = "probe-silent-noop"
 
 
 def overwrite_rules(run: Run) -> dict[str, Any]:
@@ -30,10 +44,18 @@ def overwrite_rules(run: Run) -> dict[str, Any]:
                for tool, seen in run.learned.creators
                if seen.overwrite == "replaces" and seen.identity is not None and seen.overwrite_fact is not None}
 
-    @precondition(lambda machine: bool(writers) and not machine.inert and not run.stop())
+    ignoring = {tool.name: Actor(tool, seen.identity, tuple(f for f in (seen.overwrite_fact, seen.identity_fact)
+                                                            if f is not None))
+                for tool, seen in run.learned.creators
+                if seen.overwrite == "ignored" and seen.identity is not None and seen.overwrite_fact is not None}
+
+    @precondition(lambda machine: bool(writers or ignoring) and not machine.inert and not run.stop())
     @rule(held=Bundle("records"), data=st.data())
     def overwrite(machine: Any, held: Held, data: st.DataObject) -> None:
         """A write of new values under `held`'s identity, through the tool that wrote it."""
+        if held.tool in ignoring:
+            kept_first(machine.example, ignoring[held.tool], held, data.draw(full_arguments(ignoring[held.tool].tool)))
+            return
         actor = writers.get(held.tool)
         if actor is None or not held.live or held.value_of(actor.arg) is None:
             return
@@ -76,3 +98,95 @@ def kept_old(example: Example, reader: Reader, held: Held, old: dict[str, Any], 
             OVERWRITE, reader.tool.name, f"after a write to the record's identity, which replaces it, "
             f"{reader.tool.name} still finds the record by its old {name} {value!r}", ShowsNone(now), start + 1,
             (*facts, reader.fact, words), pinned=(held.at, at))], start)
+
+
+def kept_first(example: Example, actor: Actor, held: Held, drawn: dict[str, Any]) -> None:
+    """A write of new values under `held`'s identity through a creator shown ignoring such writes:
+    refused, it is judged as any refused call; answered a success, every reader that shows the record
+    is asked for it, and one must show a new value (then the write stored: judged as an update)."""
+    value = held.value_of(actor.arg)
+    if value is None or not held.live or example.spoiled:
+        return
+    marker = example.run.marker()
+    args = {**with_marker(drawn, marker), actor.arg: value}
+    new = tuple(sorted(tokens_of(args, marker)))
+    if not new:
+        return
+    answer = example.call(actor.tool, args)
+    at = len(example.calls) - 1
+    if not answer.ok:
+        refused = Held.written(actor.tool.name, args, marker, answer, REFUSED)
+        refused.ids, refused.args, refused.at = held.ids, {**held.args, **args}, at
+        if refused.tokens:
+            example.held.append(refused)
+        example.check(Step("refused", actor.tool.name, refused, actor.facts))
+        return
+    start = len(example.calls)
+    reads = read_all(example, held)
+    example.checks.update(range(start, len(example.calls)))
+    if any(shows(answer_, new) for _, _, answer_ in reads):
+        held.before = {k: held.values[k] for k in args if k != actor.arg and k in held.values}
+        held.updated(args, marker, actor.arg)
+        held.agreed.clear()
+        example.check(Step("update", actor.tool.name, held, actor.facts, at))
+        return
+    # The record as first written: its own values of the fields the write set (a reader that shows only
+    # the identity cannot tell a replace from a write kept out).
+    old = tuple(sorted(t for k, t in held.tokens.items() if f"{marker}-{k}" in new and k != actor.arg))
+    keeping = sorted(((r, i) for r, i, a in reads if shows(a, example.unasked(i, old))),
+                     key=lambda ri: ri[0].kind != "key")
+    if not keeping:
+        example.spoiled = True  # the record is gone as well: what the write did is not known
+        return
+    reader, read_at = keeping[0]
+    # The example's refused writes through the tool are no part of this law, and a replay in which a
+    # call of the tool is refused shows nothing (rules.expectations.premise_refused): tried without first.
+    example.checks.update(h.at for h in example.held if h.state == REFUSED and h.tool == actor.tool.name)
+    alike = answered_alike(answer, held.answer)
+    sure = alike and all(f.shown for f in (*actor.facts, reader.fact))
+    how = "the write stored nothing and said it did" if alike else (
+        "the write stored nothing, and its answer is not shaped as the record's own write's was (a refusal in a "
+        "shape the run has not learned is not ruled out)")
+    example.report([Breach(
+        NOOP, actor.tool.name, f"{actor.tool.name} answered a second write to a record's {actor.arg} as a "
+        f"success, yet {reader.tool.name} still shows the record as first written and none of the new values: "
+        f"{how}", ContainsAny(new, answered=True), read_at,
+        (*actor.facts, reader.fact), "high" if sure else "low", pinned=(held.at, at))], start)
+
+
+def read_all(example: Example, held: Held) -> list[tuple[Reader, int, Outcome]]:
+    """Every reader shown to show `held`'s records, asked for it: its answer and where it is."""
+    found = []
+    for reader in example.learned.readers:
+        if reader.kind == "list":
+            if not any(c.tool == held.tool for c in reader.fact.shown_by):
+                continue
+            answer = example.listing(reader, example.call(reader.tool, example.learned.widest(reader.tool)))
+        elif (args := example.ask(reader, held)) is not None:
+            answer = example.call(reader.tool, args)
+        else:
+            continue
+        found.append((reader, len(example.calls) - 1, answer))
+    return found
+
+
+def answered_alike(answer: Outcome, other: Outcome) -> bool:
+    """Two writes answered in one shape: the same members (a JSON answer), the same names of its
+    `name: value` records (a text of records), else the same text once markers and numbers are blanked."""
+    return bool(shape(answer) == shape(other))
+
+
+def shape(answer: Outcome) -> Any:
+    value = answer.value()
+    if not isinstance(value, str):
+        return form(value)
+    if records := text_records(answer):
+        return tuple(tuple(sorted(r)) for r in records)
+    return NUMBER.sub("0", MARKER.sub("", value))
+
+
+def form(value: Any, depth: int = 0) -> Any:
+    """A value's shape without its values: an object's members, each with its value's shape."""
+    if isinstance(value, dict) and depth < 8:
+        return tuple(sorted((str(k), form(v, depth + 1)) for k, v in value.items()))
+    return "list" if isinstance(value, list) else "value"
