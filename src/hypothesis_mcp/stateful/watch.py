@@ -851,16 +851,12 @@ class Watcher:
     def stores(self) -> list[str]:
         """The creators, those whose records a looker shows first (every look shows what a call did to
         them, and they were the only stores before keyed reads), then those shown through keyed reads;
-        among each, the store of the newest live record first; last, creators with no live record."""
+        among each, the store of the newest live record first, then those with none live."""
         lookers = {t.name for t in self.lookers}
-        newest: dict[str, int] = {}
-        listed: set[str] = set()
-        for index, record in enumerate(self.live()):
-            newest[record.tool] = index
-            if lookers & set(record.where):
-                listed.add(record.tool)
-        held = sorted(newest, key=lambda name: (name not in listed, -newest[name]))
-        return held + [t.name for t in self.tools if self.seen[t.name].role in CREATORS and t.name not in newest]
+        newest = {record.tool: index for index, record in enumerate(self.live())}
+        creators = [t.name for t in self.tools if self.seen[t.name].role in CREATORS]
+        return sorted(creators, key=lambda name: (not lookers & set(self.seen[name].readers), name not in newest,
+                                                  -newest.get(name, 0)))
 
     def on_store(self, tool: Tool, creator: str) -> None:
         """The tool called with the identity of one of `creator`'s records; refused, in the shapes of
