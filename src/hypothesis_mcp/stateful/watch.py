@@ -85,6 +85,26 @@ LINE = re.compile(r"^\s*\|?\s*([A-Za-z_][\w.-]*)\s*[:=|]\s*(.+?)\s*\|?\s*$")
 TEXT = "text"
 
 
+@dataclass(frozen=True)
+class Move:
+    """How a looker's numbers moved (by path) with one record of `creator` made (+1) or removed (-1)."""
+
+    step: int
+    delta: dict[str, float]
+    creator: str
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A number shown counting records: its `path` moved by one with each record of `counts` made or
+    removed, and stood still with each record of `apart`; of any other creator's records it says
+    nothing."""
+
+    path: str
+    counts: frozenset[str]
+    apart: frozenset[str]
+
+
 @dataclass
 class Record:
     """One record a write of this run made: what it sent and what it answered."""
@@ -281,7 +301,7 @@ class Watcher:
         self.records: list[Record] = []
         self.shown_alive: dict[str, Call] = {}
         self.shown_removed: dict[str, Call] = {}
-        self.moves: dict[str, list[tuple[int, dict[str, float]]]] = {t.name: [] for t in self.lookers}
+        self.moves: dict[str, list[Move]] = {t.name: [] for t in self.lookers}
         self.changed: set[str] = set()
         self.snap = Snapshot()
         self.look_calls: list[Call] = []
@@ -487,7 +507,13 @@ class Watcher:
             marks = self.marks(tool, args, marker, ids, before, after)
             showing = self.showing(after, marks) if marks else []
             if not showing and not self.showing(before, marks):
-                return self.keyed(tool, Record(tool.name, args, marker, tokens_of(args, marker), answer, call, ids))
+                made = Record(tool.name, args, marker, tokens_of(args, marker), answer, call, ids)
+                found = self.keyed(tool, made)
+                if any(r is made for r in self.records):
+                    # A record no looker shows: how the lookers' numbers stood with it is what tells a
+                    # count of another store's records from a count of these.
+                    self.moved(before, after, +1, tool.name)
+                return found
             # A new record: a looker that shows it grew by one, and none shrank (a write that named an
             # existing record by chance changed or moved it instead).
             if not showing or not any(sized(after, n) - sized(before, n) == 1 for n in showing) or any(
@@ -495,7 +521,7 @@ class Watcher:
                 return None
             record = Record(tool.name, args, marker, marks, answer, call, ids, showing)
             self.records.append(record)
-            self.moved(before, after, +1)
+            self.moved(before, after, +1, tool.name)
             seen = self.seen[tool.name]
             if seen.role not in CREATORS:
                 seen.role = "create"
@@ -656,11 +682,12 @@ class Watcher:
                 return fewer, again
         return args, answer
 
-    def moved(self, before: dict[str, Outcome], after: dict[str, Outcome], step: int) -> None:
+    def moved(self, before: dict[str, Outcome], after: dict[str, Outcome], step: int, creator: str) -> None:
+        """How each looker's numbers moved with one record of `creator` made (+1) or removed (-1)."""
         for name in self.moves:
             if name in before and name in after and before[name].ok and after[name].ok:
                 old, new = numbers_in(before[name]), numbers_in(after[name])
-                self.moves[name].append((step, {p: new[p] - old[p] for p in new if p in old}))
+                self.moves[name].append(Move(step, {p: new[p] - old[p] for p in new if p in old}, creator))
 
     def identity(self, tool: Tool) -> None:
         """Vary each candidate alone: a second write that shares only it with a live record."""
@@ -702,7 +729,7 @@ class Watcher:
                     continue
                 self.records.append(Record(tool.name, again, marker, marks, accepted, self.calls[second],
                                            ids, self.showing(after, marks)))
-                self.moved(before, after, +1)
+                self.moved(before, after, +1, tool.name)
                 calls = [first.call, *self.calls[start:]]
                 # A success that kept the first record is no refusal: law 10 judges it (laws/overwrites.py).
                 seen.identity, seen.overwrite = name, "ignored" if ignored else "refused"
@@ -755,7 +782,7 @@ class Watcher:
             first.alive = bool(first.tokens)
             if new_shown and old and old_shown:
                 self.records.append(record)
-                self.moved(before, after, +1)
+                self.moved(before, after, +1, tool.name)
                 appended.append(name)
         if appended and appended == tried:
             seen.overwrite = "appends"
@@ -820,14 +847,32 @@ class Watcher:
         return (args, taken, marker) if taken else None
 
     def on_records(self, tool: Tool) -> None:
-        """The tool called with a record's identity; refused, in the shapes of ON_RECORDS, then in
-        them again with the next id from the answer."""
+        """The tool tried on a record of each store in turn (a store: one creator's records) until
+        one shows what it does: a tool of one store says nothing when given another's record."""
+        for creator in self.stores():
+            self.on_store(tool, creator)
+            if self.seen[tool.name].role is not None:
+                return
+
+    def stores(self) -> list[str]:
+        """The creators, those whose records a looker shows first (every look shows what a call did to
+        them, and they were the only stores before keyed reads), then those shown through keyed reads;
+        among each, the store of the newest live record first, then those with none live."""
+        lookers = {t.name for t in self.lookers}
+        newest = {record.tool: index for index, record in enumerate(self.live())}
+        creators = [t.name for t in self.tools if self.seen[t.name].role in CREATORS]
+        return sorted(creators, key=lambda name: (not lookers & set(self.seen[name].readers), name not in newest,
+                                                  -newest.get(name, 0)))
+
+    def on_store(self, tool: Tool, creator: str) -> None:
+        """The tool called with the identity of one of `creator`'s records; refused, in the shapes of
+        ON_RECORDS, then in them again with the next id from the answer."""
         variants = list(ON_RECORDS)
         attempt = 0
         while attempt < len(variants):
             variant = variants[attempt]
             attempt += 1
-            record = self.fresh_record()
+            record = self.fresh_record(creator)
             if record is None:
                 return
             filled = self.fill(tool, record, variant)
@@ -858,10 +903,18 @@ class Watcher:
             changed = [n for n in after if shown(after[n]) != shown(before[n])]
             ident = self.named_by(record, taken)
             seen = self.seen[tool.name]
+            carried = self.carried(record, args, taken) if gone else None
             calls = [record.call, *self.calls[start:]]
-            if gone:
+            if carried is not None:
                 record.alive = False
-                self.moved(before, after, -1)
+                seen.role = "update"
+                seen.fact = fact_shown(f"{tool.name} changes records: after its successful call with the {ident[1]} of "
+                                       f"a record, {where[0]} no longer showed it, and {carried[0]} given the "
+                                       f"{carried[1]} the call sent answered its values (moved, not removed)",
+                                       calls=calls, source="experiment")
+            elif gone:
+                record.alive = False
+                self.moved(before, after, -1, record.tool)
                 for name in self.showing(after, record.tokens):
                     self.shown_removed.setdefault(name, self.calls[start])
                 seen.role = "delete"
@@ -891,6 +944,20 @@ class Watcher:
                                                 source="experiment")
             return
 
+    def carried(self, record: Record, args: dict[str, Any], taken: dict[str, str]) -> tuple[str, str] | None:
+        """Where a record its keyed reads no longer show went: a keyed reader of its store that, given
+        a value the call sent beside the record's identity, answers the record's own values (those the
+        value does not carry); the reader and the argument that sent it."""
+        for key in self.keys.get(record.tool, []):
+            for arg, value in args.items():
+                if arg in taken or isinstance(value, bool) or not isinstance(value, str | int):
+                    continue
+                asked = {**self.base(key.reader), key.arg: value}
+                own = {t for t in record.tokens if t not in json.dumps(value)}
+                if own and self.valid(key.reader, asked) and self.showing({"": self.call(key.reader, asked)}, own):
+                    return key.reader.name, arg
+        return None
+
     def answer_id(self, record: Record, taken: dict[str, str], tool: Tool, calls: list[Call]) -> None:
         """An id the write answered, that another tool then took for that record: the server-made id."""
         creator = self.seen[record.tool]
@@ -915,15 +982,13 @@ class Watcher:
             return arg, arg
         return None, ", ".join(taken)
 
-    def fresh_record(self) -> Record | None:
-        """A live record; a new one when none is left."""
-        live = self.live()
+    def fresh_record(self, creator: str) -> Record | None:
+        """The creator's newest live record; a new one when none is left."""
+        live = [r for r in self.live() if r.tool == creator]
         if live:
             return live[-1]
-        for tool in self.tools:
-            if self.seen[tool.name].role in CREATORS and (record := self.try_create(tool)) is not None:
-                return record
-        return None
+        tool = next(t for t in self.tools if t.name == creator)
+        return self.try_create(tool) if self.seen[creator].role in CREATORS else None
 
     def read(self, tool: Tool, record: Record, taken: dict[str, str], answer: Outcome, asked: list[Call]) -> None:
         """A call that changed nothing: a reader, bound to the argument that took the record's
@@ -962,8 +1027,9 @@ class Watcher:
 
     def search(self, tool: Tool, record: Record) -> None:
         """Each text argument tried with each written text's value: a reader found by it searches. The
-        live record with the most texts of its own is the one looked for."""
-        record = max([record, *reversed(self.live())], key=lambda r: len(own_texts(r, self.records)))
+        live record of the same store with the most texts of its own is the one looked for."""
+        record = max([record, *(r for r in reversed(self.live()) if r.tool == record.tool)],
+                     key=lambda r: len(own_texts(r, self.records)))
         if not own_texts(record, self.records) and (
                 made := self.try_create(next(t for t in self.tools if t.name == record.tool))):
             record = made
@@ -1038,10 +1104,16 @@ class Watcher:
                 seen.fact = fact_shown(f"{tool.name} lists removed records: it showed a record only after the "
                                        "record was removed", calls=[self.shown_removed[tool.name]],
                                        source="experiment")
-            elif (path := counter(self.moves[tool.name])) is not None:
+            elif (tally := counter(self.moves[tool.name])) is not None:
+                counts, apart = self.named(tally.counts), self.named(tally.apart)
                 seen.role = "count"
-                seen.fact = fact_shown(f"{tool.name} counts records: its {path} moved by one with each record "
-                                       "made or removed, and it shows no record", calls=[], source="experiment")
+                seen.fact = fact_shown(f"{tool.name} counts records: its {tally.path} moved by one with each record "
+                                       f"of {counts} made or removed" + (f", and not with those of {apart}" if apart
+                                       else "") + ", and it shows no record", calls=[], source="experiment")
+
+    def named(self, names: frozenset[str]) -> str:
+        """Tool names in the order of the listing (the same order blind or named)."""
+        return ", ".join(t.name for t in self.tools if t.name in names)
 
 
 def sized(snap: dict[str, Outcome], name: str) -> int:
@@ -1084,15 +1156,19 @@ def ask_order(tool: Tool) -> int:
     return {True: 0, None: 1}.get(tool.read_only_hint, 2)
 
 
-def counter(moves: list[tuple[int, dict[str, float]]]) -> str | None:
-    """A number that moved by exactly the step of each of at least two record changes, both ways
-    when any removal was seen."""
+def counter(moves: list[Move]) -> Tally | None:
+    """A number that moved by exactly the step of each of at least two record changes of the
+    creators it counts, and stood still with each change of every other creator's records: what it
+    counts is only what it was shown to follow (a count of one store says nothing of another's)."""
     if len(moves) < 2:
         return None
-    paths = set.intersection(*(set(delta) for _, delta in moves))
+    paths = set.intersection(*(set(m.delta) for m in moves))
+    creators = {m.creator for m in moves}
     for path in sorted(paths):
-        if all(delta[path] == step for step, delta in moves):
-            return path
+        counts = frozenset(c for c in creators if all(m.delta[path] == m.step for m in moves if m.creator == c))
+        apart = frozenset(c for c in creators if all(m.delta[path] == 0 for m in moves if m.creator == c))
+        if counts and counts | apart == creators and sum(m.creator in counts for m in moves) >= 2:
+            return Tally(path, counts, apart)
     return None
 
 

@@ -156,7 +156,8 @@ class Example:
         self.checks: set[int] = set()
         """Indexes of the calls the checks made (not the steps): a reproduction tries without them first."""
         self.held: list[Held] = []
-        self.delta = 0
+        self.delta: dict[str, int] = {}
+        """Records made net by the example, by creator (a creator whose records it changed is a key)."""
         self.leaked: set[int] = set()
         """Refused writes (by index in `held`) a reader showed stored: a count counts them."""
         self.sizes: dict[str, int] = {}
@@ -244,7 +245,7 @@ class Example:
         held.at = len(self.calls) - 1
         if answer.ok:
             self.run.writes += 1
-            self.delta += 1  # a record made, whether or not its values can be told apart
+            self.made(tool.name, +1)  # a record made, whether or not its values can be told apart
             self.untracked = self.untracked or not judge
             if not judge:
                 self.unsized = set(self.sizes)  # a listing's size no longer tells what the next write added
@@ -318,7 +319,7 @@ class Example:
         self.learned.readers = [r for r in self.learned.readers if r.tool.name != name]
         self.learned.removers.append(Actor(reader.tool, reader.arg or "", (fact,)))
         held.state, held.removed = REMOVED, (name, at)
-        self.delta -= 1
+        self.made(held.tool, -1)
         self.check(Step("remove", name, held, (fact,)))
         return True
 
@@ -449,7 +450,7 @@ class Example:
             self.check(Step("read", actor.tool.name, held, actor.facts))
         elif answer.ok:
             held.state, held.removed = REMOVED, (actor.tool.name, len(self.calls) - 1)
-            self.delta -= 1
+            self.made(held.tool, -1)
             self.check(Step("remove", actor.tool.name, held, actor.facts))
 
     def read(self, reader: Reader, held: Held) -> None:
@@ -541,10 +542,12 @@ class Example:
         for counter in self.learned.counters:
             if counter.tool.name in self.run.not_counters or self.spoiled or self.uncounted:
                 continue
+            delta = self.counted_by(counter)
+            if delta is None:
+                continue
             answer = self.call(counter.tool, self.learned.widest(counter.tool))
             now = numbers_in(answer).get(counter.path)
             began = self.start.get(counter.tool.name)
-            delta = self.delta + len(self.leaked)
             if now is not None and began is not None and answer.ok and now != began + delta:
                 breach = miscounted(counter.tool.name, counter.path, len(self.calls) - 1, counter.fresh,
                                     delta, now, began + delta, (counter.fact,))
@@ -565,6 +568,19 @@ class Example:
             self.orders[name] = self.order(answer)
         self.report(breaches, start)
 
+    def made(self, creator: str, step: int) -> None:
+        """A record of `creator` made (+1) or removed (-1) by the example."""
+        self.delta[creator] = self.delta.get(creator, 0) + step
+
+    def counted_by(self, counter: Counter) -> int | None:
+        """The records the example added net that the counter was shown to count (refused writes a
+        reader showed stored among them); None where the example changed records of a creator the
+        experiments showed it neither counting nor leaving alone: that number is not known."""
+        leaked = [self.held[i].tool for i in self.leaked]
+        if {*self.delta, *leaked} - counter.counts - counter.apart:
+            return None
+        return sum(self.delta.get(c, 0) for c in counter.counts) + sum(t in counter.counts for t in leaked)
+
     def by_value(self, counter: Counter, answer: Outcome, start: int) -> list[Breach]:
         """Law 5 on a number a count shows per value of a field (its path ends with a value the
         field's schema lists, and with no other field's): it moves by the example's live records
@@ -573,11 +589,12 @@ class Example:
         if self.untracked or self.uncounted or self.leaked:
             return []
         began, now = self.numbers.get(counter.tool.name, {}), numbers_in(answer)
-        mine = [h for h in self.held if h.state != REFUSED]
+        mine = [h for h in self.held if h.state != REFUSED and h.tool in counter.counts]
         found = []
         for path, number in sorted(now.items()):
             value = path.rsplit(".", 1)[-1]
-            fields = {name for tool, _ in self.learned.creators for name, schema in tool.properties.items()
+            fields = {name for tool, _ in self.learned.creators if tool.name in counter.counts
+                      for name, schema in tool.properties.items()
                       if isinstance(schema, dict) and value in (schema.get("enum") or [])}
             if path == counter.path or path not in began or path not in counter.numbers or len(fields) != 1:
                 continue
@@ -794,7 +811,7 @@ class Example:
         stored = again.ok and size(now) == size(answer) + 1 and shows(now, tuple(sorted(marks(args, marker).values())))
         if stored:
             self.run.writes += 1
-            self.delta += 1
+            self.made(tool.name, +1)
         else:
             self.uncounted = self.uncounted or again.ok  # what the call made is not known: no count is judged
         self.untracked = True

@@ -55,6 +55,11 @@ class Counter:
     """The number a fresh server shows: a count's expectation on a fresh replay starts from it."""
     numbers: dict[str, float] = field(default_factory=dict)
     """Every number a fresh server shows, by path (counts per value among them)."""
+    counts: frozenset[str] = frozenset()
+    """The creators whose records the experiments showed it counting."""
+    apart: frozenset[str] = frozenset()
+    """The creators whose records the experiments showed it leaving uncounted; of any other's records
+    it says nothing, so an example that changed them judges no count."""
 
 
 @dataclass
@@ -125,10 +130,10 @@ def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> N
                 found.pagers[name] = (seen.paging, seen.paging_fact)
             if name in first and first[name].ok and size(first[name]) == 0:
                 found.empty.add(name)
-        elif seen.role == "count" and (path := counter(watcher.moves.get(name, []))) is not None:
+        elif seen.role == "count" and (tally := counter(watcher.moves.get(name, []))) is not None:
             numbers = numbers_in(first[name]) if name in first and first[name].ok else {}
-            if (fresh := numbers.get(path)) is not None:
-                found.counters.append(Counter(tool, path, fact, fresh, numbers))
+            if (fresh := numbers.get(tally.path)) is not None:
+                found.counters.append(Counter(tool, tally.path, fact, fresh, numbers, tally.counts, tally.apart))
     guessed_counters(found, watcher, first)
     guessed_updaters(found, watcher)
     guessed_removers(found, watcher)
@@ -155,14 +160,14 @@ def guessed_counters(found: Learned, watcher: Watcher, first: dict[str, Outcome]
     for tool in watcher.tools:
         moves = watcher.moves.get(tool.name, [])
         seen = watcher.seen.get(tool.name)
-        if (seen is not None and seen.role is not None) or not any(step < 0 for step, _ in moves):
+        if (seen is not None and seen.role is not None) or not any(m.step < 0 for m in moves):
             continue
-        path = counter([(step, delta) for step, delta in moves if step > 0])
+        tally = counter([m for m in moves if m.step > 0])
         numbers = numbers_in(first[tool.name]) if tool.name in first and first[tool.name].ok else {}
-        if path is not None and (fresh := numbers.get(path)) is not None:
-            fact = fact_guessed(f"{tool.name} counts records: its {path} moved by one with each record made",
+        if tally is not None and (fresh := numbers.get(tally.path)) is not None:
+            fact = fact_guessed(f"{tool.name} counts records: its {tally.path} moved by one with each record made",
                                 "no removal moved it back, so no experiment showed that it counts")
-            found.counters.append(Counter(tool, path, fact, fresh, numbers))
+            found.counters.append(Counter(tool, tally.path, fact, fresh, numbers, tally.counts, tally.apart))
 
 
 def guessed_updaters(found: Learned, watcher: Watcher) -> None:

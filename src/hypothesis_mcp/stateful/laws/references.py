@@ -80,7 +80,8 @@ def referring(example: Example, held: Held, value: str, tool: Tool, seen: Seen, 
     example.learned.used.add(key)
     answer = example.call(tool, args)
     other = Held.written(tool.name, args, marker, answer)
-    example.delta += answer.ok
+    if answer.ok:
+        example.made(tool.name, +1)
     example.untracked = example.untracked or (answer.ok and not other.tokens)
     if not answer.ok or not other.tokens:
         example.check(Step("create" if answer.ok else "refused", tool.name, None, (seen.fact,) if seen.fact else ()))
