@@ -68,6 +68,24 @@ class Tally:
     learned: bool = False
     listed: dict[str, set[float]] = field(default_factory=dict)
     """Per number, the values at which it equalled the records a listing showed."""
+    alike: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Per number, the choices (a boolean, an enum member) every record shared while it was learnt:
+    it may count only the records with one of them, until a record without it moved it too."""
+
+
+def choices(tool: Tool, args: dict[str, Any]) -> dict[str, Any]:
+    """The write's top-level choices: booleans and members of a declared enum."""
+    props = tool.input_schema.get("properties") or {}
+    return {name: value for name, value in args.items() if isinstance(value, bool)
+            or (isinstance(value, str | int) and value in ((props.get(name) or {}).get("enum") or ()))}
+
+
+def shared(tool: Tool, records: list[Record]) -> dict[str, Any]:
+    """The choices every record holds alike."""
+    if not records:
+        return {}
+    first = choices(tool, records[0].args)
+    return {k: v for k, v in first.items() if all(r.args.get(k) == v for r in records[1:])}
 
 
 class AgreeExample(Example):
@@ -140,8 +158,10 @@ class AgreeExample(Example):
             found = numbers_in(answer)
             tally.calls.extend([self.last_write(), self.calls[-1]])
             self.list_against(tally, found, answers)
+            records = list(self.model.values())
             if not tally.learned:
                 tally.live = {p for p in tally.live if found.get(p) == tally.base[p] + held}
+                tally.alike = {p: shared(self.ctx.write, records) for p in tally.live}
                 tally.learned = held >= 2 and bool(tally.live)
                 if tally.learned:
                     event(f"count learnt: {tally.reader.tool.name}")
@@ -149,7 +169,14 @@ class AgreeExample(Example):
             # A count shown by a listing first: a guessed one failing first would hide it.
             for path in sorted(tally.live, key=lambda p: (len(tally.listed.get(p, ())) < 2, p)):
                 expected = tally.base[path] + held
-                if found.get(path, expected) != expected:
+                # Each choice the learning records shared is another count this number may be: those
+                # records with it. A record without it that moved the number rules it out.
+                alike = tally.alike.get(path, {})
+                narrower = {k: tally.base[path] + sum(r.args.get(k) == v for r in records) for k, v in alike.items()}
+                if found.get(path) == expected:
+                    tally.alike[path] = {k: v for k, v in alike.items() if narrower[k] == expected}
+                    continue
+                if found.get(path, expected) != expected and found.get(path) not in narrower.values():
                     self.fail(COUNT, count_message(tally.reader.tool.name, path, tally.base[path], expected),
                               tally.reader,
                               {NumberAt.key: path, "value": expected}, confidence="high", check="agree",

@@ -51,6 +51,10 @@ def plain_calls(calls: list[Call]) -> tuple[list[Call], dict[str, str]]:
             token = f"{marker}-{field}"
             if marker is not None and text.startswith(token) and text != token:
                 mapping[text] = token
+    # Texts that would become one token stay as they were: distinct values stay distinct (a list's
+    # items may have to be unique, and a write of two equal items is refused, not plainer).
+    targets = [*mapping.values()]
+    mapping = {old: new for old, new in mapping.items() if targets.count(new) == 1}
     return [replace(c, arguments=cut(c.arguments)) for c in calls], mapping
 
 
