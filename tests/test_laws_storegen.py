@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from helpers import shared_run
-from storegen_laws import Pair, judge, serious_alarms
+from storegen_laws import ERROR_AS_SUCCESS, Pair, findings, judge, serious_alarms
 from storegen_truth import SKIP_REASON, command, describe, storegen_dir
 
 pytestmark = pytest.mark.skipif(storegen_dir() is None, reason=SKIP_REASON)
@@ -47,3 +47,17 @@ def test_twins_draw_no_medium_or_high_finding(pairs: list[Pair]) -> None:
 def test_each_bug_is_found_by_the_law_it_breaks(pairs: list[Pair]) -> None:
     missed = [(p.seed, p.bug_class, p.looser) for p in pairs if not p.found]
     assert missed == []
+
+
+CONTROLS = {25: "a tally per status taken for a total (probe-count-wrong, high); a search asked by a text longer "
+                "than its query takes, its refusal taken for disagreement (probe-readers-disagree, high)",
+            27: "a field inside an object the update sent taken for one it left alone (probe-data-lost, high)"}
+"""Correct twins that each drew a false finding once."""
+
+
+@pytest.mark.parametrize("seed", sorted(CONTROLS))
+def test_twins_that_once_drew_a_false_alarm_stay_clean(seed: int) -> None:
+    report = graded(seed, ("--correct",))
+    serious = [(f["tool"], f["rule"], f["confidence"]) for f in findings(report)
+               if f["confidence"] in ("high", "medium") and f["rule"] != ERROR_AS_SUCCESS]
+    assert serious == [], CONTROLS[seed]

@@ -308,7 +308,9 @@ class UpdateProbe:
         updated = {t.split("-", 1)[1] for t in new}
         stale = {f"{marker}-{name}" for name in updated} & created.tokens
         sent = names_in(args)
-        untouched = {t for t in created.tokens if t.split("-", 1)[1] not in updated and t.split("-", 1)[1] not in sent}
+        within = enclosing(created.args)
+        untouched = {t for t in created.tokens if t.split("-", 1)[1] not in updated
+                     and not {t.split("-", 1)[1], *within.get(t.split("-", 1)[1], ())} & sent}
         if any(t in text for t in new):
             self.judged += 1
             self.applied = self.applied or (list(calls), min(new).split("-", 1)[0], reader.tool.name)
@@ -470,6 +472,20 @@ def addressed_update_probe(run: ProbeHost, tool: Tool, readers: list[Reader],
                     return
     finally:
         run.pool.retire_warm()
+
+
+def enclosing(args: Any, above: tuple[str, ...] = ()) -> dict[str, set[str]]:
+    """Each member name the arguments hold, nested ones too, with the names of the objects around it:
+    an update that sends `meta: {}` replaces `meta.city`, so the city's loss is no loss of data."""
+    found: dict[str, set[str]] = {}
+    items = args.items() if isinstance(args, dict) else enumerate(args) if isinstance(args, list) else ()
+    for key, value in items:
+        path = (*above, str(key)) if isinstance(args, dict) else above
+        if isinstance(args, dict):
+            found.setdefault(str(key), set()).update(above)
+        for name, outer in enclosing(value, path).items():
+            found.setdefault(name, set()).update(outer)
+    return found
 
 
 def names_in(args: Any) -> set[str]:
