@@ -42,9 +42,9 @@ from hypothesis_mcp.stateful.modelrun import marker_salt, run_model, surest
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.steps import shown_calls
-from hypothesis_mcp.stateful.watch import size
+from hypothesis_mcp.stateful.watch import size, switch
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
-from hypothesis_mcp.strategies.dialect import value_validator
+from hypothesis_mcp.strategies.dialect import admits
 from hypothesis_mcp.vocabulary import is_query
 
 AGREE: RuleId = "probe-readers-disagree"
@@ -74,19 +74,12 @@ class Tally:
     it may count only the records with one of them, until a record without it moved it too."""
 
 
-def choices(tool: Tool, args: dict[str, Any]) -> dict[str, Any]:
-    """The write's top-level choices: booleans and members of a declared enum."""
-    props = tool.input_schema.get("properties") or {}
-    return {name: value for name, value in args.items() if isinstance(value, bool)
-            or (isinstance(value, str | int) and value in ((props.get(name) or {}).get("enum") or ()))}
-
-
 def shared(tool: Tool, records: list[Record]) -> dict[str, Any]:
-    """The choices every record holds alike."""
+    """The choices (a boolean, an enum member: watch.switch) every record holds alike."""
     if not records:
         return {}
-    first = choices(tool, records[0].args)
-    return {k: v for k, v in first.items() if all(r.args.get(k) == v for r in records[1:])}
+    return {k: v for k, v in records[0].args.items()
+            if switch(tool, k, v) and all(r.args.get(k) == v for r in records[1:])}
 
 
 class AgreeExample(Example):
@@ -251,7 +244,7 @@ class AgreeExample(Example):
             if self.asked_by_unkept(reader, record, answers[witness.tool.name]):
                 continue
             asked = self.reader_args(reader, record)
-            if not value_validator(reader.tool.input_schema or {"type": "object"}).is_valid(asked):
+            if not admits(reader.tool.input_schema or {"type": "object"}, asked):
                 continue  # asked outside its schema (a query longer than it takes): a refusal is its right
             again = self.call(reader.tool.name, asked)
             if again.kind != "result" or (again.ok and any(t in shown(again) for t in new)):

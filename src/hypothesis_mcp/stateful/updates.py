@@ -307,7 +307,7 @@ class UpdateProbe:
         marker = created.marker
         updated = {t.split("-", 1)[1] for t in new}
         stale = {f"{marker}-{name}" for name in updated} & created.tokens
-        sent = names_in(args)
+        sent = set(enclosing(args))  # nested names too: an object sent replaces the fields within it
         within = enclosing(created.args)
         untouched = {t for t in created.tokens if t.split("-", 1)[1] not in updated
                      and not {t.split("-", 1)[1], *within.get(t.split("-", 1)[1], ())} & sent}
@@ -486,13 +486,3 @@ def enclosing(args: Any, above: tuple[str, ...] = ()) -> dict[str, set[str]]:
         for name, outer in enclosing(value, path).items():
             found.setdefault(name, set()).update(outer)
     return found
-
-
-def names_in(args: Any) -> set[str]:
-    """Every member name the arguments hold, nested ones too: an update that sends an object
-    replaces the fields within it (a marked `meta.source` is the token of `source`)."""
-    if isinstance(args, dict):
-        return {str(k) for k in args} | {n for v in args.values() for n in names_in(v)}
-    if isinstance(args, list):
-        return {n for v in args for n in names_in(v)}
-    return set()
