@@ -91,6 +91,8 @@ class Run:
     """Guessed updates a keyed read showed changing a record, by tool: the fact it showed."""
     not_updaters: set[str] = field(default_factory=set)
     """Guessed updates whose change no keyed read showed: not called again."""
+    updates: dict[str, int] = field(default_factory=dict)
+    """Updates drawn so far, by tool: every third names one field."""
     controls: dict[tuple[str, str], bool] = field(default_factory=dict)
     """(keyed reader, identity never written): whether its read answered a success."""
     echoing: dict[tuple[str, str], bool] = field(default_factory=dict)
@@ -338,8 +340,9 @@ class Example:
             self.calls[-1] = Call(last.tool, last.arguments, last.method, binds)
 
     def update(self, actor: Actor, held: Held, drawn: dict[str, Any]) -> None:
-        """An update of `held`, its fields at the edges its turn picks; every third turn a patch that
-        names just one field where the schema allows it (a store may treat such a patch otherwise)."""
+        """An update of `held`, its fields at the edges its turn picks; every third update of each
+        tool (by its own turns, so what the other rules drew does not decide it) a patch that names
+        just one field where the schema allows it (a store may treat such a patch otherwise)."""
         value = held.value_of(actor.arg)
         if value is None or not held.live:
             return
@@ -349,7 +352,8 @@ class Example:
         args = numbered(actor.tool, at_edges(actor.tool, {**with_marker(drawn, marker), actor.arg: value},
                                              self.run.count, actor.arg), marker, actor.arg)
         fields = sorted(set(args) - {actor.arg})
-        only = fields[self.run.count // 3 % len(fields)] if fields and self.run.count % 3 == 0 else None
+        turn = self.run.updates[actor.tool.name] = self.run.updates.get(actor.tool.name, 0) + 1
+        only = fields[turn // 3 % len(fields)] if fields and turn % 3 == 2 else None
         if only is not None and only in args and only != actor.arg and self.valid(
                 actor.tool, narrow := {actor.arg: value, only: args[only]}):
             args = narrow
