@@ -727,7 +727,8 @@ class Example:
                 step.kind == "create" or step.moved or r[0].kind != "key" or r[2].ok)),
                 key=lambda r: step.moved and r[0].kind != "key")
             # A patch that sent no marked value is seen only by what it left out: those gone are lost.
-            left = bool(step.named) and not step.moved and not set(held.tokens) & step.named
+            left = bool(step.named) and not step.moved and not any(t in sent(self.calls[step.at].arguments)
+                                                                    for t in tokens)
             for reader, at, _ in asked[:1]:
                 found.append(missing(RENAME_LOST, step.tool, reader.tool.name, at, tokens, (*step.facts, reader.fact),
                                      f"{step.tool} gave the record a new identity, and lost what it held")
