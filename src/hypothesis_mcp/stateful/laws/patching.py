@@ -3,11 +3,12 @@ return to their defaults). Only a patch's left-out fields are judged: one that c
 
 The schemas tell it two ways. An update that may leave out a field its record's creator requires
 cannot mean to reset it (the record would then be one its creator refuses): a patch, as sure as the
-schemas. An update that takes a field without the default its creator declares for it (none, or
-another: `null` for "not given") does not say that leaving it out sets that default, as a replace
-does, and says where its schema repeats the creator's. Taken for a patch then, but by guess: where
-the creator requires only the key, a patch that resets what it leaves out and a replace answer
-alike, so a loss judged on that guess alone is a low warning, never more."""
+schemas. An update whose schema gives a field another default than its creator's (none, or `null`
+for "not given") does not say that leaving the field out sets the creator's default, as a replace's
+schema says by repeating it. Taken for a patch then, but by guess: where the creator requires only
+the key, a patch that resets what it leaves out and a replace answer alike, so a loss judged on that
+guess alone is a low warning, never more (machine.py makes it high where a read shows another field
+the call left out kept)."""
 
 from __future__ import annotations
 
