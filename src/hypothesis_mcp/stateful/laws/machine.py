@@ -17,7 +17,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, initial
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, Outcome
-from hypothesis_mcp.model.facts import Fact, fact_shown
+from hypothesis_mcp.model.facts import Fact, allowed, fact_shown
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Binding, Call, RuleId
 from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shown, values_of
@@ -29,6 +29,7 @@ from hypothesis_mcp.stateful.laws.laws import (
     changed_by_read,
     differing,
     field_breach,
+    field_values,
     first,
     kept,
     made_up,
@@ -38,6 +39,7 @@ from hypothesis_mcp.stateful.laws.laws import (
 )
 from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, marks, numbered, sent
 from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
+from hypothesis_mcp.stateful.laws.patching import defaults_dropped, required_left
 from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, stepper, walk
 from hypothesis_mcp.stateful.looking import Pager, joined, scalars
 from hypothesis_mcp.stateful.variants import FOLDED, folded
@@ -89,6 +91,8 @@ class Run:
     """Guessed updates a keyed read showed changing a record, by tool: the fact it showed."""
     not_updaters: set[str] = field(default_factory=set)
     """Guessed updates whose change no keyed read showed: not called again."""
+    updates: dict[str, int] = field(default_factory=dict)
+    """Updates drawn so far, by tool: every third names one field."""
     controls: dict[tuple[str, str], bool] = field(default_factory=dict)
     """(keyed reader, identity never written): whether its read answered a success."""
     echoing: dict[tuple[str, str], bool] = field(default_factory=dict)
@@ -145,6 +149,11 @@ class Step:
     """The fields a patch named: any other field of its record it changed is data lost."""
     moved: bool = False
     """The update gave its record a new identity: any other field it changed is lost by the move."""
+    guess: Fact | None = None
+    """The update is taken for a patch by this guess (patching.py): a loss judged on it is low."""
+
+    def guessed(self) -> tuple[Fact, ...]:
+        return () if self.guess is None else (self.guess,)
 
 
 class Example:
@@ -331,8 +340,9 @@ class Example:
             self.calls[-1] = Call(last.tool, last.arguments, last.method, binds)
 
     def update(self, actor: Actor, held: Held, drawn: dict[str, Any]) -> None:
-        """An update of `held`, its fields at the edges its turn picks; every third turn a patch that
-        names just one field where the schema allows it (a store may treat such a patch otherwise)."""
+        """An update of `held`, its fields at the edges its turn picks; every third update of each
+        tool (by its own turns, so what the other rules drew does not decide it) a patch that names
+        just one field where the schema allows it (a store may treat such a patch otherwise)."""
         value = held.value_of(actor.arg)
         if value is None or not held.live:
             return
@@ -342,7 +352,8 @@ class Example:
         args = numbered(actor.tool, at_edges(actor.tool, {**with_marker(drawn, marker), actor.arg: value},
                                              self.run.count, actor.arg), marker, actor.arg)
         fields = sorted(set(args) - {actor.arg})
-        only = fields[self.run.count // 3 % len(fields)] if fields and self.run.count % 3 == 0 else None
+        turn = self.run.updates[actor.tool.name] = self.run.updates.get(actor.tool.name, 0) + 1
+        only = fields[turn // 3 % len(fields)] if fields and turn % 3 == 2 else None
         if only is not None and only in args and only != actor.arg and self.valid(
                 actor.tool, narrow := {actor.arg: value, only: args[only]}):
             args = narrow
@@ -358,8 +369,11 @@ class Example:
             held.before = {k: before[k] for k in args if k != actor.arg and k in before}
             held.updated(args, marker, actor.arg)
             held.agreed.clear()
-            patch = self.patches(actor, held)
-            if not patch:
+            creator = next((t for t, _ in self.learned.creators if t.name == held.tool), None)
+            patch = required_left(creator, actor.tool, actor.arg)
+            guess = None if patch or ("probe-data-lost", actor.tool.name) in self.run.quiet else \
+                defaults_dropped(creator, actor.tool, actor.arg)
+            if not patch and guess is None:
                 # A replace may set what it does not name to its default: those fields are not judged,
                 # and the record is looked for by what this call sent.
                 held.values = {k: v for k, v in held.values.items() if k in args}
@@ -367,7 +381,7 @@ class Example:
                 held.tokens = {k: t for k, t in held.tokens.items() if t in sent(args)}
             moved = self.moved(actor, held, args)
             self.check(Step("update", actor.tool.name, held, facts, at,
-                            named=frozenset(args) if patch else frozenset(), moved=moved))
+                            named=frozenset(args) if patch or guess else frozenset(), moved=moved, guess=guess))
             return
         if actor.guessed and actor.tool.name not in self.run.proven:
             return
@@ -376,13 +390,6 @@ class Example:
         if refused.tokens:
             self.held.append(refused)
         self.check(Step("refused", actor.tool.name, refused, actor.facts))
-
-    def patches(self, actor: Actor, held: Held) -> bool:
-        """The update leaves out a field its record's creator requires, so it cannot mean to set the
-        fields it does not name to their defaults: it is a patch."""
-        creator = next((t for t, _ in self.learned.creators if t.name == held.tool), None)
-        needed = set(creator.input_schema.get("required") or ()) if creator is not None else set()
-        return bool(needed - set(actor.tool.input_schema.get("required") or ()) - {actor.arg})
 
     def prove(self, actor: Actor, held: Held, sent: tuple[str, ...]) -> tuple[Fact, ...]:
         """A guessed update is one where a keyed read of the record then shows a value its call
@@ -719,10 +726,19 @@ class Example:
             asked = sorted((r for r in readers if r[0].kind != "list" and self.claims(held) and (
                 step.kind == "create" or step.moved or r[0].kind != "key" or r[2].ok)),
                 key=lambda r: step.moved and r[0].kind != "key")
+            # A patch that sent no marked value is seen only by what it left out: those gone are lost.
+            left = bool(step.named) and not step.moved and not any(t in sent(self.calls[step.at].arguments)
+                                                                    for t in tokens)
             for reader, at, _ in asked[:1]:
                 found.append(missing(RENAME_LOST, step.tool, reader.tool.name, at, tokens, (*step.facts, reader.fact),
                                      f"{step.tool} gave the record a new identity, and lost what it held")
                              if step.moved else
+                             replace(missing("probe-data-lost", step.tool, reader.tool.name, at, tokens,
+                                             (*step.facts, *step.guessed(), reader.fact),
+                                             f"{step.tool} changed only the fields its call named, yet the "
+                                             "record lost the values it left out"),
+                                     confidence=allowed("high", step.guessed()))
+                             if left else
                              missing("probe-silent-noop", step.tool, reader.tool.name, at, tokens,
                                      (*step.facts, reader.fact),
                                      f"{step.tool} answered a success, yet no reader shows what it wrote"))
@@ -777,8 +793,12 @@ class Example:
                     rule, tool, what = (RENAME_LOST, step.tool, f"{step.tool} gave the record a new identity "
                                         "and changed another field")
                 elif mine and step.named and diff[0] not in step.named:
-                    rule, tool, what = ("probe-data-lost", step.tool,
+                    patch = self.keeps_left_out(step, held, answer, mark, diffs, at) or step.guess
+                    lost = field_breach("probe-data-lost", step.tool, name, at, mark or "", diff,
+                                        (*step.facts, *(() if patch is None else (patch,)), reader.fact),
                                         f"{step.tool} changed a field its call did not name")
+                    found.append(replace(lost, confidence=allowed(diff[3], () if patch is None else (patch,))))
+                    continue
                 elif rule == "probe-silent-noop" or (rule == "probe-readers-disagree" and not any(
                         not differing(a, marking(a, held), {diff[0]: diff[1]}, self.enums) and shows(a, tokens)
                         and r.tool.name != name for r, _, a in readers)):
@@ -786,6 +806,23 @@ class Example:
                 found.append(field_breach(rule, tool, name, at, mark or "", diff,
                                           (*step.facts, reader.fact), what))
         return found
+
+    def keeps_left_out(self, step: Step, held: Held, answer: Outcome, mark: str | None,
+                       diffs: list[tuple[str, Any, Any, str]], at: int) -> Fact | None:
+        """Where the update was taken for a patch by guess, a field its call left out that the
+        reader still shows with its own marked value shows the guess: no replace keeps a value
+        that is not a default. None where no such field shows."""
+        if step.guess is None or mark is None:
+            return None
+        changed = {d[0] for d in diffs}
+        for name, token in sorted(held.tokens.items()):
+            if name in step.named or name in changed or name not in held.values:
+                continue
+            if any(token in json.dumps(v, ensure_ascii=False, default=str) for v in field_values(answer, mark, name)):
+                return fact_shown(f"{step.tool} keeps the fields its call leaves out: after it, "
+                                  f"{self.calls[at].tool} still showed the record's {name} as last written",
+                                  calls=(self.calls[step.at], self.calls[at]), source="experiment")
+        return None
 
     def unlisted(self, step: Step, held: Held, readers: list[tuple[Reader, int, Outcome]],
                  listed: dict[str, tuple[int, Outcome]]) -> list[Breach]:
