@@ -340,7 +340,7 @@ class Example:
             return
         marker = self.run.marker()
         args = numbered(actor.tool, at_edges(actor.tool, {**with_marker(drawn, marker), actor.arg: value},
-                                             self.run.count, actor.arg), marker, actor.arg)
+                                             self.run.count, actor.arg), marker, actor.arg, fixed=True)
         fields = sorted(set(args) - {actor.arg})
         only = fields[self.run.count // 3 % len(fields)] if fields and self.run.count % 3 == 0 else None
         if only is not None and only in args and only != actor.arg and self.valid(
