@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from helpers import shared_run
+from hypothesis_mcp.stateful.config import ProbeConfig
 from storegen_laws import ERROR_AS_SUCCESS, Pair, findings, judge, serious_alarms
 from storegen_truth import SKIP_REASON, command, describe, storegen_dir
 
@@ -61,3 +62,25 @@ def test_twins_that_once_drew_a_false_alarm_stay_clean(seed: int) -> None:
     serious = [(f["tool"], f["rule"], f["confidence"]) for f in findings(report)
                if f["confidence"] in ("high", "medium") and f["rule"] != ERROR_AS_SUCCESS]
     assert serious == [], CONTROLS[seed]
+
+
+LAWS_PAIRS = {36: "evicts-silently"}
+"""Seeds graded with the laws machine on (probe config `laws: true`), bug and twin. Seed 36's records
+hold a quantity of 1 to 5 and enumerations under a key of `[a-z0-9_-]{1,16}`: the only place for a
+marker is the key, spelt bare (stateful/laws/model.py `bare`); its count per status, taken for the
+total while every record the experiments wrote shared one status, drew a false high count-wrong on
+the twin, and on the bug the count a full store never moves hid the records it dropped."""
+
+
+def graded_laws(seed: int, flags: tuple[str, ...]) -> dict[str, Any]:
+    report = shared_run(command(seed, flags=flags), smoke=True, probes=True, allow_writes=True,
+                        allow_deletes=True, timeout=10, probe_config=ProbeConfig(laws=True))
+    return report.to_dict()
+
+
+@pytest.mark.parametrize("seed", sorted(LAWS_PAIRS))
+def test_the_laws_machine_finds_the_bug_and_keeps_the_twin_clean(seed: int) -> None:
+    flags = ("--bug", LAWS_PAIRS[seed])
+    pair = judge(seed, describe(seed, flags)["bug"], graded_laws(seed, flags), graded_laws(seed, (*flags, "--correct")))
+    assert pair.found, pair.looser
+    assert serious_alarms([pair]) == []

@@ -1104,12 +1104,20 @@ class Watcher:
                 seen.fact = fact_shown(f"{tool.name} lists removed records: it showed a record only after the "
                                        "record was removed", calls=[self.shown_removed[tool.name]],
                                        source="experiment")
-            elif (tally := counter(self.moves[tool.name])) is not None:
+            elif (tally := counter(self.moves[tool.name], self.alike())) is not None:
                 counts, apart = self.named(tally.counts), self.named(tally.apart)
                 seen.role = "count"
                 seen.fact = fact_shown(f"{tool.name} counts records: its {tally.path} moved by one with each record "
                                        f"of {counts} made or removed" + (f", and not with those of {apart}" if apart
                                        else "") + ", and it shows no record", calls=[], source="experiment")
+
+    def alike(self) -> frozenset[str]:
+        """The choices (a boolean, an enum member) every record of the run held alike, as a path
+        names them: the experiments write each tool's choices as its first write had them."""
+        tools = {t.name: t for t in self.tools}
+        held = [{v if isinstance(v, str) else json.dumps(v) for k, v in r.args.items()
+                 if r.tool in tools and switch(tools[r.tool], k, v)} for r in self.records]
+        return frozenset(set.intersection(*held)) if held else frozenset()
 
     def named(self, names: frozenset[str]) -> str:
         """Tool names in the order of the listing (the same order blind or named)."""
@@ -1156,15 +1164,17 @@ def ask_order(tool: Tool) -> int:
     return {True: 0, None: 1}.get(tool.read_only_hint, 2)
 
 
-def counter(moves: list[Move]) -> Tally | None:
+def counter(moves: list[Move], alike: frozenset[str] = frozenset()) -> Tally | None:
     """A number that moved by exactly the step of each of at least two record changes of the
     creators it counts, and stood still with each change of every other creator's records: what it
-    counts is only what it was shown to follow (a count of one store says nothing of another's)."""
+    counts is only what it was shown to follow (a count of one store says nothing of another's).
+    A number named by a choice every record held `alike` (`by_status.blue`) may count only the
+    records with it: one named otherwise (`total`) goes first."""
     if len(moves) < 2:
         return None
     paths = set.intersection(*(set(m.delta) for m in moves))
     creators = {m.creator for m in moves}
-    for path in sorted(paths):
+    for path in sorted(paths, key=lambda p: (p.rsplit(".", 1)[-1] in alike, p)):
         counts = frozenset(c for c in creators if all(m.delta[path] == m.step for m in moves if m.creator == c))
         apart = frozenset(c for c in creators if all(m.delta[path] == 0 for m in moves if m.creator == c))
         if counts and counts | apart == creators and sum(m.creator in counts for m in moves) >= 2:

@@ -48,6 +48,7 @@ from hypothesis_mcp.strategies import salted_marker, with_marker
 from hypothesis_mcp.strategies.markers import MARKER
 
 RENAME_LOST: RuleId = "probe-rename-lost-fields"
+COUNT_WRONG: RuleId = "probe-count-wrong"
 MAX_RECORDS = 3
 """Records one example holds at most: every check reads each of them."""
 STEPPER_TRIES = 4
@@ -176,7 +177,8 @@ class Example:
         self.enums = enums(self.learned)
         self.uncounted = False
         """A write answered a success whose record no read could place (its own, or folded into
-        another): how many records the example made is not known, so no count is judged."""
+        another), or a count already tried broke again: how many records the example made is not
+        known, or the count says nothing new, so no count is judged."""
         self.spoiled = False
         """A breach already confirmed, or a counter that changed the store, showed in this example:
         what it holds now is no longer what its model says, so no later step is judged."""
@@ -350,7 +352,7 @@ class Example:
             return
         marker = self.run.marker()
         args = numbered(actor.tool, at_edges(actor.tool, {**with_marker(drawn, marker), actor.arg: value},
-                                             self.run.count, actor.arg), marker, actor.arg)
+                                             self.run.count, actor.arg), marker, actor.arg, fixed=True)
         fields = sorted(set(args) - {actor.arg})
         turn = self.run.updates[actor.tool.name] = self.run.updates.get(actor.tool.name, 0) + 1
         only = fields[turn // 3 % len(fields)] if fields and turn % 3 == 2 else None
@@ -650,6 +652,11 @@ class Example:
         if self.spoiled:
             return
         broken = first([b for b in breaches if (b.rule, b.tool) not in self.run.quiet])
+        # A count already tried says nothing of the records: the example goes on, its counts unjudged
+        # (a store that drops records past a size moves no count with each write once full).
+        if breaches and broken is None and all(b.rule == COUNT_WRONG for b in breaches):
+            self.uncounted = True
+            return
         self.spoiled = self.spoiled or (bool(breaches) and broken is None)
         if broken is not None:
             broken.history = self.run.writes

@@ -95,33 +95,51 @@ def number_of(marker: str) -> int:
     return NUMBERED + int(marker[2:], 16) % (9 * NUMBERED)
 
 
-def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None) -> dict[str, Any]:
+def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fixed: bool = False) -> dict[str, Any]:
     """`args` where no text carries the marker (every text has a pattern or a short length, or the
     record has none): the first number the write sets, but `keep` (the record's identity), holds the
     marker's number where the schema admits it, so every reader can still tell the record apart
-    (Elle's unique values). Unchanged where a text carries the marker or no number fits."""
+    (Elle's unique values). Where no number takes it, a text with a pattern holds the marker bare
+    (`bare`): the identity first, unless `fixed` (an update's identity names the record it changes).
+    Unchanged where a text carries the marker or nothing fits."""
     if tokens_of(args, marker):
         return args
     mark = number_of(marker)
     required = set(tool.input_schema.get("required") or ())
     # A required field first, in the schema's order: a store that drops an optional field then
     # shows that as a value lost, not as the record gone.
-    for name in sorted(args, key=lambda n: (n not in required, list(tool.properties).index(n)
-                                            if n in tool.properties else len(tool.properties))):
+    order = sorted(args, key=lambda n: (n not in required, list(tool.properties).index(n)
+                                        if n in tool.properties else len(tool.properties)))
+    for name in order:
         value = args[name]
         if name != keep and not isinstance(value, bool) and isinstance(value, int | float) \
                 and fits(tool, trial := {**args, name: mark}):
             return trial
+    first = [keep] if keep is not None and keep in args and not fixed else []
+    for name in dict.fromkeys(first + order):
+        if isinstance(args[name], str) and not (fixed and name == keep):
+            for spelt in bare(marker):
+                if fits(tool, trial := {**args, name: spelt}):
+                    return trial
     return args
 
 
+def bare(marker: str) -> tuple[str, ...]:
+    """The marker spelt with no field name, in the alphabets patterned texts (keys, codes) commonly
+    admit: as it is (`hm` and lower hex), as its number (digits alone), in lower letters alone (each
+    digit a letter past `f`), and each of these in upper case. Each is as unique as the marker."""
+    letters = marker[:2] + marker[2:].translate(str.maketrans("0123456789", "ghijklmnop"))
+    return tuple(dict.fromkeys((marker, str(number_of(marker)), letters, marker.upper(), letters.upper())))
+
+
 def marks(args: dict[str, Any], marker: str) -> dict[str, str]:
-    """The tokens a write placed, by field: its marked texts, and its marker's number where
-    `numbered` put it."""
+    """The tokens a write placed, by field: its marked texts, and its marker's number or bare
+    spelling where `numbered` put it."""
     found = {t.removeprefix(f"{marker}-"): t for t in tokens_of(args, marker)}
-    mark = number_of(marker)
+    mark, spelt = number_of(marker), bare(marker)
     found.update({name: str(mark) for name, value in args.items()
                   if not isinstance(value, bool) and isinstance(value, int | float) and value == mark})
+    found.update({name: value for name, value in args.items() if isinstance(value, str) and value in spelt})
     return found
 
 

@@ -130,7 +130,7 @@ def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> N
                 found.pagers[name] = (seen.paging, seen.paging_fact)
             if name in first and first[name].ok and size(first[name]) == 0:
                 found.empty.add(name)
-        elif seen.role == "count" and (tally := counter(watcher.moves.get(name, []))) is not None:
+        elif seen.role == "count" and (tally := counter(watcher.moves.get(name, []), watcher.alike())) is not None:
             numbers = numbers_in(first[name]) if name in first and first[name].ok else {}
             if (fresh := numbers.get(tally.path)) is not None:
                 found.counters.append(Counter(tool, tally.path, fact, fresh, numbers, tally.counts, tally.apart))
@@ -162,7 +162,7 @@ def guessed_counters(found: Learned, watcher: Watcher, first: dict[str, Outcome]
         seen = watcher.seen.get(tool.name)
         if (seen is not None and seen.role is not None) or not any(m.step < 0 for m in moves):
             continue
-        tally = counter([m for m in moves if m.step > 0])
+        tally = counter([m for m in moves if m.step > 0], watcher.alike())
         numbers = numbers_in(first[tool.name]) if tool.name in first and first[tool.name].ok else {}
         if tally is not None and (fresh := numbers.get(tally.path)) is not None:
             fact = fact_guessed(f"{tool.name} counts records: its {tally.path} moved by one with each record made",

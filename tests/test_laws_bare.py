@@ -1,0 +1,49 @@
+"""The laws machine on records whose only place for a marker is their key (stateful/laws/model.py
+`numbered`, `bare`): tests/servers/parcel_lockers.py stows parcels of bounded numbers under a locker
+tag that takes a capital and then capitals or digits, so neither a marked text nor the marker's
+nine-digit number fits any field. The machine writes the marker bare, in capitals, as the tag: a
+bank that silently keeps only its newest parcels is found as data lost on its write, confirmed on a
+fresh server, and the twin draws no finding of the machine and none at medium or high confidence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from helpers import ROOT, SERVE, engine, grading, machine_finding, machine_findings, results
+from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.replay import replay
+from hypothesis_mcp.results import Report
+from hypothesis_mcp.stateful.config import ProbeConfig
+
+BARE = re.compile(r"HM[0-9A-F]{8}")
+"""The marker in capitals: the spelling the tag's pattern admits."""
+_reports: dict[str | None, Report] = {}
+
+
+def lockers(bug: str | None) -> list[str]:
+    return [*SERVE, str(ROOT / "tests/servers/parcel_lockers.py"), *(["--bug", bug] if bug else [])]
+
+
+def run(bug: str | None) -> Report:
+    """One grading run per server, the laws machine alone (its budget is per server)."""
+    if bug not in _reports:
+        _reports[bug] = engine(lockers(bug), grading(max_examples=5), probes=True, allow_writes=True,
+                               probe_config=ProbeConfig(laws="only"))
+    return _reports[bug]
+
+
+def test_the_twin_draws_no_medium_or_high_finding() -> None:
+    found = [r for r in results(run(None)) if r.status in ("fail", "warn") and r.kind != "lint"
+             and r.confidence in ("high", "medium")]
+    assert not found, [(r.tool, r.rule, r.confidence, r.message) for r in found]
+    assert not machine_findings(run(None))
+
+
+def test_a_parcel_dropped_silently_is_found_by_its_bare_tag() -> None:
+    result = machine_finding(run("drops-oldest"), "stow", "probe-data-lost")
+    assert result.reproduction is not None and result.reproduction.fresh_server
+    tags = [c.arguments.get("tag") for c in result.reproduction.calls if c.tool == "stow"]
+    assert len(tags) > 4 and all(isinstance(t, str) and BARE.fullmatch(t) for t in tags), tags
+    assert replay(result, parse_target(lockers("drops-oldest"))).still_fails
+    assert not replay(result, parse_target(lockers(None))).still_fails
