@@ -14,12 +14,17 @@
   answers a line per member; setDuty(callsign, name, duty) changes a member, refused for a callsign
   nobody enlisted. No removal. Bug: setDuty of a callsign nobody enlisted answers the member it would
   have enlisted, and stores nothing.
+- meter (dotted names, JSON text, no text fields: no marker fits): meter.log(level, on) files a reading
+  under a number it makes; meter.get(id), meter.all(), meter.adjust(id, level, on), refused for an id
+  that holds no reading, and meter.drop(id). Bug: meter.adjust of an id that holds no reading answers
+  the reading it would have filed, and stores nothing.
 
     python tests/servers/absent_updates.py --store NAME [--bug]
 """
 
 from __future__ import annotations
 
+import json
 from functools import partial
 from typing import Annotated
 
@@ -31,6 +36,7 @@ from pydantic import BaseModel, Field
 
 Name = Annotated[str, Field(min_length=1, max_length=120)]
 Nights = Annotated[int, Field(ge=1, le=60)]
+Level = Annotated[int, Field(ge=0, le=100)]
 Callsign = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{2,40}$")]
 READ = ToolAnnotations(read_only_hint=True)
 CHANGE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
@@ -121,6 +127,43 @@ def roster(mcp: MCPServer, bug: bool) -> None:
         return said(member)
 
 
+def meter(mcp: MCPServer, bug: bool) -> None:
+    readings: dict[int, dict[str, object]] = {}
+    made = [100]
+
+    @mcp.tool(name="meter.log", description="File a reading.", structured_output=False)
+    def log(level: Level, on: bool) -> str:
+        made[0] += 1
+        readings[made[0]] = {"id": made[0], "level": level, "on": on}
+        return json.dumps(readings[made[0]])
+
+    @mcp.tool(name="meter.get", description="One reading.", annotations=READ, structured_output=False)
+    def get(id: int) -> str:
+        if id not in readings:
+            raise ToolError(f"no reading {id}")
+        return json.dumps(readings[id])
+
+    @mcp.tool(name="meter.all", description="Every reading.", annotations=READ, structured_output=False)
+    def all_() -> str:
+        return json.dumps(list(readings.values()))
+
+    @mcp.tool(name="meter.adjust", description="Change a reading.", annotations=CHANGE, structured_output=False)
+    def adjust(id: int, level: Level, on: bool) -> str:
+        if id not in readings:
+            if bug:
+                return json.dumps({"id": id, "level": level, "on": on})
+            raise ToolError(f"no reading {id}")
+        readings[id] = {"id": id, "level": level, "on": on}
+        return json.dumps(readings[id])
+
+    @mcp.tool(name="meter.drop", description="Drop a reading.", annotations=ToolAnnotations(destructive_hint=True),
+              structured_output=False)
+    def drop(id: int) -> str:
+        if readings.pop(id, None) is None:
+            raise ToolError(f"no reading {id}")
+        return json.dumps({"dropped": id})
+
+
 if __name__ == "__main__":
-    serving.main_stores({"kennel": kennel, "lodge": partial(kennel, revive=True), "roster": roster}, "absent",
-                        __doc__ or "")
+    serving.main_stores({"kennel": kennel, "lodge": partial(kennel, revive=True), "roster": roster, "meter": meter},
+                        "absent", __doc__ or "")

@@ -18,15 +18,16 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, precondition, rule
 
+from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome
-from hypothesis_mcp.rules.expectations import ContainsAny
+from hypothesis_mcp.rules.expectations import ContainsAny, Finds
 from hypothesis_mcp.stateful.laws.edges import renamed
 from hypothesis_mcp.stateful.laws.laws import Breach, shows
 from hypothesis_mcp.stateful.laws.machine import Example, Run
 from hypothesis_mcp.stateful.laws.model import Held, marks, numbered
 from hypothesis_mcp.stateful.laws.observe import Actor, Reader, identity_text
 from hypothesis_mcp.stateful.laws.overwrites import NOOP, answered_alike, read_all
-from hypothesis_mcp.stateful.watch import all_marked, full_arguments
+from hypothesis_mcp.stateful.watch import Seen, all_marked, full_arguments
 from hypothesis_mcp.strategies import with_marker
 
 REMOVED, UNWRITTEN = "removed", "unwritten"
@@ -107,7 +108,99 @@ def absent_rules(run: Run) -> dict[str, Any]:
             pinned=(held.at, held.removed[1], at) if way == REMOVED and held.removed else (at,))], start)
         example.spoiled = True  # a breach already confirmed: nothing after is judged
 
-    return {"update_absent": update_absent}
+    @precondition(lambda machine: not machine.example.held and any(open_to(a) for a in updaters)
+                  and not machine.inert and not run.stop())
+    @rule(which=st.integers(0, max(0, len(updaters) - 1)), data=st.data())
+    def update_absent_bare(machine: Any, which: int, data: st.DataObject) -> None:
+        """Where the example holds no record (no marker fits the store's values), the same law on a
+        record of the rule's own, told by its identity alone: a keyed read of it must answer."""
+        example: Example = machine.example
+        actor = updaters[which % len(updaters)]
+        found = keyed_creator(example, actor)
+        if not open_to(actor) or example.spoiled or found is None:
+            return
+        (creator, seen), reader = found
+        patches = full_arguments(actor.tool).map(partial(all_marked, actor.tool))
+        record = bare(example, creator, seen.identity, data.draw(full_arguments(creator)))
+        value = record.value_of(actor.arg) if record is not None else None
+        if record is None or value is None:
+            return
+        if actor.tool.name not in run.answers:
+            shaped = example.call(actor.tool, {**data.draw(patches), actor.arg: value})
+            if not shaped.ok:
+                return
+            run.answers[actor.tool.name] = shaped
+        ways = [w for w in (REMOVED, UNWRITTEN) if refused.get((actor.tool.name, w), 0) < REFUSALS
+                and (w == UNWRITTEN or learned.removers)]
+        if not ways:
+            return
+        way = data.draw(st.sampled_from(ways))
+        ghost = removed(example, record) if way == REMOVED else unwritten(example, record, actor, seen.identity)
+        value = ghost.value_of(actor.arg) if ghost is not None else None
+        args = {**data.draw(patches), actor.arg: value}
+        asked = example.ask(reader, ghost) if ghost is not None else None
+        if ghost is None or value is None or asked is None or not example.valid(actor.tool, args):
+            return
+        answer = example.call(actor.tool, args)
+        at = len(example.calls) - 1
+        if not answer.ok:
+            refused[(actor.tool.name, way)] = refused.get((actor.tool.name, way), 0) + 1
+            return
+        start = len(example.calls)
+        read = example.call(reader.tool, asked)
+        example.spoiled = True  # what the call did is judged here, and nowhere after
+        if read.ok:
+            makes.add(actor.tool.name)
+            return
+        if read.kind != "result" or not answered_alike(answer, run.answers[actor.tool.name]):
+            return
+        example.spoiled = False
+        facts = (*actor.facts, *removal_facts(learned.removers, record), reader.fact)
+        how = "the example had removed" if way == REMOVED else "no call had written"
+        example.report([Breach(
+            NOOP, actor.tool.name, f"{actor.tool.name} answered an update of a record {how} as a success, as it "
+            f"answers an update it stores, yet {reader.tool.name} then refuses the record: a failed update answered "
+            "as a success", Finds(str(value)), start, facts, "high" if all(f.shown for f in facts) else "low",
+            details={"identity": value, "absent": way},
+            pinned=(record.at, record.removed[1], at) if way == REMOVED and record.removed else (at,))], start)
+        example.spoiled = True
+
+    return {"update_absent": update_absent, "update_absent_bare": update_absent_bare}
+
+
+def keyed_creator(example: Example, actor: Actor) -> tuple[tuple[Tool, Seen], Reader] | None:
+    """A creator whose records a keyed read was shown reading, with that read."""
+    for creator, seen in example.learned.creators:
+        for reader in example.learned.readers:
+            shown = any(c.tool == creator.name for c in reader.fact.shown_by)
+            if reader.kind == "key" and not reader.guessed and shown:
+                return (creator, seen), reader
+    return None
+
+
+def bare(example: Example, creator: Tool, identity: str | None, drawn: dict[str, Any]) -> Held | None:
+    """A record the rule writes and the example does not hold (it holds no marked value): counted as
+    made, so counts stay judged, but by no value of its fields."""
+    marker = example.run.marker()
+    args = with_marker(drawn, marker)
+    used = example.learned.used
+    if identity is not None and identity_text(args.get(identity)) in used:
+        fresh = renamed(creator, args, identity, example.run.count, lambda v: identity_text(v) in used)
+        if fresh is None:
+            return None
+        args = fresh
+    if identity is not None:
+        used.add(identity_text(args.get(identity)))
+    answer = example.call(creator, args)
+    if not answer.ok:
+        return None
+    example.run.writes += 1
+    example.made(creator.name, +1)
+    example.untracked = True  # a record the example does not hold: counts per value are not judged
+    record = Held.written(creator.name, args, marker, answer)
+    record.at = len(example.calls) - 1
+    example.bind(record)
+    return record
 
 
 def removed(example: Example, held: Held) -> Held | None:

@@ -32,7 +32,8 @@ CONFIRMS = 3
 """Breaches of one round tried on fresh servers, at most (shortest first)."""
 LAWS: tuple[Law, ...] = (series_rules, covering_rules, folding_rules, references_rules, overwrite_rules,
                          absent_rules)
-"""The laws of their own modules (6 to 10), beside those machine.py judges after every step."""
+"""The laws of their own modules (6 to 10, and law 2 on updates of absent records), beside those
+machine.py judges after every step."""
 
 
 def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
