@@ -39,6 +39,8 @@ store that refuses them keeps the law; more tries only cost calls)."""
 def absent_rules(run: Run) -> dict[str, Any]:
     learned = run.learned
     updaters = [a for a in learned.updaters if not a.guessed]
+    if not updaters:
+        return {}  # no rule at all: the machine of a server with no update draws as it did without this law
     identities = {tool.name: seen.identity for tool, seen in learned.creators if seen.identity is not None}
     refused: dict[tuple[str, str], int] = {}
     makes: set[str] = set()
