@@ -108,7 +108,6 @@ def absent_rules(run: Run) -> dict[str, Any]:
             "a failed update answered as a success", ContainsAny(tokens, answered=True), read_at, facts,
             "high" if all(f.shown for f in facts) else "low", details={"identity": value, "absent": way},
             pinned=(held.at, held.removed[1], at) if way == REMOVED and held.removed else (at,))], start)
-        example.spoiled = True  # a breach already confirmed: nothing after is judged
 
     @precondition(lambda machine: not machine.example.held and any(open_to(a) for a in updaters)
                   and not machine.inert and not run.stop())
@@ -150,13 +149,11 @@ def absent_rules(run: Run) -> dict[str, Any]:
             return
         start = len(example.calls)
         read = example.call(reader.tool, asked)
-        example.spoiled = True  # what the call did is judged here, and nowhere after
         if read.ok:
-            makes.add(actor.tool.name)
+            makes.add(actor.tool.name)  # an upsert: the store holds a record the example does not count
+        if read.ok or read.kind != "result" or not answered_alike(answer, run.answers[actor.tool.name]):
+            example.spoiled = True  # what the call did is not known: the example is judged no further
             return
-        if read.kind != "result" or not answered_alike(answer, run.answers[actor.tool.name]):
-            return
-        example.spoiled = False
         facts = (*actor.facts, *removal_facts(learned.removers, record), reader.fact)
         how = "the example had removed" if way == REMOVED else "no call had written"
         example.report([Breach(
@@ -165,14 +162,15 @@ def absent_rules(run: Run) -> dict[str, Any]:
             "as a success", Finds(str(value)), start, facts, "high" if all(f.shown for f in facts) else "low",
             details={"identity": value, "absent": way},
             pinned=(record.at, record.removed[1], at) if way == REMOVED and record.removed else (at,))], start)
-        example.spoiled = True
 
     return {"update_absent": update_absent, "update_absent_bare": update_absent_bare}
 
 
 def keyed_creator(example: Example, actor: Actor) -> tuple[tuple[Tool, Seen], Reader] | None:
-    """A creator whose records a keyed read was shown reading, with that read."""
-    for creator, seen in example.learned.creators:
+    """A creator whose records a keyed read was shown reading, with that read: one whose records the
+    update was shown acting on first."""
+    acted = {c.tool for f in actor.facts for c in f.shown_by}
+    for creator, seen in sorted(example.learned.creators, key=lambda c: c[0].name not in acted):
         for reader in example.learned.readers:
             shown = any(c.tool == creator.name for c in reader.fact.shown_by)
             if reader.kind == "key" and not reader.guessed and shown:
