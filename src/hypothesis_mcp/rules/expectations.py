@@ -228,6 +228,21 @@ class FindsNothing(Expectation):
 
 
 @dataclass(frozen=True)
+class Finds(Expectation):
+    """A keyed read of an identity an update answered as changed answers a success: the record is
+    there (a record with no value to mark is told by its identity alone)."""
+
+    asked: str
+    key: ClassVar[str] = "finds"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        return answer.ok
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.asked}
+
+
+@dataclass(frozen=True)
 class FieldEquals(Expectation):
     """The record the read shows (the object, or the text record, holding `marker`) has `field` equal
     to what was written."""
@@ -563,6 +578,8 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return ShowsNone(tuple(data[ShowsNone.key]))
     if FindsNothing.key in data:
         return FindsNothing(str(data[FindsNothing.key]))
+    if Finds.key in data:
+        return Finds(str(data[Finds.key]))
     if data.get(FailsAsError.key):
         return FailsAsError()
     if Replaced.key in data:

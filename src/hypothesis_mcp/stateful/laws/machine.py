@@ -107,6 +107,8 @@ class Run:
     """Tries to learn how a listing pages by a number, while the store may still fit one page."""
     tails: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The arguments of each listing's last page when the last example began: the next walks on from it."""
+    answers: dict[str, Outcome] = field(default_factory=dict)
+    """Each update's latest answer that was no refusal: the shape its successes take."""
 
     def paging(self, lister: Reader) -> Pager | Stepper | None:
         name = lister.tool.name
@@ -368,6 +370,7 @@ class Example:
             if not facts:
                 return
         if answer.ok:
+            self.run.answers[actor.tool.name] = answer
             held.before = {k: before[k] for k in args if k != actor.arg and k in before}
             held.updated(args, marker, actor.arg)
             held.agreed.clear()

@@ -73,6 +73,9 @@ class Learned:
     """For a listing that pages: how its answer names the next page, and the experiment that showed it."""
     sized: dict[str, str | None] = field(default_factory=dict)
     """For a listing: the parameter an experiment showed sizing its pages (None: none did)."""
+    bins: list[Reader] = field(default_factory=list)
+    """Listings an experiment showed listing removed records (a trash): a record updated after its
+    removal may show there."""
     empty: set[str] = field(default_factory=set)
     """The listings that showed no record on the fresh server."""
     used: set[str] = field(default_factory=set)
@@ -130,6 +133,8 @@ def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> N
                 found.pagers[name] = (seen.paging, seen.paging_fact)
             if name in first and first[name].ok and size(first[name]) == 0:
                 found.empty.add(name)
+        elif seen.role == "list":
+            found.bins.append(Reader(tool, "list", fact))
         elif seen.role == "count" and (tally := counter(watcher.moves.get(name, []), watcher.alike())) is not None:
             numbers = numbers_in(first[name]) if name in first and first[name].ok else {}
             if (fresh := numbers.get(tally.path)) is not None:

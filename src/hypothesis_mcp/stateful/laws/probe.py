@@ -12,6 +12,7 @@ from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.results import CONFIDENCE_ORDER
 from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
+from hypothesis_mcp.stateful.laws.absent import absent_rules
 from hypothesis_mcp.stateful.laws.confirm import REPLAYS, confirmed
 from hypothesis_mcp.stateful.laws.covering import covering_rules
 from hypothesis_mcp.stateful.laws.folding import folding_rules
@@ -29,8 +30,10 @@ ROUNDS = 6
 server of several faults draws each: fresh starts grow with findings, not with tools)."""
 CONFIRMS = 3
 """Breaches of one round tried on fresh servers, at most (shortest first)."""
-LAWS: tuple[Law, ...] = (series_rules, covering_rules, folding_rules, references_rules, overwrite_rules)
-"""The laws of their own modules (6 to 10), beside those machine.py judges after every step."""
+LAWS: tuple[Law, ...] = (series_rules, covering_rules, folding_rules, references_rules, overwrite_rules,
+                         absent_rules)
+"""The laws of their own modules (6 to 10, and law 2 on updates of absent records), beside those
+machine.py judges after every step."""
 
 
 def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:

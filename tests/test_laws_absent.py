@@ -1,0 +1,52 @@
+"""The laws machine updates records that are not there (stateful/laws/absent.py): one it removed, or
+an identity no call wrote (tests/servers/absent_updates.py). A store that answers such an update as a
+success and stores nothing is found, on the update, at high confidence on facts experiments showed;
+its reproduction replays from a fresh start on the buggy store and not on its twin, also where no
+marker fits the record (meter). Twins that refuse the update, or that book the removed record again (a
+reader then shows it), draw no finding."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import ROOT, SERVE, engine, grading, machine_finding, machine_findings
+from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.replay import replay
+from hypothesis_mcp.results import Report
+from hypothesis_mcp.stateful.config import ProbeConfig
+
+FOUND = [("kennel", "amend_stay", ["check_in", "check_out", "amend_stay", "stay"]),
+         ("roster", "setDuty", ["setDuty", "getMember"]),
+         ("meter", "meter.adjust", ["meter.log", "meter.drop", "meter.adjust", "meter.get"])]
+"""Each buggy store, its update, and the tools of the smallest reproduction: a stay booked, checked
+out, amended and read; a callsign nobody enlisted set and read; a reading with no value a marker fits,
+filed, dropped, adjusted and read (told by its id alone)."""
+_reports: dict[tuple[str, bool], Report] = {}
+
+
+def store(name: str, bug: bool) -> list[str]:
+    return [*SERVE, str(ROOT / "tests/servers/absent_updates.py"), "--store", name, *(["--bug"] if bug else [])]
+
+
+def run(name: str, bug: bool) -> Report:
+    if (name, bug) not in _reports:
+        _reports[(name, bug)] = engine(store(name, bug), grading(), probes=True, allow_writes=True,
+                                       allow_deletes=True, probe_config=ProbeConfig(laws=True))
+    return _reports[(name, bug)]
+
+
+@pytest.mark.parametrize(("name", "tool", "tools"), FOUND)
+def test_an_update_of_an_absent_record_answered_as_a_success_is_found(name: str, tool: str, tools: list[str]) -> None:
+    result = machine_finding(run(name, True), tool, "probe-silent-noop")
+    assert result.confidence == "high" and result.status == "fail", result.message
+    assert all(f["evidence"] == "shown" for f in result.details["rests_on"]), result.details["rests_on"]
+    assert result.reproduction is not None and result.reproduction.fresh_server
+    assert [c.tool for c in result.reproduction.calls] == tools
+    assert replay(result, parse_target(store(name, True))).still_fails
+    assert not replay(result, parse_target(store(name, False))).still_fails
+
+
+@pytest.mark.parametrize("name", ["kennel", "lodge", "roster", "meter"])
+def test_twins_that_refuse_or_book_again_draw_no_finding_of_the_machine(name: str) -> None:
+    found = machine_findings(run(name, False))
+    assert not found, [(r.tool, r.rule, r.confidence, r.message) for r in found]
