@@ -4,10 +4,11 @@ walked at its own size after the example wrote one record more than a page holds
 shows once. One shown on two items of a walk repeats (whether or not the walk reached its end); one
 a walk that ended never showed, while a keyed read still finds it, was skipped.
 
-The warm server holds other examples' records, so the walk goes from the first page to the end (or,
-where that is longer than a walk reads, from where the listing ended when the example began: a
-record missing is judged there only when the walk showed some of the example's records, so they are
-at that end). No writes fall between its pages. The reproduction is the example's records and the
+The warm server holds other examples' records. Where the first page shows none of the example's
+records (the listing shows the oldest first), the walk goes from where the listing ended when the
+example began, and is judged where it ended and showed some of them (so they are at that end);
+else it goes from the first page, a repeat judged on the pages read, a loss only where the walk
+reached its end. No writes fall between its pages. The reproduction is the example's records and the
 first two pages: a fresh server holds just those records, one page and part of the next, so the
 second page ends the walk whether the listing shows the newest or the oldest first."""
 
@@ -71,27 +72,34 @@ def own_pages(example: Example, reader: Reader, paging: tuple[Pager, Fact] | Non
         """A further page of the walk: read on the warm server, no step of the example."""
         return example.run.conn.call(name, args)
 
-    rest = following_args(base, base, second, pager)
-    walks = [[first, second, *(walk(call, base, rest, pager) if rest is not None else [])]]
-    tail = example.tails.get(name)
-    if not ended(base, walks[0], pager) and tail is not None:
-        walks.append(walk(call, base, tail, pager))
     marks = tuple(sorted(m for h in listed if (m := h.mark()) is not None))
+    tail = example.tails.get(name)
+    newest = any(m in text for text in texts(first) for m in marks)
+    rest = following_args(base, base, second, pager)
+    # The short walk first: from the tail, where a listing that shows the oldest first holds the
+    # example's records (one whose first page shows them shows the newest first); then from the
+    # first page, whose first two pages are read already.
+    walks: list[Callable[[], list[Outcome]]] = [
+        lambda: walk(call, base, tail, pager) if tail is not None and tail != base and not newest else [],
+        lambda: [first, second, *(walk(call, base, rest, pager) if rest is not None else [])]]
     pinned = (*(h.at for h in listed), at, judged)
     said = f"walking {name} at its own page size ({size} a page), {pager.member} given back as {pager.param},"
     breaches: list[Breach] = []
-    for index, pages in enumerate(walks):
+    for index, walked in enumerate(walks):
+        pages = walked()
         seen = {h.marker: sum(mark in text for page in pages for text in texts(page)) for h in listed
                 if (mark := h.mark()) is not None}
+        # From the tail, the example's records are at that end only where the walk showed some of them.
+        if index == 0 and not (ended(base, pages, pager) and any(seen.values())):
+            continue
         if twice := [h for h in listed if seen.get(h.marker, 0) > 1]:
             breaches.append(Breach("probe-pages-repeat", name, f"{said} showed {len(twice)} of the {len(listed)} "
                                    "records the example wrote on two items", PagesDisjoint(marks), judged,
                                    (reader.fact, fact), pinned=pinned))
             break
         gone = [h for h in listed if seen.get(h.marker) == 0]
-        # From the tail, the example's records are at that end only where the walk showed some of them.
-        if not gone or not ended(base, pages, pager) or (index > 0 and not any(seen.values())):
-            continue
+        if not gone or not ended(base, pages, pager):
+            break
         if (shown_by := found(example, gone[0])) is not None:
             breaches.append(Breach("probe-pages-skip", name, f"{said} walked to its end and never showed {len(gone)} "
                                    f"of the {len(listed)} records the example wrote, which {shown_by.tool.name} "
