@@ -383,6 +383,12 @@ def bookmark_cursor(bug: str | None = None) -> list[str]:
     return [*SERVE, str(ROOT / "tests/servers/bookmark_cursor.py"), *(["--bug", bug] if bug else [])]
 
 
+def parcel_depot(bug: str | None = None) -> list[str]:
+    """tests/servers/parcel_depot.py: a scan three parcels at a time with no page size to ask for;
+    `--bug onward-skips`."""
+    return [*SERVE, str(ROOT / "tests/servers/parcel_depot.py"), *(["--bug", bug] if bug else [])]
+
+
 def blind(command: list[str]) -> list[str]:
     """`command` served through the name-blind proxy (tests/blind.py): tools `t1`, `t2`…, no
     descriptions or titles."""

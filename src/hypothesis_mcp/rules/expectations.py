@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from jsonschema import exceptions as jsonschema_exceptions
 
+from hypothesis_mcp.catalog import snake
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.results import Call, IncidentRule, RuleId
 from hypothesis_mcp.rules.answers import (
@@ -25,7 +26,7 @@ from hypothesis_mcp.rules.answers import (
     records_holding,
     shown,
 )
-from hypothesis_mcp.rules.bindings import find_id
+from hypothesis_mcp.rules.bindings import find_id, text_id
 from hypothesis_mcp.rules.text_records import records_for
 from hypothesis_mcp.strategies.dialect import value_validator
 
@@ -438,23 +439,30 @@ class PagesDisjoint(Expectation):
 @dataclass(frozen=True)
 class PagesCover(Expectation):
     """A walk's last two pages show every record (by its marker) no earlier page showed, once the
-    last page ends the walk: it names no next cursor (under one of `following`), or, paged by
-    offset or number, it is empty. A page that leads on is no end, so nothing is judged."""
+    last page ends the walk: it names no next cursor (under one of `following`, in its JSON or its
+    text lines), or, paged by offset or number, it is empty. A page that leads on is no end, so
+    nothing is judged."""
 
     markers: tuple[str, ...]
     following: tuple[str, ...] = ()
     walked: bool = False
-    """The call before the last is the walk's page before it: where it shows no items it was no
-    page, and the walk is not judged (a reproduction without its first page shows nothing)."""
+    """The call before the last is the walk's page before it: where it shows no items (or, walked by
+    a cursor, names none) it was no page, and the walk is not judged (a reproduction without its
+    first page shows nothing)."""
     key: ClassVar[str] = "pages_cover"
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
-        if not answer.ok or (self.walked and (before is None or not before.ok or not items_of(before))):
+        if not answer.ok or (self.walked and (before is None or not before.ok or not (
+                items_of(before) or (self.following and self.leads_on(before))))):
             return True
-        if find_id(answer, self.following) is not None if self.following else bool(items_of(answer)):
+        if self.leads_on(answer) if self.following else bool(items_of(answer)):
             return True
         text = shown(answer) + (shown(before) if before is not None and before.ok else "")
         return all(m in text for m in self.markers)
+
+    def leads_on(self, answer: Outcome) -> bool:
+        names = tuple(snake(n) for n in self.following)  # as find_id compares them: `nextCursor` too
+        return (find_id(answer, names) or text_id(answer, names)) is not None
 
     def to_dict(self) -> dict[str, Any]:
         return {self.key: list(self.markers), **({"following": list(self.following)} if self.following else {}),

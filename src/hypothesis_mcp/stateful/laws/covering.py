@@ -26,6 +26,7 @@ from hypothesis_mcp.stateful.laws.laws import Breach
 from hypothesis_mcp.stateful.laws.machine import Example, Run
 from hypothesis_mcp.stateful.laws.model import Held
 from hypothesis_mcp.stateful.laws.observe import Reader
+from hypothesis_mcp.stateful.laws.own_pages import MOST, own_pages
 from hypothesis_mcp.stateful.laws.tails import READINGS, limit_of, moving, page_args
 from hypothesis_mcp.stateful.looking import Pager, find_pager, items, scalars
 from hypothesis_mcp.stateful.watch import full_arguments
@@ -69,23 +70,34 @@ def covering_rules(run: Run) -> dict[str, Any]:
         done.append(example)
         maker = next(((t, seen) for t, seen in learned.creators if any(c.tool == t.name for c in reader.fact.shown_by)),
                      None)
-        unsized = learned.sized.get(reader.tool.name, "") is None and limit_of(learned, reader.tool) is None
-        if maker is None or unsized:
+        if maker is None:
             return
-        made = [example.create(maker[0], maker[1].identity, data.draw(full_arguments(maker[0])), judge=False)
-                for _ in range(RECORDS)]
-        listed = [h for h in made if h is not None and h.mark()]
+        # Every write's arguments drawn at once: how many the law makes follows what the warm server
+        # answered, and a replayed prefix of draws that drew otherwise is a flaky strategy to Hypothesis.
+        drawn = iter(data.draw(st.lists(full_arguments(maker[0]), min_size=MOST, max_size=MOST)))
+        name = reader.tool.name
+        unsized = learned.sized.get(name, "") is None and limit_of(learned, reader.tool) is None
+        if unsized and name not in learned.pagers and tries.get(name, 0) >= LEARN_TRIES:
+            return
+
+        def write() -> Held | None:
+            args = next(drawn, None)
+            made = None if args is None else example.create(maker[0], maker[1].identity, args, judge=False)
+            return made if made is not None and made.mark() else None
+
+        listed = [h for h in (write() for _ in range(RECORDS)) if h is not None]
         limit = sized(run, reader) if len(listed) == RECORDS else None
-        paging = pager_of(reader) if limit is not None else None
         if limit is None:
+            if len(listed) == RECORDS:
+                own_pages(example, reader, pager_of(reader), listed, write)
             return
+        paging = pager_of(reader)
         # The example's calls before these records are its checks here: a fresh replay holds just these.
         example.checks.update(range(0, min(h.at for h in listed)))
         if paging is None:
             # At 2 a page, an offset one past each page's start reads as a page number from 0: one
             # more record lets the walk go at 3 a page.
-            more = example.create(maker[0], maker[1].identity, data.draw(full_arguments(maker[0])), judge=False)
-            if more is not None and more.mark():
+            if (more := write()) is not None:
                 stepped(example, reader, limit, [*listed, more])
             return
         example.checks.add(len(example.calls))
@@ -120,18 +132,17 @@ def sized(run: Run, reader: Reader) -> str | None:
 
 
 def learn(run: Run, reader: Reader) -> tuple[Pager, Fact] | None:
-    """How the listing continues, tried at the smallest page size on the warm server (not part of
-    any example: a reproduction walks from its first page)."""
+    """How the listing continues, tried at the smallest page size on the warm server, or at the
+    listing's own where it takes none (not part of any example: a reproduction walks from its first
+    page)."""
     limit = limit_of(run.learned, reader.tool)
-    if limit is None:
-        return None
     name, calls = reader.tool.name, []
 
     def call(args: dict[str, Any]) -> Outcome:
         calls.append(Call(name, args))
         return run.conn.call(name, args)
 
-    args = {**run.learned.widest(reader.tool), limit: SIZES[0]}
+    args = {**run.learned.widest(reader.tool), **({limit: SIZES[0]} if limit is not None else {})}
     first = call(args)
     tried: set[tuple[str, str]] = set()
     while True:
@@ -143,7 +154,8 @@ def learn(run: Run, reader: Reader) -> tuple[Pager, Fact] | None:
         value = scalars(first).get(pager.member)
         if scalars(call({**args, pager.param: value})).get(pager.member) != value:
             break
-    return pager, fact_shown(f"{name} pages: at {SIZES[0]} a page, its answer's {pager.member}, given back as "
+    at = f"at {SIZES[0]} a page" if limit is not None else "at its own page size"
+    return pager, fact_shown(f"{name} pages: {at}, its answer's {pager.member}, given back as "
                              f"{pager.param}, answered records the first page did not", calls=calls,
                              source="experiment")
 
