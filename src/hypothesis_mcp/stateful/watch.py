@@ -306,6 +306,9 @@ class Watcher:
         self.snap = Snapshot()
         self.look_calls: list[Call] = []
         """The calls of the latest snapshot."""
+        self.unlooked: int | None = None
+        """Where the refused calls no snapshot followed begin (on_store), if any: the current snapshot
+        is older than them."""
         self.page_tries: dict[str, set[tuple[str, str]]] = {t.name: set() for t in self.lookers}
         self.shape: dict[str, int] = {}
         """Per tool, the variant of its draws its last accepted write took (see try_create)."""
@@ -331,6 +334,7 @@ class Watcher:
         """A new snapshot, kept as the current one: each looker asked for its largest page, and walked
         to its last page where it pages; then the keyed reads of every live record the run holds."""
         start = len(self.calls)
+        self.unlooked = None
         self.snap = Snapshot({t.name: self.whole(t) for t in self.lookers})
         for record in self.records:
             if record.alive:
@@ -852,7 +856,13 @@ class Watcher:
         for creator in self.stores():
             self.on_store(tool, creator)
             if self.seen[tool.name].role is not None:
-                return
+                break
+        self.catch_up()
+
+    def catch_up(self) -> None:
+        """A snapshot after refused calls that none followed yet, before another tool is judged."""
+        if self.unlooked is not None:
+            self.look()
 
     def stores(self) -> list[str]:
         """The creators, those whose records a looker shows first (every look shows what a call did to
@@ -860,13 +870,16 @@ class Watcher:
         among each, the store of the newest live record first, then those with none live."""
         lookers = {t.name for t in self.lookers}
         newest = {record.tool: index for index, record in enumerate(self.live())}
-        creators = [t.name for t in self.tools if self.seen[t.name].role in CREATORS]
+        creators = dict.fromkeys(t.name for t in self.tools if self.seen[t.name].role in CREATORS)
         return sorted(creators, key=lambda name: (not lookers & set(self.seen[name].readers), name not in newest,
                                                   -newest.get(name, 0)))
 
     def on_store(self, tool: Tool, creator: str) -> None:
         """The tool called with the identity of one of `creator`'s records; refused, in the shapes of
-        ON_RECORDS, then in them again with the next id from the answer."""
+        ON_RECORDS, then in them again with the next id from the answer. No snapshot follows a refusal:
+        most tries of a tool on another store's records are refused, and a snapshot calls every looker.
+        The next accepted call of the tool is judged against the snapshot before its refusals, with
+        them in its calls (a refusal that changed something is this tool's doing all the same)."""
         variants = list(ON_RECORDS)
         attempt = 0
         while attempt < len(variants):
@@ -877,23 +890,26 @@ class Watcher:
                 return
             filled = self.fill(tool, record, variant)
             if filled is None:
+                self.catch_up()
                 self.search(tool, record)
                 return
             args, taken, marker = filled
             before = self.snap
-            start = len(self.calls)
+            start = len(self.calls) if self.unlooked is None else self.unlooked
             answer = self.call(tool, args)
-            after = self.look()
             if not answer.ok:
                 self.refused[tool.name] = args
+                self.unlooked = start
                 if (any(v.startswith("id:") for v in taken.values()) and attempt == len(variants)
                         and len(record.ids) > 1 and len(variants) < 3 * len(ON_RECORDS)):
                     record.ids = record.ids[1:]
                     variants += ON_RECORDS
                 if attempt < len(variants):
                     continue
+                self.catch_up()
                 self.search(tool, record)
                 return
+            after = self.look()
             where = [n for n in after if any(t in shown(before[n]) for t in record.tokens)]
             # Gone, not rewritten: none of its values left, none of this call's values shown, and one
             # item fewer where it was listed.
@@ -987,8 +1003,10 @@ class Watcher:
         live = [r for r in self.live() if r.tool == creator]
         if live:
             return live[-1]
-        tool = next(t for t in self.tools if t.name == creator)
-        return self.try_create(tool) if self.seen[creator].role in CREATORS else None
+        if self.seen[creator].role not in CREATORS:
+            return None
+        self.catch_up()
+        return self.try_create(next(t for t in self.tools if t.name == creator))
 
     def read(self, tool: Tool, record: Record, taken: dict[str, str], answer: Outcome, asked: list[Call]) -> None:
         """A call that changed nothing: a reader, bound to the argument that took the record's
