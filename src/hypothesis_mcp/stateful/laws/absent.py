@@ -49,6 +49,14 @@ def absent_rules(run: Run) -> dict[str, Any]:
     def open_to(actor: Actor) -> bool:
         return actor.tool.name not in makes and (NOOP, actor.tool.name) not in run.quiet
 
+    def tried(example: Example, actor: Actor, args: dict[str, Any], way: str) -> Outcome | None:
+        """The update's answer; None where it was refused, counted against that way of trying."""
+        answer = example.call(actor.tool, args)
+        if not answer.ok:
+            refused[(actor.tool.name, way)] = refused.get((actor.tool.name, way), 0) + 1
+            return None
+        return answer
+
     @precondition(lambda machine: any(open_to(a) for a in updaters) and not machine.inert and not run.stop())
     @rule(held=Bundle("records"), which=st.integers(0, max(0, len(updaters) - 1)), data=st.data())
     def update_absent(machine: Any, held: Held, which: int, data: st.DataObject) -> None:
@@ -78,11 +86,9 @@ def absent_rules(run: Run) -> dict[str, Any]:
         tokens = tuple(sorted(t for name, t in marks(args, marker).items() if name != actor.arg))
         if value is None or not tokens or not example.valid(actor.tool, args):
             return
-        answer = example.call(actor.tool, args)
-        at = len(example.calls) - 1
-        if not answer.ok:
-            refused[(actor.tool.name, way)] = refused.get((actor.tool.name, way), 0) + 1
+        if (answer := tried(example, actor, args, way)) is None:
             return
+        at = len(example.calls) - 1
         ghost.args = {**ghost.args, **args}
         ghost.tokens, ghost.values, ghost.marker = marks(args, marker), dict(args), marker
         start = len(example.calls)
@@ -142,11 +148,9 @@ def absent_rules(run: Run) -> dict[str, Any]:
         asked = example.ask(reader, ghost) if ghost is not None else None
         if ghost is None or value is None or asked is None or not example.valid(actor.tool, args):
             return
-        answer = example.call(actor.tool, args)
-        at = len(example.calls) - 1
-        if not answer.ok:
-            refused[(actor.tool.name, way)] = refused.get((actor.tool.name, way), 0) + 1
+        if (answer := tried(example, actor, args, way)) is None:
             return
+        at = len(example.calls) - 1
         start = len(example.calls)
         read = example.call(reader.tool, asked)
         if read.ok:
