@@ -58,10 +58,13 @@ CONTROLS = {25: "a tally per status taken for a total (probe-count-wrong, high);
 
 @pytest.mark.parametrize("seed", sorted(CONTROLS))
 def test_twins_that_once_drew_a_false_alarm_stay_clean(seed: int) -> None:
-    report = graded(seed, ("--correct",))
-    serious = [(f["tool"], f["rule"], f["confidence"]) for f in findings(report)
-               if f["confidence"] in ("high", "medium") and f["rule"] != ERROR_AS_SUCCESS]
-    assert serious == [], CONTROLS[seed]
+    assert serious(graded(seed, ("--correct",))) == [], CONTROLS[seed]
+
+
+def serious(report: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The medium and high findings of a report, error-as-success aside (its refusal styles)."""
+    return [(f["tool"], f["rule"], f["confidence"]) for f in findings(report)
+            if f["confidence"] in ("high", "medium") and f["rule"] != ERROR_AS_SUCCESS]
 
 
 LAWS_PAIRS = {36: "evicts-silently"}
@@ -84,3 +87,13 @@ def test_the_laws_machine_finds_the_bug_and_keeps_the_twin_clean(seed: int) -> N
     pair = judge(seed, describe(seed, flags)["bug"], graded_laws(seed, flags), graded_laws(seed, (*flags, "--correct")))
     assert pair.found, pair.looser
     assert serious_alarms([pair]) == []
+
+
+LAWS_CONTROLS = {46: "a count per kind, in `key: value` lines (`by_kind: {\"red\": 5}`), taken for the total while "
+                     "every record the experiments wrote was red (probe-count-wrong, high)"}
+"""Correct twins that each drew a false finding once with the laws machine on."""
+
+
+@pytest.mark.parametrize("seed", sorted(LAWS_CONTROLS))
+def test_twins_that_once_drew_a_false_alarm_under_the_laws_stay_clean(seed: int) -> None:
+    assert serious(graded_laws(seed, ("--correct",))) == [], LAWS_CONTROLS[seed]

@@ -1186,18 +1186,24 @@ def counter(moves: list[Move], alike: frozenset[str] = frozenset()) -> Tally | N
     """A number that moved by exactly the step of each of at least two record changes of the
     creators it counts, and stood still with each change of every other creator's records: what it
     counts is only what it was shown to follow (a count of one store says nothing of another's).
-    A number named by a choice every record held `alike` (`by_status.blue`) may count only the
-    records with it: one named otherwise (`total`) goes first."""
+    A number named by a choice every record held `alike` (`by_status.blue`, or `by_status: {"blue": #`
+    in text lines) may count only the records with it: one named otherwise (`total`) goes first."""
     if len(moves) < 2:
         return None
     paths = set.intersection(*(set(m.delta) for m in moves))
     creators = {m.creator for m in moves}
-    for path in sorted(paths, key=lambda p: (p.rsplit(".", 1)[-1] in alike, p)):
+    for path in sorted(paths, key=lambda p: (named_by(p, alike), p)):
         counts = frozenset(c for c in creators if all(m.delta[path] == m.step for m in moves if m.creator == c))
         apart = frozenset(c for c in creators if all(m.delta[path] == 0 for m in moves if m.creator == c))
         if counts and counts | apart == creators and sum(m.creator in counts for m in moves) >= 2:
             return Tally(path, counts, apart)
     return None
+
+
+def named_by(path: str, choices: frozenset[str]) -> bool:
+    """Whether a number's path names one of `choices` as a whole word (its last member, or a key
+    inside a line of text)."""
+    return any(re.search(rf"(?<![0-9A-Za-z_]){re.escape(c)}(?![0-9A-Za-z_])", path) for c in choices)
 
 
 def plain(text: str) -> Any:
