@@ -60,19 +60,23 @@ def overwrite_rules(run: Run) -> dict[str, Any]:
         if actor is None or not held.live or held.value_of(actor.arg) is None:
             return
         example: Example = machine.example
-        old, at = dict(held.values), len(example.calls)
+        old, at, first = dict(held.values), len(example.calls), held.at
         example.update(actor, held, data.draw(full_arguments(actor.tool)))
         if held.live and not example.spoiled and at < len(example.calls) and example.calls[at].tool == held.tool:
+            if held.values != old:
+                # A creator that replaces makes the whole record anew: this write, not the first, is
+                # the one a reproduction needs (the first may then be shrunk away).
+                held.at = at
             for reader in (r for r in example.learned.readers if r.kind == "search"):
-                kept_old(example, reader, held, old, at, actor.facts)
+                kept_old(example, reader, held, old, (first, at), actor.facts)
 
     return {"overwrite": overwrite}
 
 
-def kept_old(example: Example, reader: Reader, held: Held, old: dict[str, Any], at: int,
+def kept_old(example: Example, reader: Reader, held: Held, old: dict[str, Any], writes: tuple[int, int],
              facts: tuple[Fact, ...]) -> None:
     """`reader` asked for the replaced value of the field it searches must not find the record (the
-    write at `at` replaced it)."""
+    second of `writes` replaced what the first wrote)."""
     args = example.ask(reader, held)
     replaced = {k: v for k, v in old.items() if isinstance(v, str) and v != held.values.get(k)
                 and "-" in v and any(t in v for t in held.stale)}
@@ -97,7 +101,7 @@ def kept_old(example: Example, reader: Reader, held: Held, old: dict[str, Any], 
         example.report([Breach(
             OVERWRITE, reader.tool.name, f"after a write to the record's identity, which replaces it, "
             f"{reader.tool.name} still finds the record by its old {name} {value!r}", ShowsNone(now), start + 1,
-            (*facts, reader.fact, words), pinned=(held.at, at))], start)
+            (*facts, reader.fact, words), pinned=writes)], start)
 
 
 def kept_first(example: Example, actor: Actor, held: Held, drawn: dict[str, Any]) -> None:
