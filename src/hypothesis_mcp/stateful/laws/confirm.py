@@ -1,7 +1,7 @@
 """A broken law, confirmed on fresh servers: its example's calls replayed from a fresh start (the
-checks' reads left out first), then made smaller one call at a time while a fresh replay still
-breaks the law (halves, then quarters, down to single calls). Only what a fresh server shows again is
-reported.
+checks' reads and the calls the warm server refused left out first), then made smaller one call at a
+time while a fresh replay still breaks the law (halves, then quarters, down to single calls). Only
+what a fresh server shows again is reported.
 
 A warm server had taken many writes before the law broke; a fresh one has taken none. Where the
 calls alone keep the law on a fresh server, they are replayed again after k copies of the record's

@@ -166,7 +166,9 @@ class Example:
         self.run, self.learned = run, run.learned
         self.calls: list[Call] = []
         self.checks: set[int] = set()
-        """Indexes of the calls the checks made (not the steps): a reproduction tries without them first."""
+        """Indexes of the calls the checks made (not the steps), and of the calls the warm server refused:
+        a reproduction tries without them first. A refused call changes nothing by law 2, and a fresh
+        replay in which a call of the judged tool is refused shows nothing (judge.reproduces)."""
         self.held: list[Held] = []
         self.delta: dict[str, int] = {}
         """Records made net by the example, by creator (a creator whose records it changed is a key)."""
@@ -236,7 +238,10 @@ class Example:
     def call(self, tool: Tool, args: dict[str, Any]) -> Outcome:
         self.step_at = len(self.calls)
         self.calls.append(Call(tool.name, args))
-        return self.run.conn.call(tool.name, args)
+        answer = self.run.conn.call(tool.name, args)
+        if answer.rejected:
+            self.checks.add(self.step_at)
+        return answer
 
     # --- steps ------------------------------------------------------------------------------------
 

@@ -40,13 +40,15 @@ def series_rules(run: Run) -> dict[str, Any]:
         drawn = [data.draw(full_arguments(tool)) for _ in range(SERIES)]
         if example.create(tool, seen.identity, drawn[0]) is None:
             return
-        last = None
+        last, at = None, -1
         for args in drawn[1:]:
-            last = example.create(tool, seen.identity, args, judge=False)
+            made = example.create(tool, seen.identity, args, judge=False)
+            if made is not None:  # the last write accepted is judged: a refused one is no step to blame
+                last, at = made, example.step_at
         if last is not None:
             example.held.append(last)
         try:
-            example.check(Step("create", tool.name, last, (seen.fact,) if seen.fact else ()))
+            example.check(Step("create", tool.name, last, (seen.fact,) if seen.fact else (), at))
         except LawBroken:
             breach = run.breaches[-1][0]
             if breach.tool == tool.name:
