@@ -498,8 +498,9 @@ class Watcher:
         first = self.shape.get(tool.name, 0)
         for attempt in range(first, max(ATTEMPTS, first + 1)):
             marker, args = self.next_draw(tool, attempt)
+            sent = len(self.calls)
+            args, answer = self.send(tool, args, marker, watched=True)
             before = self.snap
-            args, answer = self.send(tool, args, marker)
             call = self.calls[-1]
             after = self.look()
             if not answer.ok:
@@ -509,6 +510,11 @@ class Watcher:
             ids = answer_values(answer, args)
             self.seen[tool.name].answered = self.seen[tool.name].answered or tuple(name for name, _ in ids)
             marks = self.marks(tool, args, marker, ids, before, after)
+            if call is not self.calls[sent] and self.showing(before, marks):
+                # Its refused tries stored what they sent, under the same marker: no snapshot tells the
+                # accepted call's record from theirs, so the next attempt writes anew.
+                self.refused[tool.name] = self.calls[sent].arguments
+                continue
             showing = self.showing(after, marks) if marks else []
             if not showing and not self.showing(before, marks):
                 made = Record(tool.name, args, marker, tokens_of(args, marker), answer, call, ids)
@@ -671,15 +677,20 @@ class Watcher:
                 self.records.append(record)
         return next((r for r in reversed(pair) if r.where), None)
 
-    def send(self, tool: Tool, args: dict[str, Any], marker: str) -> tuple[dict[str, Any], Outcome]:
+    def send(self, tool: Tool, args: dict[str, Any], marker: str,
+             watched: bool = False) -> tuple[dict[str, Any], Outcome]:
         """A write; refused the first time, tried again with fewer marked fields (stateful.unmarked: a
         server may refuse a marker where its schema says nothing against one), and the fields whose
-        marker it refused are left unmarked in the tool's later draws."""
+        marker it refused are left unmarked in the tool's later draws. `watched`: a snapshot follows
+        each refusal tried again, so the current one is from just before the call answered (a refused
+        write may still have stored something)."""
         answer = self.call(tool, args)
         if answer.ok or tool.name in self.unmarked:
             return args, answer
         self.unmarked[tool.name] = None
         for plan, fewer in retried(tool, args, marker, None)[:RETRIES]:
+            if watched:
+                self.look()
             again = self.call(tool, fewer)
             if again.ok:
                 self.unmarked[tool.name] = plan
