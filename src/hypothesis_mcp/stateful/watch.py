@@ -889,19 +889,17 @@ class Watcher:
             self.look()
 
     def stores(self, tool: Tool) -> list[str]:
-        """The creators, nearest to the tool in the listing first (a server lists a store's tools
-        together more often than not; an order, never a verdict: what the calls show decides), the
-        one listed before it on a tie; then those whose records a looker shows (every look shows what
-        a call did to them, and they were the only stores before keyed reads), then those shown
-        through keyed reads; then the store of the newest live record, then those with none live."""
+        """The creators, those whose records a looker shows first (every look shows what a call did to
+        them, and they were the only stores before keyed reads), then those shown through keyed reads;
+        among each, the one listed nearest the tool first (a server lists a store's tools together
+        more often than not; an order, never a verdict: what the calls show decides), the one listed
+        before it on a tie."""
         lookers = {t.name for t in self.lookers}
-        newest = {record.tool: index for index, record in enumerate(self.live())}
         place = {t.name: index for index, t in enumerate(self.tools)}
         at = place[tool.name]
         creators = dict.fromkeys(t.name for t in self.tools if self.seen[t.name].role in CREATORS)
-        return sorted(creators, key=lambda name: (abs(place[name] - at), place[name] > at,
-                                                  not lookers & set(self.seen[name].readers), name not in newest,
-                                                  -newest.get(name, 0)))
+        return sorted(creators, key=lambda name: (not lookers & set(self.seen[name].readers), abs(place[name] - at),
+                                                  place[name] > at))
 
     def on_store(self, tool: Tool, creator: str) -> bool:
         """The tool called with the identity of one of `creator`'s records; refused, in the shapes of
