@@ -182,6 +182,10 @@ class Seen:
     """For a tool called on a record (an update, a remover, a keyed reader): the creator that made it."""
     answered: tuple[str, ...] = ()
     """For a write: the members of its first successful answer holding values it was not sent."""
+    answers: str | None = None
+    """For a tool tried on a store's records: the creator whose record's values it answered, given
+    that record's identity, that the call did not carry (see on_records); it orders the candidate
+    readers of a write where no experiment placed the tool (stateful.readers)."""
 
     def facts(self) -> list[Fact]:
         found = [self.fact, self.identity_fact, self.answer_fact, self.overwrite_fact, self.paging_fact,
@@ -938,6 +942,8 @@ class Watcher:
                 self.search(tool, record)
                 return False
             answered = self.answers_store(answer, args, creator)
+            if answered:
+                self.seen[tool.name].answers = creator
             after = self.look()
             where = [n for n in after if any(t in shown(before[n]) for t in record.tokens)]
             # Gone, not rewritten: none of its values left, none of this call's values shown, and one
