@@ -116,10 +116,14 @@ def observed_readers(write: Tool, tools: list[Tool], seen: Mapping[str, Seen], e
     unknown = [Reader(t, "low", f"no experiment showed what {t.name} does") for t in rest
                if (found := seen.get(t.name)) is not None and found.role is None
                and t.read_only_hint is not False and not (t.is_write or t.is_destructive or t.is_sending)]
-    # None of these was shown showing the write's records: a noun of the write's name orders them
+    # None of these was shown showing the write's records: one whose call on a record of the write's
+    # store answered that record's values goes first, then a noun of the write's name orders them
     # (blind, the listing does), so the cut at MAX_READERS keeps the likeliest; calibration decides.
     mine_nouns = nouns(write) - server_prefix(tools)
-    return [*shown_readers, *sorted([*others, *unknown], key=lambda r: not _shared(nouns(r.tool), mine_nouns))]
+    stores = {write.name, learned.acts_on} - {None}
+    return [*shown_readers, *sorted([*others, *unknown], key=lambda r: (
+        (found := seen.get(r.tool.name)) is None or found.answers not in stores,
+        not _shared(nouns(r.tool), mine_nouns)))]
 
 
 def selecting(seen: Seen | None) -> dict[str, str]:

@@ -12,7 +12,8 @@ it. On one fresh server, the experiments are:
    sent under that name), is asked for the record; one that answers the record's marked values, then
    asked for a second record of the write answers that one and not the first, and asked for the
    first again the first, is a keyed reader and the write a creator shown through it (both or
-   neither).
+   neither). Before that, the write is tried as in 3 on the store listed nearest it: one that
+   answered that store's values, or was placed by the try, reads there and writes no store of its own.
 2. For each creator, a second write shares one identity candidate at a time with a record it made:
    replaced (the first record gone), refused or ignored (answered as a success, no snapshot
    changed), each while the same write with another value was accepted, or added beside it. The
@@ -21,12 +22,14 @@ it. On one fresh server, the experiments are:
    one row): then nothing is shown. None, and every write adds:
    appends. Values of the write's answer it did not send are candidates for a server-made id.
 3. Every other tool is called with a record's identity (its same-named arguments, or an id from the
-   answer): one after whose call the record is gone from every looker is a remover; one whose call
-   changed what a looker shows is a writer (an update); one that changed nothing and answered the
-   record is a reader bound to that argument (asked for a second record, it answers that one and not
-   the first). A text argument is tried with each written field's value (marked, then those written
-   unmarked that no other record holds): found by it, the reader
-   searches by that field (by any text only when every text found it); a value no record holds
+   answer), of one store after another, the store listed nearest the tool first, until a call shows
+   what the tool does or the tool answered values of that store's records it was not sent (a tool of
+   one store is not tried on every other's): one after whose call the record is gone from every
+   looker is a remover; one whose call changed what a looker shows is a writer (an update); one that
+   changed nothing and answered the record is a reader bound to that argument (asked for a second
+   record, it answers that one and not the first). A text argument is tried with each written
+   field's value (marked, then those written unmarked that no other record holds): found by it, the
+   reader searches by that field (by any text only when every text found it); a value no record holds
    finds none.
 4. A looker that showed a record lists; one that shows a removed record lists the removed; one
    whose number moved by one with each record made and removed counts.
@@ -179,6 +182,10 @@ class Seen:
     """For a tool called on a record (an update, a remover, a keyed reader): the creator that made it."""
     answered: tuple[str, ...] = ()
     """For a write: the members of its first successful answer holding values it was not sent."""
+    answers: str | None = None
+    """For a tool tried on a store's records: the creator whose record's values it answered, given
+    that record's identity, that the call did not carry (see on_records); it orders the candidate
+    readers of a write where no experiment placed the tool (stateful.readers)."""
 
     def facts(self) -> list[Fact]:
         found = [self.fact, self.identity_fact, self.answer_fact, self.overwrite_fact, self.paging_fact,
@@ -320,6 +327,9 @@ class Watcher:
         """Per creator shown only through keyed reads, its keyed readers: its records' reads join
         every snapshot."""
         self.keyed_tried: set[str] = set()
+        self.beside: dict[str, tuple[str, bool]] = {}
+        """Per tool already tried on the records of the store listed nearest it (see reads_beside),
+        that store and whether the tool answered its values."""
 
     def callable(self, tool: Tool) -> bool:
         return self.deletes or not may_delete(tool)
@@ -562,7 +572,23 @@ class Watcher:
         if tool.name in self.keyed_tried:
             return None
         self.keyed_tried.add(tool.name)
+        if self.reads_beside(tool):
+            return None
         return self.discover(tool, made)
+
+    def reads_beside(self, tool: Tool) -> bool:
+        """A call with fresh values that no looker showed may be a read of a record nobody wrote, not a
+        write: the tool is first tried on a record of the store listed nearest it (on_store, as every
+        tool is). One that answered that store's values given its record, or that the try placed, is
+        that store's tool, and no keyed reader is looked for among every other tool (a read of each
+        store's records would otherwise be asked of every store's tools)."""
+        stores = self.stores(tool)
+        if not stores:
+            return False
+        answered = self.on_store(tool, stores[0])
+        self.beside[tool.name] = stores[0], answered
+        self.catch_up()
+        return answered or self.seen[tool.name].role is not None
 
     def discover(self, tool: Tool, first: Record) -> Record | None:
         """Each tool that needs exactly one argument, which a value of the record fills (a member of
@@ -863,10 +889,12 @@ class Watcher:
 
     def on_records(self, tool: Tool) -> None:
         """The tool tried on a record of each store in turn (a store: one creator's records) until
-        one shows what it does: a tool of one store says nothing when given another's record."""
-        for creator in self.stores():
-            self.on_store(tool, creator)
-            if self.seen[tool.name].role is not None:
+        one shows what it does, or until it answered values of a store's records it was not sent: a
+        tool of one store says nothing when given another's record, and one that answered a store's
+        own values given its record is that store's, whatever it did not show of itself."""
+        tried, answered = self.beside.get(tool.name, (None, False))
+        for creator in [] if answered else self.stores(tool):
+            if creator != tried and (self.on_store(tool, creator) or self.seen[tool.name].role is not None):
                 break
         self.catch_up()
 
@@ -875,22 +903,26 @@ class Watcher:
         if self.unlooked is not None:
             self.look()
 
-    def stores(self) -> list[str]:
+    def stores(self, tool: Tool) -> list[str]:
         """The creators, those whose records a looker shows first (every look shows what a call did to
         them, and they were the only stores before keyed reads), then those shown through keyed reads;
-        among each, the store of the newest live record first, then those with none live."""
+        among each, the one listed nearest the tool first (a server lists a store's tools together
+        more often than not; an order, never a verdict: what the calls show decides), the one listed
+        before it on a tie."""
         lookers = {t.name for t in self.lookers}
-        newest = {record.tool: index for index, record in enumerate(self.live())}
+        place = {t.name: index for index, t in enumerate(self.tools)}
+        at = place[tool.name]
         creators = dict.fromkeys(t.name for t in self.tools if self.seen[t.name].role in CREATORS)
-        return sorted(creators, key=lambda name: (not lookers & set(self.seen[name].readers), name not in newest,
-                                                  -newest.get(name, 0)))
+        return sorted(creators, key=lambda name: (not lookers & set(self.seen[name].readers), abs(place[name] - at),
+                                                  place[name] > at))
 
-    def on_store(self, tool: Tool, creator: str) -> None:
+    def on_store(self, tool: Tool, creator: str) -> bool:
         """The tool called with the identity of one of `creator`'s records; refused, in the shapes of
         ON_RECORDS, then in them again with the next id from the answer. No snapshot follows a refusal:
         most tries of a tool on another store's records are refused, and a snapshot calls every looker.
         The next accepted call of the tool is judged against the snapshot before its refusals, with
-        them in its calls (a refusal that changed something is this tool's doing all the same)."""
+        them in its calls (a refusal that changed something is this tool's doing all the same).
+        Whether an accepted call answered values of the store's records that it was not sent."""
         variants = list(ON_RECORDS)
         attempt = 0
         while attempt < len(variants):
@@ -898,12 +930,12 @@ class Watcher:
             attempt += 1
             record = self.fresh_record(creator)
             if record is None:
-                return
+                return False
             filled = self.fill(tool, record, variant)
             if filled is None:
                 self.catch_up()
                 self.search(tool, record)
-                return
+                return False
             args, taken, marker = filled
             before = self.snap
             start = len(self.calls) if self.unlooked is None else self.unlooked
@@ -919,7 +951,10 @@ class Watcher:
                     continue
                 self.catch_up()
                 self.search(tool, record)
-                return
+                return False
+            answered = self.answers_store(answer, args, creator)
+            if answered:
+                self.seen[tool.name].answers = creator
             after = self.look()
             where = [n for n in after if any(t in shown(before[n]) for t in record.tokens)]
             # Gone, not rewritten: none of its values left, none of this call's values shown, and one
@@ -958,10 +993,10 @@ class Watcher:
                     set(tool.properties) - set(taken)):
                 # Given nothing but what the record holds, a writer has nothing to write: a call that
                 # changed nothing tells a reader from it only with values it could have written.
-                return
+                return answered
             else:
                 self.read(tool, record, taken, answer, self.calls[start:])
-                return
+                return answered
             self.answer_id(record, taken, tool, calls)
             seen.acts_on = record.tool
             if ident[0] is not None:
@@ -969,7 +1004,15 @@ class Watcher:
                 seen.identity_fact = fact_shown(f"{ident[0]} names the record {tool.name} acts on: given the "
                                                 f"{ident[1]} of a record, it acted on that record", calls=calls,
                                                 source="experiment")
-            return
+            return True
+        return False
+
+    def answers_store(self, answer: Outcome, args: dict[str, Any], creator: str) -> bool:
+        """Whether an accepted answer shows the marker of a record the creator made that the call
+        did not carry: the tool found that store's record by what it was given."""
+        sent = json.dumps(args)
+        markers = {r.marker for r in self.records if r.tool == creator and r.marker not in sent}
+        return answer.ok and any(m in markers for m in MARKER.findall(shown(answer)))
 
     def carried(self, record: Record, args: dict[str, Any], taken: dict[str, str]) -> tuple[str, str] | None:
         """Where a record its keyed reads no longer show went: a keyed reader of its store that, given
