@@ -90,7 +90,11 @@ def test_the_laws_machine_finds_the_bug_and_keeps_the_twin_clean(seed: int) -> N
 
 
 LAWS_CONTROLS = {46: "a count per kind, in `key: value` lines (`by_kind: {\"red\": 5}`), taken for the total while "
-                     "every record the experiments wrote was red (probe-count-wrong, high)"}
+                     "every record the experiments wrote was red (probe-count-wrong, high)",
+                 42: "a listing of three records a page, newest first, in a markdown table, counted by its lines: a "
+                     "value drawn unmarked held U+0085, so the page that showed it had one line more, and once newer "
+                     "records pushed it to the next page the listing looked shorter, taken for a loss "
+                     "(probe-data-lost, high)"}
 """Correct twins that each drew a false finding once with the laws machine on."""
 
 
