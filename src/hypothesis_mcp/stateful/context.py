@@ -33,7 +33,7 @@ class Record:
     value_tokens: set[str]
     confirmed_by: Reader | None = None
     shown_among: int = 0
-    """Items (or lines) of the answer that showed the record."""
+    """Records the answer that showed the record held (example.records_in: items, rows or markers, never lines)."""
     by_marker: bool = False
     """A reader found it only when asked by its marker (the store rewrites the values it was written
     with, stripping controls or folding case): every later read asks so."""

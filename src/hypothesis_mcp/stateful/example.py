@@ -30,6 +30,7 @@ from hypothesis_mcp.stateful.pages import paging_of
 from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.stateful.resource_readers import resource_showing
 from hypothesis_mcp.stateful.unmarked import RETRIES, merged, retried, unmarked
+from hypothesis_mcp.stateful.watch import size
 from hypothesis_mcp.strategies import find_markers, leading_marker, with_marker
 
 
@@ -193,7 +194,7 @@ class Example:
 
     def confirm(self, record: Record, reader: Reader, outcome: Outcome) -> None:
         record.confirmed_by = reader
-        record.shown_among = count_items(outcome)[0]
+        record.shown_among = records_in(outcome)
         self.ctx.confirmed += 1
         self.proven[reader.tool.name] = record.marker
         self.judge_fields(record, reader, outcome)
@@ -325,7 +326,7 @@ class Example:
     def read_all(self, reader: Reader, record: Record, answer: Outcome) -> Outcome | None:
         """A list as long as the one that showed the record may be a window of the newest
         items: it is asked for more through its limit parameter, and without one not judged."""
-        count = count_items(answer)[0]
+        count = records_in(answer)
         if count < record.shown_among:
             return answer
         limit = page_limit(reader)
@@ -515,6 +516,15 @@ class Example:
                   Reader(reader.tool, "medium", basis),
                   {"slice": bound.kind, "n": n}, check="bound", tool=reader.tool.name,
                   facts=(bound_fact(reader.tool.name, bound.param, basis),))
+
+
+def records_in(outcome: Outcome) -> int:
+    """How many records a listing shows, to tell a listing that shrank from a window that moved on:
+    its items where it answers JSON, else its table rows or the markers it shows (watch.size). Never
+    its lines: a value's own line breaks (U+0085 in a field the write drew unmarked) add lines, and a
+    window of as many records then looks shorter once that record has left it."""
+    count, unit = count_items(outcome)
+    return count if unit == "items" else size(outcome)
 
 
 def page_limit(reader: Reader) -> Bound | None:

@@ -447,16 +447,17 @@ class Watcher:
 
     def marks(self, tool: Tool, args: dict[str, Any], marker: str, ids: list[tuple[str, Any]],
               before: dict[str, Outcome], after: dict[str, Outcome]) -> set[str]:
-        """What to look for of a write: its marked texts; with none, the values it sent or answered
-        that a looker that grew by one shows and did not before."""
+        """What to look for of a write: its marked texts; where none is in a field the tool requires
+        (a store may drop an optional field, and the record would go unseen), also the values it sent
+        or answered that a looker that grew by one shows and did not before."""
         marks = tokens_of(args, marker)
-        if marks:
+        if marks and (not tool.required or any(tokens_of({n: args[n]}, marker) for n in tool.required if n in args)):
             return marks
         grew = [n for n in after if sized(after, n) - sized(before, n) == 1]
         values = [args[c] for c in candidates(tool) if c in args] + [v for _, v in ids[:1]]
         texts = [str(v) if len(str(v)) >= 3 else json.dumps(v) for v in values]
-        return {v for v in texts if len(v) >= 3 and grew and all(v in shown(after[n]) for n in grew)
-                and not any(v in shown(out) for out in before.values())}
+        return marks | {v for v in texts if len(v) >= 3 and grew and all(v in shown(after[n]) for n in grew)
+                        and not any(v in shown(out) for out in before.values())}
 
     def showing(self, snap: dict[str, Outcome], marks: set[str]) -> list[str]:
         return [name for name, out in snap.items() if out.ok and any(t in shown(out) for t in marks)]

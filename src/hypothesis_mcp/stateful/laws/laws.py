@@ -98,7 +98,8 @@ def another_writes(written: Any, read: Any) -> bool:
 
 def changed(name: str, written: Any, read: Any, typed: Enums | None) -> Change | None:
     """How a field reads back otherwise (stateful.fidelity's change); a nested object's members each
-    judged as a field, one left out of a non-empty object read back lost (a loss first)."""
+    judged as a field, one left out of the object read back lost (a loss first): an object read back
+    empty lost every member written."""
     if not (isinstance(written, dict) and isinstance(read, dict)):
         return change(name, written, read, typed)
     found: list[Change] = []
@@ -106,8 +107,7 @@ def changed(name: str, written: Any, read: Any, typed: Enums | None) -> Change |
         if value is None:
             continue
         if member not in read:
-            if read:
-                found.append(Change(name, written, read, "", bool(value), f"{name}.{member} left out"))
+            found.append(Change(name, written, read, "", bool(value), f"{name}.{member} left out"))
             continue
         if (inner := changed(f"{name}.{member}", value, read[member], typed)) is not None:
             found.append(replace(inner, field=name, written=written, read=read))

@@ -101,20 +101,25 @@ def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fi
     marker's number where the schema admits it, so every reader can still tell the record apart
     (Elle's unique values). Where no number takes it, a text with a pattern holds the marker bare
     (`bare`): the identity first, unless `fixed` (an update's identity names the record it changes).
-    Unchanged where a text carries the marker or nothing fits."""
-    if tokens_of(args, marker):
+    Where texts carry the marker only in fields the tool does not require, a required number takes
+    it too: a store that drops an optional field then shows a value lost, not the record gone (never
+    a bare text there: a record of law 9 that names this one by its identity would show the marker).
+    Unchanged where a required text carries the marker, or nothing fits."""
+    required = set(tool.input_schema.get("required") or ())
+    if (placed := bool(tokens_of(args, marker))) and (not required or marked_in(args, marker, required)):
         return args
     mark = number_of(marker)
-    required = set(tool.input_schema.get("required") or ())
-    # A required field first, in the schema's order: a store that drops an optional field then
-    # shows that as a value lost, not as the record gone.
-    order = sorted(args, key=lambda n: (n not in required, list(tool.properties).index(n)
-                                        if n in tool.properties else len(tool.properties)))
+    # A required field first, in the schema's order; only required ones where a text already carries the marker.
+    order = [n for n in sorted(args, key=lambda n: (n not in required, list(tool.properties).index(n)
+                                                    if n in tool.properties else len(tool.properties)))
+             if n in required or not placed]
     for name in order:
         value = args[name]
         if name != keep and not isinstance(value, bool) and isinstance(value, int | float) \
                 and fits(tool, trial := {**args, name: mark}):
             return trial
+    if placed:
+        return args
     first = [keep] if keep is not None and keep in args and not fixed else []
     for name in dict.fromkeys(first + order):
         if isinstance(args[name], str) and not (fixed and name == keep):
@@ -122,6 +127,11 @@ def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fi
                 if fits(tool, trial := {**args, name: spelt}):
                     return trial
     return args
+
+
+def marked_in(args: dict[str, Any], marker: str, names: set[str]) -> bool:
+    """A text under one of `names` (at any depth) carries the marker."""
+    return any(tokens_of({n: args[n]}, marker) for n in names if n in args)
 
 
 def bare(marker: str) -> tuple[str, ...]:
