@@ -22,13 +22,13 @@ it. On one fresh server, the experiments are:
    appends. Values of the write's answer it did not send are candidates for a server-made id.
 3. Every other tool is called with a record's identity (its same-named arguments, or an id from the
    answer): one after whose call the record is gone from every looker is a remover, and so is one
-   after whose call a keyed reader shown for the record's store refuses it (a looker may lag behind
-   removals); one whose call changed what a looker shows is a writer (an update); one that changed nothing and answered the
-   record is a reader bound to that argument (asked for a second record, it answers that one and not
-   the first). A text argument is tried with each written field's value (marked, then those written
-   unmarked that no other record holds): found by it, the reader
-   searches by that field (by any text only when every text found it); a value no record holds
-   finds none.
+   after whose call a keyed reader shown for the record's store, which showed it before, refuses it
+   (a looker may lag behind removals); one whose call changed what a looker shows is a writer (an
+   update); one that changed nothing and answered the record is a reader bound to that argument
+   (asked for a second record, it answers that one and not the first). A text argument is tried
+   with each written field's value (marked, then those written unmarked that no other record
+   holds): found by it, the reader searches by that field (by any text only when every text found
+   it); a value no record holds finds none.
 4. A looker that showed a record lists; one that shows a removed record lists the removed; one
    whose number moved by one with each record made and removed counts.
 Names, descriptions and annotations decide only what may be called: a tool that may delete (by
@@ -883,6 +883,8 @@ class Watcher:
         them in its calls (a refusal that changed something is this tool's doing all the same)."""
         variants = list(ON_RECORDS)
         attempt = 0
+        readable: dict[int, list[Key]] = {}
+        """Per record tried, the keyed readers of its store that showed it before the tool's first try."""
         while attempt < len(variants):
             variant = variants[attempt]
             attempt += 1
@@ -895,6 +897,8 @@ class Watcher:
                 self.search(tool, record)
                 return
             args, taken, marker = filled
+            if id(record) not in readable:
+                readable[id(record)] = [k for k in self.readers_of(record, tool) if not self.unread(k, record)]
             before = self.snap
             start = len(self.calls) if self.unlooked is None else self.unlooked
             answer = self.call(tool, args)
@@ -918,8 +922,9 @@ class Watcher:
                     and not self.showing(after, tokens_of(args, marker))
                     and all(sized(before, n) - sized(after, n) == 1 for n in where))
             # A looker may lag behind a removal (a listing or count kept from before it): a keyed reader
-            # of the store no snapshot holds then tells, by refusing the record.
-            keys = [] if gone or self.showing(after, tokens_of(args, marker)) else self.readers_of(record, tool)
+            # of the store no snapshot holds, that showed the record before the call, then tells by
+            # refusing it.
+            keys = [] if gone or self.showing(after, tokens_of(args, marker)) else readable[id(record)]
             lost = next((k.reader.name for k in keys if self.unread(k, record)), None)
             gone = gone or lost is not None
             changed = [n for n in after if shown(after[n]) != shown(before[n])]
