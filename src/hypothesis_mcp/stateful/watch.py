@@ -25,12 +25,13 @@ it. On one fresh server, the experiments are:
    answer), of one store after another, the store listed nearest the tool first, until a call shows
    what the tool does or the tool answered values of that store's records it was not sent (a tool of
    one store is not tried on every other's): one after whose call the record is gone from every
-   looker is a remover; one whose call changed what a looker shows is a writer (an update); one that
-   changed nothing and answered the record is a reader bound to that argument (asked for a second
-   record, it answers that one and not the first). A text argument is tried with each written
-   field's value (marked, then those written unmarked that no other record holds): found by it, the
-   reader searches by that field (by any text only when every text found it); a value no record holds
-   finds none.
+   looker is a remover, and so is one after whose call a keyed reader shown for the record's store,
+   which showed it before, refuses it (a looker may lag behind removals); one whose call changed what
+   a looker shows is a writer (an update); one that changed nothing and answered the record is a
+   reader bound to that argument (asked for a second record, it answers that one and not the first).
+   A text argument is tried with each written field's value (marked, then those written unmarked
+   that no other record holds): found by it, the reader searches by that field (by any text only when
+   every text found it); a value no record holds finds none.
 4. A looker that showed a record lists; one that shows a removed record lists the removed; one
    whose number moved by one with each record made and removed counts.
 Names, descriptions and annotations decide only what may be called: a tool that may delete (by
@@ -926,6 +927,8 @@ class Watcher:
         Whether an accepted call answered values of the store's records that it was not sent."""
         variants = list(ON_RECORDS)
         attempt = 0
+        readable: dict[int, list[Key]] = {}
+        """Per record tried, the keyed readers of its store that showed it before the tool's first try."""
         while attempt < len(variants):
             variant = variants[attempt]
             attempt += 1
@@ -938,6 +941,8 @@ class Watcher:
                 self.search(tool, record)
                 return False
             args, taken, marker = filled
+            if id(record) not in readable:
+                readable[id(record)] = [k for k in self.readers_of(record, tool) if not self.unread(k, record)]
             before = self.snap
             start = len(self.calls) if self.unlooked is None else self.unlooked
             answer = self.call(tool, args)
@@ -963,27 +968,36 @@ class Watcher:
             gone = (bool(where) and not self.showing({n: after[n] for n in where}, record.tokens)
                     and not self.showing(after, tokens_of(args, marker))
                     and all(sized(before, n) - sized(after, n) == 1 for n in where))
+            # A looker may lag behind a removal (a listing or count kept from before it): a keyed reader
+            # of the store no snapshot holds, that showed the record before the call, then tells by
+            # refusing it.
+            keys = [] if gone or self.showing(after, tokens_of(args, marker)) else readable[id(record)]
+            lost = next((k.reader.name for k in keys if self.unread(k, record)), None)
+            gone = gone or lost is not None
             changed = [n for n in after if shown(after[n]) != shown(before[n])]
             ident = self.named_by(record, taken)
             seen = self.seen[tool.name]
-            carried = self.carried(record, args, taken) if gone else None
+            carried = self.carried(record, args, taken, keys if lost is not None else None) if gone else None
             calls = [record.call, *self.calls[start:]]
+            gone_from = lost or where[0] if gone else ""
             if carried is not None:
                 record.alive = False
                 seen.role = "update"
                 seen.fact = fact_shown(f"{tool.name} changes records: after its successful call with the {ident[1]} of "
-                                       f"a record, {where[0]} no longer showed it, and {carried[0]} given the "
+                                       f"a record, {gone_from} no longer showed it, and {carried[0]} given the "
                                        f"{carried[1]} the call sent answered its values (moved, not removed)",
                                        calls=calls, source="experiment")
             elif gone:
                 record.alive = False
                 self.moved(before, after, -1, record.tool)
                 for name in self.showing(after, record.tokens):
-                    self.shown_removed.setdefault(name, self.calls[start])
+                    if name not in where:  # one that showed it before and still does lags; it lists no removed
+                        self.shown_removed.setdefault(name, self.calls[start])
                 seen.role = "delete"
                 seen.fact = fact_shown(f"{tool.name} removes records: after its successful call with the "
-                                       f"{ident[1]} of a record, {where[0]} no longer showed it", calls=calls,
-                                       source="experiment")
+                                       f"{ident[1]} of a record, {gone_from} no longer showed it" + (
+                                           f" (it refused the record, which {', '.join(where)} still showed)"
+                                           if lost is not None and where else ""), calls=calls, source="experiment")
             elif changed:
                 record.alive = False
                 seen.role = "update"
@@ -1015,11 +1029,13 @@ class Watcher:
         markers = {r.marker for r in self.records if r.tool == creator and r.marker not in sent}
         return answer.ok and any(m in markers for m in MARKER.findall(shown(answer)))
 
-    def carried(self, record: Record, args: dict[str, Any], taken: dict[str, str]) -> tuple[str, str] | None:
-        """Where a record its keyed reads no longer show went: a keyed reader of its store that, given
-        a value the call sent beside the record's identity, answers the record's own values (those the
-        value does not carry); the reader and the argument that sent it."""
-        for key in self.keys.get(record.tool, []):
+    def carried(self, record: Record, args: dict[str, Any], taken: dict[str, str],
+                keys: list[Key] | None = None) -> tuple[str, str] | None:
+        """Where a record its keyed reads no longer show went: a keyed reader of its store (of `keys`,
+        else those the snapshots hold) that, given a value the call sent beside the record's identity,
+        answers the record's own values (those the value does not carry); the reader and the argument
+        that sent it."""
+        for key in self.keys.get(record.tool, []) if keys is None else keys:
             for arg, value in args.items():
                 if arg in taken or isinstance(value, bool) or not isinstance(value, str | int):
                     continue
@@ -1028,6 +1044,28 @@ class Watcher:
                 if own and self.valid(key.reader, asked) and self.showing({"": self.call(key.reader, asked)}, own):
                     return key.reader.name, arg
         return None
+
+    def readers_of(self, record: Record, tool: Tool) -> list[Key]:
+        """The keyed readers shown to read the record's store, other than `tool`, by each argument they
+        were shown to select records by."""
+        found = []
+        for reader in self.tools:
+            seen = self.seen[reader.name]
+            if reader is tool or seen.role != "read" or seen.acts_on != record.tool:
+                continue
+            found += [Key(reader, b.argument, b.field if b.field in record.args else f"id:{b.field}")
+                      for b in seen.bindings]
+        return found
+
+    def unread(self, key: Key, record: Record) -> bool:
+        """The keyed reader asked for a live record refuses it, or answers a success that shows none of
+        its marked values beyond those it was asked with (with none beyond, only a refusal tells)."""
+        asked = self.key_args(key, record)
+        if asked is None:
+            return False
+        answer = self.call(key.reader, asked)
+        own = {t for t in record.tokens if t not in json.dumps(asked[key.arg])}
+        return answer.rejected or (answer.ok and bool(own) and not any(t in shown(answer) for t in own))
 
     def answer_id(self, record: Record, taken: dict[str, str], tool: Tool, calls: list[Call]) -> None:
         """An id the write answered, that another tool then took for that record: the server-made id."""

@@ -74,7 +74,11 @@ class Run:
     examples: int = 0
     count: int = 0
     quiet: set[tuple[str, str]] = field(default_factory=set)
-    """(rule, tool) of breaches already confirmed: not raised again."""
+    """(rule, tool) of breaches already tried on fresh servers: not raised again, unless missed."""
+    missed: dict[tuple[str, str], set[frozenset[str]]] = field(default_factory=dict)
+    """(rule, tool) of breaches tried that no fresh replay showed yet, each with the tools the steps
+    before them called: a breach of the same rule and tool after a step of another tool (a removal
+    where the missed one had none) is another observation, and is raised in its turn."""
     not_counters: set[str] = field(default_factory=set)
     """Tools taken for counts that an example showed changing what the readers show: no counts."""
     stop: Callable[[], bool] = lambda: False
@@ -110,6 +114,12 @@ class Run:
     answers: dict[str, Outcome] = field(default_factory=dict)
     """Each update's latest answer that was no refusal: the shape its successes take."""
 
+    def fresh(self, breach: Breach, steps: frozenset[str]) -> bool:
+        """A breach not tried on fresh servers yet: its rule and tool never tried, or tried only
+        after steps of other tools, none confirmed."""
+        key = (breach.rule, breach.tool)
+        return key not in self.quiet or (key in self.missed and steps not in self.missed[key])
+
     def paging(self, lister: Reader) -> Pager | Stepper | None:
         name = lister.tool.name
         if name in self.learned.pagers:
@@ -125,9 +135,11 @@ class Run:
         return salted_marker(zlib.crc32(f"laws:{self.seed}".encode()) & 0xFFFF, self.count)
 
     def echoes(self, call: Call, name: str) -> bool:
-        """Whether `call`'s tool shows back what `name` asked for when no record holds it: the call
-        asked again on the warm server with its marker swapped for one never written. Unknown
-        (no marker to swap) counts as echoing."""
+        """Whether `call`'s tool shows back what `name` asked for when no record holds it, in an answer
+        not told from a success: the call asked again on the warm server with its marker swapped for
+        one never written. A refusal the run tells (isError, an error text, a learned shape) that
+        names the value is still a refusal: the answers taken for successes show it only where they
+        show a record. Unknown (no marker to swap, no answer) counts as echoing."""
         value = call.arguments.get(name)
         found = MARKER.search(value) if isinstance(value, str) else None
         if found is None or not isinstance(value, str):
@@ -136,7 +148,7 @@ class Run:
         if key not in self.echoing:
             fresh = self.marker()
             answer = self.conn.call(call.tool, {**call.arguments, name: value.replace(found.group(), fresh)})
-            self.echoing[key] = answer.kind != "result" or fresh in shown(answer)
+            self.echoing[key] = not answer.rejected and (answer.kind != "result" or fresh in shown(answer))
         return self.echoing[key]
 
 
@@ -659,7 +671,8 @@ class Example:
         it holds is no longer what its model says, whichever law looks."""
         if self.spoiled:
             return
-        broken = first([b for b in breaches if (b.rule, b.tool) not in self.run.quiet])
+        checks = self.checks | set(range(start, len(self.calls)))
+        broken = first([b for b in breaches if self.run.fresh(b, steps_of(self.calls[:b.at + 1], checks))])
         # A count already tried says nothing of the records: the example goes on, its counts unjudged
         # (a store that drops records past a size moves no count with each write once full).
         if breaches and broken is None and all(b.rule == COUNT_WRONG for b in breaches):
@@ -952,6 +965,11 @@ class Example:
         if step.kind == "remove":
             return "probe-delete-took-other", step.tool, f"{step.tool} removed another record"
         return "probe-data-lost", step.tool, f"{step.tool} wrote another record"
+
+
+def steps_of(calls: list[Call], checks: set[int]) -> frozenset[str]:
+    """The tools an example's steps called (its checks' reads left out)."""
+    return frozenset(c.tool for i, c in enumerate(calls) if i not in checks)
 
 
 def claims_record(answer: Outcome, asked: Any) -> bool:

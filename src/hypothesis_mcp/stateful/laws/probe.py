@@ -16,7 +16,7 @@ from hypothesis_mcp.stateful.laws.absent import absent_rules
 from hypothesis_mcp.stateful.laws.confirm import REPLAYS, confirmed
 from hypothesis_mcp.stateful.laws.covering import covering_rules
 from hypothesis_mcp.stateful.laws.folding import folding_rules
-from hypothesis_mcp.stateful.laws.machine import Law, Run, build
+from hypothesis_mcp.stateful.laws.machine import Law, Run, build, steps_of
 from hypothesis_mcp.stateful.laws.observe import Learned, learned
 from hypothesis_mcp.stateful.laws.overwrites import overwrite_rules
 from hypothesis_mcp.stateful.laws.references import references_rules
@@ -69,18 +69,20 @@ def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
                                   f"{str(exc).splitlines()[0] if str(exc) else ''}", confidence="low")
             host.examples += run.examples
             seen = sorted(run.breaches, key=lambda b: (CONFIDENCE_ORDER[b[0].confidence], len(b[1])))
-            tried: set[tuple[str, str]] = set()
+            tried: set[tuple[str, str, frozenset[str]]] = set()
             for breach, calls, checks in seen:
-                key = (breach.rule, breach.tool)
-                if key in tried or len(tried) >= CONFIRMS or host.stop():
+                key, steps = (breach.rule, breach.tool), steps_of(calls, checks)
+                if (*key, steps) in tried or not run.fresh(breach, steps) or len(tried) >= CONFIRMS or host.stop():
                     continue
-                tried.add(key)
+                tried.add((*key, steps))
                 run.quiet.add(key)
                 pool.expect(REPLAYS)
                 finding = confirmed(breach, calls, checks, host.reproduces, reads, marker=run.marker)
                 if finding is None:
                     host.fresh_missed += 1
+                    run.missed.setdefault(key, set()).add(steps)
                 else:
+                    run.missed.pop(key, None)
                     yield finding
             if not run.breaches:
                 return
