@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from hypothesis_mcp.connection import Target, parse_target
 from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.profiles import Profile, make_profile
 from hypothesis_mcp.results import Report, Result
+from hypothesis_mcp.stateful.config import ProbeConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -167,6 +168,24 @@ def seeded(seed: int, *, max_examples: int | None = None, shrink_calls: int | No
 def engine(target: list[str] | str | Target, profile: Profile | None = None, **options: Any) -> Report:
     """Run the engine in-process on `target` (grading profile unless given)."""
     return run(parse_target(target), RunOptions(profile=profile or grading(), **options))
+
+
+@dataclass
+class LawsStores:
+    """A test server of several stores (`--store NAME`, `--bug`), each store and side graded once per
+    module with the laws machine on and deletes allowed."""
+
+    script: str
+    kept: dict[tuple[str, bool], Report] = field(default_factory=dict)
+
+    def command(self, name: str, bug: bool) -> list[str]:
+        return [*SERVE, str(ROOT / self.script), "--store", name, *(["--bug"] if bug else [])]
+
+    def run(self, name: str, bug: bool) -> Report:
+        if (name, bug) not in self.kept:
+            self.kept[(name, bug)] = engine(self.command(name, bug), grading(), probes=True, allow_writes=True,
+                                            allow_deletes=True, probe_config=ProbeConfig(laws=True))
+        return self.kept[(name, bug)]
 
 
 _shared: dict[str, Report] = {}

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import ROOT, SERVE, engine, grading, machine_finding, machine_findings
+from helpers import LawsStores, machine_finding, machine_findings
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
-from hypothesis_mcp.results import Report
-from hypothesis_mcp.stateful.config import ProbeConfig
 
 FOUND = [("kennel", "amend_stay", ["check_in", "check_out", "amend_stay", "stay"]),
          ("roster", "setDuty", ["setDuty", "getMember"]),
@@ -21,18 +19,8 @@ FOUND = [("kennel", "amend_stay", ["check_in", "check_out", "amend_stay", "stay"
 """Each buggy store, its update, and the tools of the smallest reproduction: a stay booked, checked
 out, amended and read; a callsign nobody enlisted set and read; a reading with no value a marker fits,
 filed, dropped, adjusted and read (told by its id alone)."""
-_reports: dict[tuple[str, bool], Report] = {}
-
-
-def store(name: str, bug: bool) -> list[str]:
-    return [*SERVE, str(ROOT / "tests/servers/absent_updates.py"), "--store", name, *(["--bug"] if bug else [])]
-
-
-def run(name: str, bug: bool) -> Report:
-    if (name, bug) not in _reports:
-        _reports[(name, bug)] = engine(store(name, bug), grading(), probes=True, allow_writes=True,
-                                       allow_deletes=True, probe_config=ProbeConfig(laws=True))
-    return _reports[(name, bug)]
+STORES = LawsStores("tests/servers/absent_updates.py")
+store, run = STORES.command, STORES.run
 
 
 @pytest.mark.parametrize(("name", "tool", "tools"), FOUND)

@@ -13,27 +13,15 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import ROOT, SERVE, engine, grading, machine_findings, results
+from helpers import LawsStores, machine_findings, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
-from hypothesis_mcp.results import Report
-from hypothesis_mcp.stateful.config import ProbeConfig
 
 FOUND = [("pantry", "use-up", ["add-jar", "use-up", "jars"]),
          ("badges", "badge.revoke", ["badge.issue", "badge.revoke", "badge.show"])]
 """Each buggy store, its removal, and the tools of the smallest reproduction."""
-_reports: dict[tuple[str, bool], Report] = {}
-
-
-def store(name: str, bug: bool) -> list[str]:
-    return [*SERVE, str(ROOT / "tests/servers/lagging_views.py"), "--store", name, *(["--bug"] if bug else [])]
-
-
-def run(name: str, bug: bool) -> Report:
-    if (name, bug) not in _reports:
-        _reports[(name, bug)] = engine(store(name, bug), grading(), probes=True, allow_writes=True,
-                                       allow_deletes=True, probe_config=ProbeConfig(laws=True))
-    return _reports[(name, bug)]
+STORES = LawsStores("tests/servers/lagging_views.py")
+store, run = STORES.command, STORES.run
 
 
 @pytest.mark.parametrize(("name", "tool", "tools"), FOUND)
