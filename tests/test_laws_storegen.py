@@ -67,7 +67,7 @@ def serious(report: dict[str, Any]) -> list[tuple[str, str, str]]:
             if f["confidence"] in ("high", "medium") and f["rule"] != ERROR_AS_SUCCESS]
 
 
-LAWS_PAIRS = [(36, "evicts-silently"), (36, "reader-stale"), (46, "field-dropped")]
+LAWS_PAIRS = [(3, "refusal-side-effect"), (36, "evicts-silently"), (36, "reader-stale"), (46, "field-dropped")]
 """Seeds and classes graded with the laws machine on (probe config `laws: true`), bug and twin. Seed
 36's records hold a quantity of 1 to 5 and enumerations under a key of `[a-z0-9_-]{1,16}`: the only
 place for a marker is the key, spelt bare (stateful/laws/model.py `bare`); its count per status, taken
@@ -78,7 +78,9 @@ removals), which no fresh replay shows: the same law broken after a removal is t
 Seed 46's only free texts are inside an optional object, which the bug stores as `{}`: the marker then
 sits in a required number too, so the record is still seen and the object read back empty is a value
 lost. Its twin once drew a false high count-wrong: a count per kind in `key: value` lines
-(`by_kind: {"red": 5}`) taken for the total while every record the experiments wrote was red."""
+(`by_kind: {"red": 5}`) taken for the total while every record the experiments wrote was red. Seed 3's
+create refused with an optional field still files the record, and a retry without it is accepted
+under the same marker: the experiments then write new values, so a creator is shown and law 2 runs."""
 
 
 def graded_laws(seed: int, flags: tuple[str, ...]) -> dict[str, Any]:
