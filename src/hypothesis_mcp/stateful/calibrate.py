@@ -30,10 +30,10 @@ from hypothesis_mcp.rules.bindings import find_id
 from hypothesis_mcp.search.seeding import own_draws, scope_salt, seeded
 from hypothesis_mcp.stateful.context import get_path
 from hypothesis_mcp.stateful.host import ProbeHost
-from hypothesis_mcp.stateful.readers import Reader, fill_reader_args, says_skipped, tokens
+from hypothesis_mcp.stateful.readers import Reader, field_texts, fill_reader_args, says_skipped, tokens
 from hypothesis_mcp.stateful.unmarked import RETRIES, Plan, retried, unmarked
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
-from hypothesis_mcp.vocabulary import server_made_id, snake
+from hypothesis_mcp.vocabulary import is_query, server_made_id, snake
 
 REPLACES, APPENDS, REFUSED = "replaces", "appends", "refused"
 MAX_CANDIDATES = 3
@@ -218,7 +218,8 @@ class Calibrator:
             outcome, calls = self.read(reader, record)
             if outcome.ok:
                 self.showed[reader.tool.name] = {t for t in record.tokens if t in shown(outcome)}
-            if outcome.ok and shows_unasked(outcome, record.tokens, calls[-1].arguments):
+            if (outcome.ok and shows_unasked(outcome, record.tokens, calls[-1].arguments)
+                    and not asked_inside(calls[-1].arguments, record.args)):
                 self.found.readers[reader.tool.name] = fact_shown(
                     f"{reader.tool.name} shows the records {self.tool.name} writes", calls=[write_call, *calls],
                     source="calibration")
@@ -298,6 +299,16 @@ def shows_unasked(outcome: Outcome, marks: set[str], asked: dict[str, Any]) -> b
     unasked = {t for t in marks if t not in sent}
     text = shown(outcome)
     return any(t in text for t in (unasked or marks))
+
+
+def asked_inside(asked: dict[str, Any], written: dict[str, Any]) -> bool:
+    """A query the reader was asked (the key, by guess) sits inside another text the record holds
+    (`00` in `hm86d9ff00-notes`): a search may have found the record by that text, so the answer
+    shows nothing of what the query selects by."""
+    texts = [text.lower() for _, text in field_texts(written)]
+    return any(is_query(name) and isinstance(value, str) and value
+               and any(value.lower() in text and value.lower() != text for text in texts)
+               for name, value in asked.items())
 
 
 def answer_ids(outcome: Outcome, sent: dict[str, Any]) -> tuple[str, ...]:

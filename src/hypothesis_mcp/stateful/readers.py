@@ -13,7 +13,7 @@ from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.stateful.config import Pair
-from hypothesis_mcp.stateful.watch import Seen
+from hypothesis_mcp.stateful.watch import TEXT, Seen
 from hypothesis_mcp.strategies import leading_marker
 from hypothesis_mcp.vocabulary import LIMIT_NAMES, VERBS, is_query, singular
 
@@ -171,9 +171,10 @@ def _flat_fields(args: Any, prefix: str = "") -> dict[str, Any]:
 
 
 def fill_reader_args(reader: Reader, written: dict[str, Any], key: Any, base: dict[str, Any]) -> dict[str, Any]:
-    """Arguments for a read: declared ones, then the written field an argument was shown selecting by,
-    then (unless the experiments showed which arguments select) same-named written fields and the key
-    for a query-like parameter; 100 for a limit-like one; other required ones from `base`."""
+    """Arguments for a read: declared ones, then the written field an argument was shown selecting by
+    (left out where the record has none), then (unless the experiments showed which arguments select)
+    same-named written fields and the key for a query-like parameter; 100 for a limit-like one; other
+    required ones from `base`."""
     if reader.read_args is not None:
         marker = first_marker(written)
         return {k: _substitute(v, key, marker) for k, v in reader.read_args.items()}
@@ -185,8 +186,12 @@ def fill_reader_args(reader: Reader, written: dict[str, Any], key: Any, base: di
         single = singular(flat)
         free = reader.selects is None or name in reader.selects
         by = reader.selects.get(name) if reader.selects else None
-        if by is not None and by in fields and not isinstance(fields[by], dict | list):
-            args[name] = fields[by]
+        if by is not None:
+            # Shown selecting by that field (any text, for TEXT): a record without it is not asked by
+            # a guess instead.
+            value = fields.get(by) if by != TEXT else next((text for _, text in field_texts(written)), None)
+            if value is not None and not isinstance(value, dict | list):
+                args[name] = value
         elif free and name in fields and not isinstance(fields[name], dict | list):
             args[name] = fields[name]
         elif free and single != flat and single in fields and schema.get("type") == "array":

@@ -157,6 +157,9 @@ class Binding:
     argument: str
     field: str
     fact: Fact
+    by_part: bool = False
+    """A search shown finding the record by a part of the field's text (its marked token, the whole
+    text being too long to ask): only then may the laws ask it by a part."""
 
 
 @dataclass
@@ -1154,6 +1157,7 @@ class Watcher:
             strong: list[str] = []
             weak: list[str] = []
             asked: list[str] = []
+            parts: set[str] = set()
             start = len(self.calls)
             before = self.snap
             for name, value in texts:
@@ -1164,6 +1168,8 @@ class Watcher:
                     continue
                 answer = self.call(tool, {**base, arg: query})
                 asked.append(name)
+                if query != value:
+                    parts.add(name)
                 out = shown(answer) if answer.ok else ""
                 others = record.tokens - {token}
                 if any(t in out for t in others):
@@ -1199,7 +1205,8 @@ class Watcher:
                 f" (and {', '.join(found[1:])})" if found[1:] else "") + (
                 f", not their {', '.join(missed)}" if missed else " (no other field was tried)"))
             seen.bindings.append(Binding(arg, field_, fact_shown(
-                f"{tool.name}'s {arg} selects records by {what}", calls=calls, source="experiment")))
+                f"{tool.name}'s {arg} selects records by {what}", calls=calls, source="experiment"),
+                by_part=bool(parts & set(found if field_ == TEXT else found[:1]))))
             return
 
     def lookers_roles(self) -> None:

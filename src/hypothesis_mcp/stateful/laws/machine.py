@@ -514,7 +514,9 @@ class Example:
             name = search_field(reader, held.args, held.tokens)
             if name is None:
                 return None
-            return next(({**base, reader.arg: q} for q in (held.values.get(name), held.tokens[name])
+            # By a part of the text (the marked token) only where the experiments showed a part finds it.
+            asks = (held.values.get(name), held.tokens[name] if reader.by_part else None)
+            return next(({**base, reader.arg: q} for q in asks
                          if isinstance(q, str) and self.valid(reader.tool, {**base, reader.arg: q})), None)
         return None
 

@@ -33,6 +33,8 @@ class Reader:
     field: str | None = None
     guessed: bool = False
     """A keyed read by guess: asked for nothing until it showed a record the machine wrote."""
+    by_part: bool = False
+    """A search shown finding a record by a part of its text (watch.Binding)."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> N
                                         seen.bindings[0].field))
         elif seen.role == "search" and seen.bindings:
             found.readers.append(Reader(tool, "search", seen.bindings[0].fact, seen.bindings[0].argument,
-                                        seen.bindings[0].field))
+                                        seen.bindings[0].field, by_part=seen.bindings[0].by_part))
         elif seen.role == "list" and name in watcher.shown_alive:
             found.readers.append(Reader(tool, "list", fact))
             if seen.paging is not None and seen.paging_fact is not None:
