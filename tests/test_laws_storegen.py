@@ -100,7 +100,13 @@ def test_the_laws_machine_finds_the_bug_and_keeps_the_twin_clean(seed: int, bug_
 LAWS_CONTROLS = {42: "a listing of three records a page, newest first, in a markdown table, counted by its lines: a "
                      "value drawn unmarked held U+0085, so the page that showed it had one line more, and once newer "
                      "records pushed it to the next page the listing looked shorter, taken for a loss "
-                     "(probe-data-lost, high)"}
+                     "(probe-data-lost, high)",
+                 60: "a search over two texts, asked by the record's key because the record held neither text the "
+                     "experiments showed it selecting by (probe-readers-disagree, high)",
+                 65: "a search by whole words, asked by the marked start of a text too long for its query, as if "
+                     "it matched any part (probe-readers-disagree, high)",
+                 70: "a search calibrated by a two-letter key that the record's marked notes also held, taken for a "
+                     "search by key (probe-readers-disagree, high)"}
 """Correct twins that each drew a false finding once with the laws machine on."""
 
 
