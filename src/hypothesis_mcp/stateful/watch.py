@@ -1231,10 +1231,11 @@ class Watcher:
 
     def alike(self) -> frozenset[str]:
         """The choices (a boolean, an enum member) every record of the run held alike, as a path
-        names them: the experiments write each tool's choices as its first write had them."""
+        names them: the experiments write each tool's choices as its first write had them, and a
+        choice a write left out holds the default its schema declares."""
         tools = {t.name: t for t in self.tools}
-        held = [{v if isinstance(v, str) else json.dumps(v) for k, v in r.args.items()
-                 if r.tool in tools and switch(tools[r.tool], k, v)} for r in self.records]
+        held = [{v if isinstance(v, str) else json.dumps(v) for k, v in held_choices(tools[r.tool], r.args).items()}
+                for r in self.records if r.tool in tools]
         return frozenset(set.intersection(*held)) if held else frozenset()
 
     def named(self, names: frozenset[str]) -> str:
@@ -1330,6 +1331,13 @@ def own_texts(record: Record, records: list[Record]) -> list[tuple[str, str]]:
     plain_ = [(f, v) for f, v in record.args.items() if isinstance(v, str) and (f, v) not in marked
               and len(v) >= 3 and not MARKER.search(v) and json.dumps(v) not in held]
     return marked + plain_
+
+
+def held_choices(tool: Tool, args: dict[str, Any]) -> dict[str, Any]:
+    """The choices a write's record holds: those it sent, and the declared default of each it left out."""
+    left = {k: s["default"] for k, s in tool.properties.items()
+            if k not in args and isinstance(s, dict) and "default" in s and switch(tool, k, s["default"])}
+    return {**left, **{k: v for k, v in args.items() if switch(tool, k, v)}}
 
 
 def switch(tool: Tool, name: str, value: Any) -> bool:
