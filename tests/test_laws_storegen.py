@@ -106,7 +106,9 @@ LAWS_CONTROLS = {42: "a listing of three records a page, newest first, in a mark
                  65: "a search by whole words, asked by the marked start of a text too long for its query, as if "
                      "it matched any part (probe-readers-disagree, high)",
                  70: "a search calibrated by a two-letter key that the record's marked notes also held, taken for a "
-                     "search by key (probe-readers-disagree, high)"}
+                     "search by key (probe-readers-disagree, high)",
+                 125: "a count per status whose records all took the default status, left out of every write, taken "
+                      "for the total (probe-count-wrong, high)"}
 """Correct twins that each drew a false finding once with the laws machine on."""
 
 
