@@ -1,9 +1,9 @@
 """Values at a store's edges. A store that keeps ordinary values may still mishandle a text with
 surrounding whitespace, one that Unicode normalisation changes, one outside ASCII or at its longest,
 an integer outside 32 bits, a number with more decimals than money has, a list at its longest, or a
-value other than the field's declared default. Drawn at random these are rare, and a search shrinks away from them; so
-each field of a write the machine draws may take one, picked by the write's turn. Every edge is an
-ordinary schema-valid value: a store keeps it or refuses it."""
+value other than the field's declared default. Drawn at random these are rare, and a search shrinks
+away from them; so each field of a write the machine draws may take one, picked by the write's turn.
+Every edge is an ordinary schema-valid value: a store keeps it or refuses it."""
 
 from __future__ import annotations
 
