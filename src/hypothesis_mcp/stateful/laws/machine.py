@@ -187,6 +187,9 @@ class Example:
         self.leaked: set[int] = set()
         """Refused writes (by index in `held`) a reader showed stored: a count counts them."""
         self.sizes: dict[str, int] = {}
+        self.marked: dict[str, int] = {}
+        """The writes' markers each listing showed at the last check: a record's nested list of objects,
+        pushed off a window, shortens the longest list an answer holds, never the markers it shows."""
         self.orders: dict[str, list[Held]] = {}
         """The live records each listing showed at the last check, in its order."""
         self.start: dict[str, float] = {}
@@ -216,7 +219,8 @@ class Example:
         for lister in self.learned.listers:
             first = self.run.conn.call(lister.tool.name, self.learned.widest(lister.tool))
             self.tail(lister)
-            self.sizes[lister.tool.name] = size(self.listing(lister, first))
+            whole = self.listing(lister, first)
+            self.sizes[lister.tool.name], self.marked[lister.tool.name] = size(whole), marked(whole)
 
     def tail(self, lister: Reader) -> None:
         paging, name = self.run.paging(lister), lister.tool.name
@@ -629,7 +633,7 @@ class Example:
             breaches += self.reordered(step, listed)
         self.unsized = set()
         for name, (_, answer) in listed.items():
-            self.sizes[name] = size(answer)
+            self.sizes[name], self.marked[name] = size(answer), marked(answer)
             self.orders[name] = self.order(answer)
         self.report(breaches, start)
 
@@ -829,7 +833,8 @@ class Example:
                 grew = size(answer) > self.sizes.get(name, 0) and not self.full(reader.tool, answer) \
                     and name not in self.unsized
                 # A window keeps its size as a write pushes a record out; one that shrank at a create lost records.
-                shrank = step.kind == "create" and name not in self.unsized and size(answer) < self.sizes.get(name, 0)
+                shrank = step.kind == "create" and name not in self.unsized and size(answer) < self.sizes.get(
+                    name, 0) and marked(answer) < self.marked.get(name, 0)
                 if reader.kind == "list" and step.kind in ("create", "update") and not mine and not grew \
                         and not shrank:
                     held.shown.discard(name)  # a window of the newest or oldest records, not a loss
@@ -1055,6 +1060,11 @@ def claims_id(answer: Outcome, value: Any, held: Held) -> bool:
     return answer.ok and any(value in r.values() and any(
         r.get(k) == v for k, v in held.values.items() if v not in (None, "", [], {}, value) and not isinstance(v, bool))
         for r in found)
+
+
+def marked(answer: Outcome) -> int:
+    """The distinct markers of the run's writes an answer shows."""
+    return len(set(MARKER.findall(shown(answer))))
 
 
 def unnameable(held: Held, actor: Actor) -> dict[str, Any]:
