@@ -60,11 +60,12 @@ def says_no_more(outcome: Outcome, names: tuple[str, ...]) -> bool:
 
 def _member(objects: list[Any], names: tuple[str, ...]) -> tuple[str, Any] | None:
     for name in names:
+        wanted = snake(name)  # a binding may name the member as the answer spelt it (`crateNo`)
         for obj in objects:
             if not isinstance(obj, dict):
                 continue
             for member, value in obj.items():
-                if snake(member) == name and _usable(value):
+                if snake(member) == wanted and _usable(value):
                     return member, value
     return None
 

@@ -1182,7 +1182,10 @@ class Watcher:
             nothing = f"{salted_marker(self.salt, 0xFFFE)}-{arg}"
             miss = self.call(tool, {**base, arg: nothing})
             after = self.look()
-            if any(shown(after[n]) != shown(before[n]) for n in after):
+            # A search that changed what the readers show is no reader, unless it declares that it only
+            # reads: then the machine calls it as one, and law 1 judges what it changes.
+            moved = any(shown(after[n]) != shown(before[n]) for n in after)
+            if moved and not tool.read_only_hint:
                 return
             echoes = nothing in shown(miss)
             if any(t in shown(miss) for t in record.tokens):
@@ -1198,8 +1201,9 @@ class Watcher:
             seen.role = "search"
             seen.fact = fact_shown(
                 f"{tool.name} finds records by text: given a value the run wrote under {', '.join(found)}, it "
-                "answered that record; given a text no record holds, none; no call of it changed a snapshot",
-                calls=calls, source="experiment")
+                "answered that record; given a text no record holds, none; " + (
+                    "it declares that it only reads, though its calls changed a snapshot" if moved else
+                    "no call of it changed a snapshot"), calls=calls, source="experiment")
             missed = [n for n in asked if n not in found]
             what = (f"the text of {', '.join(found)}" if field_ == TEXT else f"their {found[0]}" + (
                 f" (and {', '.join(found[1:])})" if found[1:] else "") + (

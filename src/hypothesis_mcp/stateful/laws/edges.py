@@ -1,9 +1,9 @@
 """Values at a store's edges. A store that keeps ordinary values may still mishandle a text with
 surrounding whitespace, one that Unicode normalisation changes, one outside ASCII or at its longest,
-an integer outside 32 bits, a number with more decimals than money has, or a value other than the
-field's declared default. Drawn at random these are rare, and a search shrinks away from them; so
-each field of a write the machine draws may take one, picked by the write's turn. Every edge is an
-ordinary schema-valid value: a store keeps it or refuses it."""
+an integer outside 32 bits, a number with more decimals than money has, a list at its longest, or a
+value other than the field's declared default. Drawn at random these are rare, and a search shrinks
+away from them; so each field of a write the machine draws may take one, picked by the write's turn.
+Every edge is an ordinary schema-valid value: a store keeps it or refuses it."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ UNNORMAL = "\ufb01\u2460\uff21"
 """A ligature, a circled digit and a full-width letter: NFKC turns each into plain letters."""
 OTHER = "\u00e9\u00df"
 """Letters outside ASCII."""
+LONG_LIST = 12
+"""The length a list without maxItems is taken to."""
 
 
 def at_edges(tool: Tool, args: dict[str, Any], turn: int, identity: str | None = None) -> dict[str, Any]:
@@ -52,7 +54,18 @@ def options(value: Any, schema: Any) -> list[Any]:
         found += [WIDE, -WIDE]
     elif isinstance(value, int | float):
         found += [round(value) + FINE]
+    elif isinstance(value, list) and value:
+        found += [longest_list(value, sub.get("maxItems", LONG_LIST))]
     return [v for v in found if within(v, sub)]
+
+
+def longest_list(value: list[Any], longest: Any) -> list[Any]:
+    """The list grown to its longest by its own items again, each text told apart by its place (a
+    store that keeps the first few items of a list keeps the drawn ones)."""
+    if not isinstance(longest, int) or longest <= len(value):
+        return value
+    more = [value[i % len(value)] for i in range(longest - len(value))]
+    return value + [f"{item}{i}" if isinstance(item, str) else item for i, item in enumerate(more)]
 
 
 def within(value: Any, schema: dict[str, Any]) -> bool:

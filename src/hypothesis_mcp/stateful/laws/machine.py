@@ -21,7 +21,7 @@ from hypothesis_mcp.model.facts import Fact, allowed, fact_shown
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Binding, Call, RuleId
 from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shown, values_of
-from hypothesis_mcp.rules.expectations import FindsNothing, InOrder, NumberAt
+from hypothesis_mcp.rules.expectations import ContainsAny, FindsNothing, InOrder, NumberAt
 from hypothesis_mcp.rules.text_records import records_for, text_records
 from hypothesis_mcp.stateful.laws.edges import at_edges, fits, renamed
 from hypothesis_mcp.stateful.laws.laws import (
@@ -187,6 +187,9 @@ class Example:
         self.leaked: set[int] = set()
         """Refused writes (by index in `held`) a reader showed stored: a count counts them."""
         self.sizes: dict[str, int] = {}
+        self.marked: dict[str, int] = {}
+        """The writes' markers each listing showed at the last check: a record's nested list of objects,
+        pushed off a window, shortens the longest list an answer holds, never the markers it shows."""
         self.orders: dict[str, list[Held]] = {}
         """The live records each listing showed at the last check, in its order."""
         self.start: dict[str, float] = {}
@@ -216,7 +219,8 @@ class Example:
         for lister in self.learned.listers:
             first = self.run.conn.call(lister.tool.name, self.learned.widest(lister.tool))
             self.tail(lister)
-            self.sizes[lister.tool.name] = size(self.listing(lister, first))
+            whole = self.listing(lister, first)
+            self.sizes[lister.tool.name], self.marked[lister.tool.name] = size(whole), marked(whole)
 
     def tail(self, lister: Reader) -> None:
         paging, name = self.run.paging(lister), lister.tool.name
@@ -383,7 +387,8 @@ class Example:
         at = len(self.calls) - 1
         facts = self.run.proven.get(actor.tool.name, actor.facts)
         if answer.ok and actor.guessed and actor.tool.name not in self.run.proven:
-            facts = self.prove(actor, held, tuple(sorted(marks(args, marker).values())))
+            old = tuple(sorted(t for k, t in held.tokens.items() if k in args and k != actor.arg))
+            facts = self.prove(actor, held, tuple(sorted(marks(args, marker).values())), old)
             if not facts:
                 return
         if answer.ok:
@@ -395,15 +400,18 @@ class Example:
             patch = required_left(creator, actor.tool, actor.arg)
             guess = None if patch or ("probe-data-lost", actor.tool.name) in self.run.quiet else \
                 defaults_dropped(creator, actor.tool, actor.arg)
+            fixed = unnameable(held, actor)
             if not patch and guess is None:
                 # A replace may set what it does not name to its default: those fields are not judged,
-                # and the record is looked for by what this call sent.
-                held.values = {k: v for k, v in held.values.items() if k in args}
-                held.stale |= {t for t in held.tokens.values() if t not in sent(args)}
-                held.tokens = {k: t for k, t in held.tokens.items() if t in sent(args)}
+                # and the record is looked for by what this call sent. A field its schema has no name
+                # for it cannot set, to a default or otherwise: that one is kept and judged.
+                kept = sent(fixed)
+                held.values = {k: v for k, v in held.values.items() if k in args or k in fixed}
+                held.stale |= {t for t in held.tokens.values() if t not in sent(args) and t not in kept}
+                held.tokens = {k: t for k, t in held.tokens.items() if t in sent(args) or t in kept}
             moved = self.moved(actor, held, args)
-            self.check(Step("update", actor.tool.name, held, facts, at,
-                            named=frozenset(args) if patch or guess else frozenset(), moved=moved, guess=guess))
+            named = frozenset(args) if patch or guess else frozenset(actor.tool.properties) if fixed else frozenset()
+            self.check(Step("update", actor.tool.name, held, facts, at, named=named, moved=moved, guess=guess))
             return
         if actor.guessed and actor.tool.name not in self.run.proven:
             return
@@ -413,13 +421,18 @@ class Example:
             self.held.append(refused)
         self.check(Step("refused", actor.tool.name, refused, actor.facts))
 
-    def prove(self, actor: Actor, held: Held, sent: tuple[str, ...]) -> tuple[Fact, ...]:
+    def prove(self, actor: Actor, held: Held, sent: tuple[str, ...], old: tuple[str, ...]) -> tuple[Fact, ...]:
         """A guessed update is one where a keyed read of the record then shows a value its call
         sent; else it is no update, and the example, whose record it may have changed, is judged no
-        further."""
+        further. With no keyed read, a listing judges it (`listed`)."""
         start = len(self.calls)
         reader, asked = next(((r, a) for r in self.learned.readers if r.kind == "key"
                               and (a := self.ask(r, held)) is not None), (None, None))
+        if reader is None:
+            try:
+                return self.listed(actor, held, sent, old)
+            finally:
+                self.checks.update(range(start, len(self.calls)))
         shown_by = reader is not None and asked is not None and shows(self.call(reader.tool, asked), sent)
         self.checks.update(range(start, len(self.calls)))
         if reader is None or not shown_by:
@@ -430,6 +443,33 @@ class Example:
                           f"a record, {reader.tool.name} showed the values it sent", source="experiment")
         self.run.proven[actor.tool.name] = (fact,)
         return (fact,)
+
+    def listed(self, actor: Actor, held: Held, sent: tuple[str, ...], old: tuple[str, ...]) -> tuple[Fact, ...]:
+        """A guessed update judged by a listing that showed its record: one that now shows a value the
+        call sent shows the update; one that still shows the record's old values of the fields the
+        call named, and none it sent, shows a success that changed nothing (resting on the guess that
+        the tool changes records, so never more than its guess allows). Neither: no update, as in prove."""
+        update = len(self.calls) - 1
+        for lister in self.learned.listers:
+            if not any(c.tool == held.tool for c in lister.fact.shown_by):
+                continue
+            answer = self.listing(lister, self.call(lister.tool, self.learned.widest(lister.tool)))
+            at = len(self.calls) - 1
+            if shows(answer, sent):
+                fact = fact_shown(f"{actor.tool.name} changes records: after its successful call with the {actor.arg} "
+                                  f"of a record, {lister.tool.name} showed the values it sent",
+                                  calls=(self.calls[held.at], self.calls[update], self.calls[at]), source="experiment")
+                self.run.proven[actor.tool.name] = (fact,)
+                return (fact,)
+            if old and shows(answer, old):
+                breach = Breach("probe-silent-noop", actor.tool.name, f"{actor.tool.name} answered a success, yet "
+                                f"{lister.tool.name} still shows the values its call replaced, and none it sent",
+                                ContainsAny(sent, answered=True), at, (*actor.facts, lister.fact),
+                                allowed("high", actor.facts), pinned=(held.at, update))
+                self.report([breach], len(self.calls))
+        self.run.not_updaters.add(actor.tool.name)
+        self.spoiled = True
+        return ()
 
     def moved(self, actor: Actor, held: Held, sent: dict[str, Any]) -> bool:
         """An update after which a keyed read no longer finds the record under its identity but finds
@@ -595,7 +635,7 @@ class Example:
             breaches += self.reordered(step, listed)
         self.unsized = set()
         for name, (_, answer) in listed.items():
-            self.sizes[name] = size(answer)
+            self.sizes[name], self.marked[name] = size(answer), marked(answer)
             self.orders[name] = self.order(answer)
         self.report(breaches, start)
 
@@ -774,6 +814,8 @@ class Example:
                                      f"{step.tool} answered a success, yet no reader shows what it wrote"))
             if not found and step.kind == "create":
                 found += self.unlisted(step, held, readers, listed)
+            elif not found and not step.moved:
+                found += self.unapplied(step, held, readers)
             return found
         for reader, at, answer in readers:
             name = reader.tool.name
@@ -792,7 +834,11 @@ class Example:
                     continue  # a write may push a record from the first page to one before the tail
                 grew = size(answer) > self.sizes.get(name, 0) and not self.full(reader.tool, answer) \
                     and name not in self.unsized
-                if reader.kind == "list" and step.kind in ("create", "update") and not mine and not grew:
+                # A window keeps its size as a write pushes a record out; one that shrank at a create lost records.
+                shrank = step.kind == "create" and name not in self.unsized and size(answer) < self.sizes.get(
+                    name, 0) and marked(answer) < self.marked.get(name, 0)
+                if reader.kind == "list" and step.kind in ("create", "update") and not mine and not grew \
+                        and not shrank:
                     held.shown.discard(name)  # a window of the newest or oldest records, not a loss
                     continue
                 rule, tool, what = self.blame(step, mine, name)
@@ -822,6 +868,8 @@ class Example:
                 elif mine and step.moved:
                     rule, tool, what = (RENAME_LOST, step.tool, f"{step.tool} gave the record a new identity "
                                         "and changed another field")
+                elif mine and step.named and diff[0] not in step.named and self.set_by(step, diff[2]):
+                    continue  # the update sent this value under another name (a state for a status)
                 elif mine and step.named and diff[0] not in step.named:
                     patch = self.keeps_left_out(step, held, answer, mark, diffs, at) or step.guess
                     lost = field_breach("probe-data-lost", step.tool, name, at, mark or "", diff,
@@ -836,6 +884,12 @@ class Example:
                 found.append(field_breach(rule, tool, name, at, mark or "", diff,
                                           (*step.facts, reader.fact), what))
         return found
+
+    def set_by(self, step: Step, shown_value: Any) -> bool:
+        """The value a field reads back is one the step's call sent (as it was, or holding its marker)."""
+        given = self.calls[step.at].arguments
+        ours = set(MARKER.findall(sent(given)))
+        return any(v == shown_value for v in given.values()) or bool(ours & set(MARKER.findall(sent(shown_value))))
 
     def keeps_left_out(self, step: Step, held: Held, answer: Outcome, mark: str | None,
                        diffs: list[tuple[str, Any, Any, str]], at: int) -> Fact | None:
@@ -893,6 +947,19 @@ class Example:
                                                                      self.calls[-1]), source="experiment")
         return [missing("probe-silent-noop", step.tool, name, at, tokens, (*step.facts, reader.fact, fact),
                         f"{step.tool} answered as it answers a write it stores, yet stored nothing")]
+
+    def unapplied(self, step: Step, held: Held, readers: list[tuple[Reader, int, Outcome]]) -> list[Breach]:
+        """An update answered a success, and a listing still shows the record with the values its call
+        replaced and none it sent: the record is in the listing's window, unchanged (a window of
+        other records would show neither)."""
+        old = tuple(sorted(t for t in held.stale if t in sent(held.before)))
+        tokens = tuple(sorted(held.tokens.values()))
+        for reader, at, answer in readers:
+            if reader.kind == "list" and old and shows(answer, old):
+                return [Breach("probe-silent-noop", step.tool, f"{step.tool} answered a success, yet "
+                               f"{reader.tool.name} still shows the values its call replaced, and none it sent",
+                               ContainsAny(tokens, answered=True), at, (*step.facts, reader.fact))]
+        return []
 
     def found_refused(self, reader: Reader, held: Held, answer: Outcome) -> bool:
         """A keyed read of the identity a refused create sent that answers a success naming it, where
@@ -995,6 +1062,18 @@ def claims_id(answer: Outcome, value: Any, held: Held) -> bool:
     return answer.ok and any(value in r.values() and any(
         r.get(k) == v for k, v in held.values.items() if v not in (None, "", [], {}, value) and not isinstance(v, bool))
         for r in found)
+
+
+def marked(answer: Outcome) -> int:
+    """The distinct markers of the run's writes an answer shows."""
+    return len(set(MARKER.findall(shown(answer))))
+
+
+def unnameable(held: Held, actor: Actor) -> dict[str, Any]:
+    """The record's written fields the update's schema has no name for: it cannot mean to set them
+    (to a default or any value), so an update that changes one lost it, whatever else it replaces."""
+    return {k: v for k, v in held.values.items()
+            if k != actor.arg and v is not None and k not in actor.tool.properties}
 
 
 def marking(answer: Outcome, held: Held) -> str | None:
