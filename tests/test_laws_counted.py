@@ -45,8 +45,8 @@ def test_a_removal_a_reader_misses_is_found_by_the_law_it_breaks(name: str, tool
 
 
 def test_a_removal_only_the_count_shows_is_shown_by_the_count_and_not_judged_as_a_wrong_count() -> None:
-    removes = [r for r in results(run("herbarium", True), kind="probe", tool="withdrawSpecimen",
-                                  rule="probe-delete-kept")][0].details["rests_on"][0]["what"]
+    found = results(run("herbarium", True), kind="probe", tool="withdrawSpecimen", rule="probe-delete-kept")
+    removes = found[0].details["rests_on"][0]["what"]
     assert removes.startswith("withdrawSpecimen removes records") and "census counted one record fewer" in removes
     assert ("census", "probe-count-wrong", "high") not in findings("herbarium", True)
 

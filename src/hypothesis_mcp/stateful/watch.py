@@ -26,11 +26,12 @@ it. On one fresh server, the experiments are:
    what the tool does or the tool answered values of that store's records it was not sent (a tool of
    one store is not tried on every other's): one after whose call the record is gone from every
    looker is a remover, and so is one after whose call a keyed reader shown for the record's store,
-   which showed it before, refuses it (a looker may lag behind removals), or after whose call only a
-   count of the store moved, back by one, while every reader that showed the record shows it as
-   before (an update changes what a reader shows); one whose call changed what a looker shows is a
-   writer (an update); one that changed nothing and answered the record is a
-   reader bound to that argument (asked for a second record, it answers that one and not the first).
+   which showed it before, refuses it (a looker may lag behind removals), or after whose call a
+   count of the store moved back by one while every reader that showed the record shows it as
+   before and no looker shows anything new but the record (a listing of removed records): an update
+   changes what a reader shows; one whose call changed what a looker shows is a writer (an update);
+   one that changed nothing and answered the record is a reader bound to that argument (asked for
+   a second record, it answers that one and not the first).
    A text argument is tried with each written field's value (marked, then those written unmarked
    that no other record holds): found by it, the reader searches by that field (by any text only when
    every text found it); a value no record holds finds none.
@@ -47,6 +48,7 @@ from __future__ import annotations
 import json
 import re
 import zlib
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -63,7 +65,7 @@ from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import numbers_in, shown
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.search.seeding import own_draws, seeded
-from hypothesis_mcp.stateful.looking import Numbered, Pager, find_numbered, find_pager, scalar, walk
+from hypothesis_mcp.stateful.looking import Numbered, Pager, find_numbered, find_pager, items, scalar, walk
 from hypothesis_mcp.stateful.unmarked import RETRIES, Plan, retried, unmarked
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.dialect import admits
@@ -1002,11 +1004,11 @@ class Watcher:
                                        f"{ident[1]} of a record, {gone_from} no longer showed it" + (
                                            f" (it refused the record, which {', '.join(where)} still showed)"
                                            if lost is not None and where else ""), calls=calls, source="experiment")
-            elif (counted := self.counted_out(before, after, changed, record.tool)) is not None and all(
+            elif (counted := self.counted_out(before, after, changed, record)) is not None and all(
                     (read := self.read_back(k, record)) is not None and shown(read[0]) == text
                     for k, text in readable[id(record)]):
-                # Only a count shows the removal: readers that still show the record lag behind it (or
-                # a broken removal left it there), since an update changes what a reader shows of it.
+                # Only a count (and maybe a listing of removed records) shows the removal: readers that
+                # still show the record lag behind it, or a broken removal left it there.
                 record.alive = False
                 self.moved(before, after, -1, record.tool)
                 seen.role = "delete"
@@ -1090,18 +1092,22 @@ class Watcher:
         return answer, answer.rejected or (answer.ok and bool(own) and not any(t in shown(answer) for t in own))
 
     def counted_out(self, before: dict[str, Outcome], after: dict[str, Outcome], changed: list[str],
-                    creator: str) -> str | None:
-        """The first of `changed`, where each is a looker whose number moved by one with each record of
-        `creator` made (see counter) and now moved back by one, and nothing else changed: a removal
-        that only a count shows."""
+                    record: Record) -> str | None:
+        """A looker whose number moved by one with each record of the record's store made (see
+        counter) and now moved back by one, where every other look that changed still shows each row
+        it showed, in any order, and adds none but rows of the record (a listing of removed records):
+        a removal that only a count shows."""
+        counted = None
         for name in changed:
             tally = counter(self.moves[name], self.alike()) if name in self.moves else None
-            if tally is None or creator not in tally.counts:
-                return None
             old, new = numbers_in(before[name]), numbers_in(after[name])
-            if tally.path not in old or tally.path not in new or new[tally.path] - old[tally.path] != -1:
+            if tally is not None and record.tool in tally.counts and tally.path in old and tally.path in new:
+                if new[tally.path] - old[tally.path] != -1:
+                    return None
+                counted = counted or name
+            elif not kept_rows(before[name], after[name], record.tokens):
                 return None
-        return changed[0] if changed else None
+        return counted
 
     def answer_id(self, record: Record, taken: dict[str, str], tool: Tool, calls: list[Call]) -> None:
         """An id the write answered, that another tool then took for that record: the server-made id."""
@@ -1303,6 +1309,19 @@ def size(outcome: Outcome) -> int:
     if len(rows) >= 2 and set(rows[1].replace("|", "").strip()) <= set("-: "):
         return len(rows) - 2
     return len(set(MARKER.findall(shown(outcome))))
+
+
+def rows(outcome: Outcome) -> Counter[str]:
+    """What a look shows, row by row in any order: its items (a listing's JSON items or table rows),
+    else its lines."""
+    found = [i if isinstance(i, str) else json.dumps(i, sort_keys=True) for i in items(outcome)]
+    return Counter(found or shown(outcome).splitlines())
+
+
+def kept_rows(before: Outcome, after: Outcome, tokens: set[str]) -> bool:
+    """`after` still shows every row `before` showed, and any row it adds shows one of `tokens`."""
+    old, new = rows(before), rows(after)
+    return not old - new and all(any(t in row for t in tokens) for row in new - old)
 
 
 def ask_order(tool: Tool) -> int:
