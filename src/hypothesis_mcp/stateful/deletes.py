@@ -4,7 +4,8 @@ The machine writes records (a Bundle of them; `@initialize` writes three and del
 so a neighbour on either side is judged) and
 deletes them through a tool that deletes the write's records (`delete_note`, `cards.drop`), each
 delete addressed by the record's own key. After a delete the server reported as done, no reader
-shows the record and every other record is still shown by the reader that showed it; a second
+that showed the record still shows it (one that shows it only after the delete lists the deleted,
+a trash) and every other record is still shown by the reader that showed it; a second
 delete of the same record is a refusal or a no-op, never an error reported as success.
 
 Only records this run wrote are ever deleted: a delete is sent only when its arguments carry the
@@ -121,7 +122,8 @@ class DeletesExample(ReadsExample):
         args = delete_args(self.deleter, record, self.ctx.base_args.get(self.deleter.tool.name, {}))
         if args is None:
             return None
-        if not self.showing(record):
+        showing = self.showing(record)
+        if not showing:
             return None  # no reader shows it: a delete of it cannot be judged
         others = [(other, readers[0]) for other in self.model.values() if other is not record
                   if (readers := self.showing(other))]
@@ -133,7 +135,7 @@ class DeletesExample(ReadsExample):
         self.deleted[record.marker] = (record, args)
         event(f"deleted through {self.deleter.tool.name}")
         self.tally[0] += 1
-        for reader in self.ctx.readers:
+        for reader in showing:  # one that shows the record only once it is deleted lists the deleted (a trash)
             after = self.call(reader.tool.name, self.reader_args(reader, record))
             if after.ok and any(t in shown(after) for t in record.evidence):
                 self.fail(KEPT, f"{self.deleter.tool.name} reported the record with key {record.key!r} deleted, "

@@ -26,9 +26,12 @@ it. On one fresh server, the experiments are:
    what the tool does or the tool answered values of that store's records it was not sent (a tool of
    one store is not tried on every other's): one after whose call the record is gone from every
    looker is a remover, and so is one after whose call a keyed reader shown for the record's store,
-   which showed it before, refuses it (a looker may lag behind removals); one whose call changed what
-   a looker shows is a writer (an update); one that changed nothing and answered the record is a
-   reader bound to that argument (asked for a second record, it answers that one and not the first).
+   which showed it before, refuses it (a looker may lag behind removals), or after whose call a
+   count of the store moved back by one while every reader that showed the record shows it as
+   before and no looker shows anything new but the record (a listing of removed records): an update
+   changes what a reader shows; one whose call changed what a looker shows is a writer (an update);
+   one that changed nothing and answered the record is a reader bound to that argument (asked for
+   a second record, it answers that one and not the first).
    A text argument is tried with each written field's value (marked, then those written unmarked
    that no other record holds): found by it, the reader searches by that field (by any text only when
    every text found it); a value no record holds finds none.
@@ -45,6 +48,7 @@ from __future__ import annotations
 import json
 import re
 import zlib
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -61,7 +65,7 @@ from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import numbers_in, shown
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.search.seeding import own_draws, seeded
-from hypothesis_mcp.stateful.looking import Numbered, Pager, find_numbered, find_pager, scalar, walk
+from hypothesis_mcp.stateful.looking import Numbered, Pager, find_numbered, find_pager, items, scalar, walk
 from hypothesis_mcp.stateful.unmarked import RETRIES, Plan, retried, unmarked
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
 from hypothesis_mcp.strategies.dialect import admits
@@ -930,8 +934,9 @@ class Watcher:
         Whether an accepted call answered values of the store's records that it was not sent."""
         variants = list(ON_RECORDS)
         attempt = 0
-        readable: dict[int, list[Key]] = {}
-        """Per record tried, the keyed readers of its store that showed it before the tool's first try."""
+        readable: dict[int, list[tuple[Key, str]]] = {}
+        """Per record tried, the keyed readers of its store that showed it before the tool's first try,
+        each with what it answered."""
         while attempt < len(variants):
             variant = variants[attempt]
             attempt += 1
@@ -945,7 +950,8 @@ class Watcher:
                 return False
             args, taken, marker = filled
             if id(record) not in readable:
-                readable[id(record)] = [k for k in self.readers_of(record, tool) if not self.unread(k, record)]
+                readable[id(record)] = [(k, shown(read[0])) for k in self.readers_of(record, tool)
+                                        if (read := self.read_back(k, record)) is not None and not read[1]]
             before = self.snap
             start = len(self.calls) if self.unlooked is None else self.unlooked
             answer = self.call(tool, args)
@@ -974,7 +980,7 @@ class Watcher:
             # A looker may lag behind a removal (a listing or count kept from before it): a keyed reader
             # of the store no snapshot holds, that showed the record before the call, then tells by
             # refusing it.
-            keys = [] if gone or self.showing(after, tokens_of(args, marker)) else readable[id(record)]
+            keys = [] if gone or self.showing(after, tokens_of(args, marker)) else [k for k, _ in readable[id(record)]]
             lost = next((k.reader.name for k in keys if self.unread(k, record)), None)
             gone = gone or lost is not None
             changed = [n for n in after if shown(after[n]) != shown(before[n])]
@@ -1001,6 +1007,18 @@ class Watcher:
                                        f"{ident[1]} of a record, {gone_from} no longer showed it" + (
                                            f" (it refused the record, which {', '.join(where)} still showed)"
                                            if lost is not None and where else ""), calls=calls, source="experiment")
+            elif (counted := self.counted_out(before, after, changed, record)) is not None and all(
+                    (read := self.read_back(k, record)) is not None and shown(read[0]) == text
+                    for k, text in readable[id(record)]):
+                # Only a count (and maybe a listing of removed records) shows the removal: readers that
+                # still show the record lag behind it, or a broken removal left it there.
+                record.alive = False
+                self.moved(before, after, -1, record.tool)
+                seen.role = "delete"
+                seen.fact = fact_shown(f"{tool.name} removes records: after its successful call with the {ident[1]} "
+                                       f"of a record, {counted} counted one record fewer, as it counted one more "
+                                       "with each record made, and no reader showed the record changed",
+                                       calls=calls, source="experiment")
             elif changed:
                 record.alive = False
                 seen.role = "update"
@@ -1063,12 +1081,36 @@ class Watcher:
     def unread(self, key: Key, record: Record) -> bool:
         """The keyed reader asked for a live record refuses it, or answers a success that shows none of
         its marked values beyond those it was asked with (with none beyond, only a refusal tells)."""
+        read = self.read_back(key, record)
+        return read is not None and read[1]
+
+    def read_back(self, key: Key, record: Record) -> tuple[Outcome, bool] | None:
+        """The keyed reader's answer for the record, and whether it is unread (see unread); None
+        where the record has no value the reader takes."""
         asked = self.key_args(key, record)
         if asked is None:
-            return False
+            return None
         answer = self.call(key.reader, asked)
         own = {t for t in record.tokens if t not in json.dumps(asked[key.arg])}
-        return answer.rejected or (answer.ok and bool(own) and not any(t in shown(answer) for t in own))
+        return answer, answer.rejected or (answer.ok and bool(own) and not any(t in shown(answer) for t in own))
+
+    def counted_out(self, before: dict[str, Outcome], after: dict[str, Outcome], changed: list[str],
+                    record: Record) -> str | None:
+        """A looker whose number moved by one with each record of the record's store made (see
+        counter) and now moved back by one, where every other look that changed still shows each row
+        it showed, in any order, and adds none but rows of the record (a listing of removed records):
+        a removal that only a count shows."""
+        counted = None
+        for name in changed:
+            tally = counter(self.moves[name], self.alike()) if name in self.moves else None
+            old, new = numbers_in(before[name]), numbers_in(after[name])
+            if tally is not None and record.tool in tally.counts and tally.path in old and tally.path in new:
+                if new[tally.path] - old[tally.path] != -1:
+                    return None
+                counted = counted or name
+            elif not kept_rows(before[name], after[name], record.tokens):
+                return None
+        return counted
 
     def answer_id(self, record: Record, taken: dict[str, str], tool: Tool, calls: list[Call]) -> None:
         """An id the write answered, that another tool then took for that record: the server-made id."""
@@ -1279,6 +1321,19 @@ def size(outcome: Outcome) -> int:
     if len(rows) >= 2 and set(rows[1].replace("|", "").strip()) <= set("-: "):
         return len(rows) - 2
     return len(set(MARKER.findall(shown(outcome))))
+
+
+def rows(outcome: Outcome) -> Counter[str]:
+    """What a look shows, row by row in any order: its items (a listing's JSON items or table rows),
+    else its lines."""
+    found = [i if isinstance(i, str) else json.dumps(i, sort_keys=True) for i in items(outcome)]
+    return Counter(found or shown(outcome).splitlines())
+
+
+def kept_rows(before: Outcome, after: Outcome, tokens: set[str]) -> bool:
+    """`after` still shows every row `before` showed, and any row it adds shows one of `tokens`."""
+    old, new = rows(before), rows(after)
+    return not old - new and all(any(t in row for t in tokens) for row in new - old)
 
 
 def ask_order(tool: Tool) -> int:
