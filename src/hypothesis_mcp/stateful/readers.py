@@ -187,9 +187,10 @@ def fill_reader_args(reader: Reader, written: dict[str, Any], key: Any, base: di
         free = reader.selects is None or name in reader.selects
         by = reader.selects.get(name) if reader.selects else None
         if by is not None:
-            # Shown selecting by that field (any text, for TEXT): a record without it is not asked by
-            # a guess instead.
-            value = fields.get(by) if by != TEXT else next((text for _, text in field_texts(written)), None)
+            # Shown selecting by that field (by any marked text, for TEXT): a record without it is not
+            # asked by a guess instead.
+            value = fields.get(by) if by in fields or by != TEXT else next(
+                (text for _, text in field_texts(written) if leading_marker(text) is not None), None)
             if value is not None and not isinstance(value, dict | list):
                 args[name] = value
         elif free and name in fields and not isinstance(fields[name], dict | list):
