@@ -39,6 +39,8 @@ from hypothesis_mcp.replay import Replay, replay
 from hypothesis_mcp.results import Result
 from hypothesis_mcp.rules.registry import expectation_for
 
+Job = tuple[str, str, str, str, float]
+"""A report's name, the result as JSON, the report's target, the twin's flags ('' for none), the timeout."""
 KINDS = ("sound", "twin", "lost", "loose")
 HEAD = {"sound": "sound", "twin": "also on twin", "lost": "did not reproduce", "loose": "not minimal"}
 
@@ -86,7 +88,7 @@ def judged_with_previous(result: Result, done: Replay) -> bool:
     return expect.holds(last, None) != expect.holds(last, before)
 
 
-def one(job: tuple[str, str, str, str, float]) -> Verdict:
+def one(job: Job) -> Verdict:
     """One finding: its replay, its replay on the twin, and one replay per call left out."""
     report, raw, target, twin, timeout = job
     result = Result.from_dict(json.loads(raw))
@@ -115,9 +117,8 @@ def one(job: tuple[str, str, str, str, float]) -> Verdict:
     return verdict
 
 
-def jobs_of(folders: list[Path], twin: str, rules: set[str] | None, timeout: float) -> list[tuple[str, str, str, str,
-                                                                                                  float]]:
-    jobs = []
+def jobs_of(folders: list[Path], twin: str, rules: set[str] | None, timeout: float) -> list[Job]:
+    jobs: list[Job] = []
     for folder in folders:
         for path in sorted(folder.glob("*.json")):
             target = json.loads(path.read_text(encoding="utf-8")).get("target", "")
