@@ -10,6 +10,9 @@ from typing import Any
 import pytest
 
 from helpers import shared_run
+from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.replay import replay
+from hypothesis_mcp.results import Result
 from hypothesis_mcp.stateful.config import ProbeConfig
 from storegen_laws import ERROR_AS_SUCCESS, Pair, findings, judge, serious_alarms
 from storegen_truth import SKIP_REASON, command, describe, storegen_dir
@@ -115,3 +118,24 @@ LAWS_CONTROLS = {42: "a listing of three records a page, newest first, in a mark
 @pytest.mark.parametrize("seed", sorted(LAWS_CONTROLS))
 def test_twins_that_once_drew_a_false_alarm_under_the_laws_stay_clean(seed: int) -> None:
     assert serious(graded_laws(seed, ("--correct",))) == [], LAWS_CONTROLS[seed]
+
+
+COUNTED = (5, ("--bug", "auto"))
+"""A store whose refused create (a cross-field rule) files the record all the same, counted by a total:
+the laws machine's example writes three records besides the one it holds, one of them refused and
+stored, and the total moves by four. The number a replay expects counts every write the example
+made; shrinking once kept only the held record's write, so the reproduction showed a total of one
+where three were expected, on the correct twin as on the bug."""
+
+
+def test_a_count_reproduction_keeps_every_write_its_number_counts() -> None:
+    """Replayed fresh, each count finding fails on the bug and passes on the twin: the writes the
+    expected number counts stay, and the refused write that was stored is the one that breaks it."""
+    seed, flags = COUNTED
+    counts = [Result.from_dict(r) for r in findings(graded_laws(seed, flags)) if r["rule"] == "probe-count-wrong"]
+    assert counts, "the laws machine finds the stored refusal by the total it moves"
+    for finding in counts:
+        bug = replay(finding, parse_target(command(seed, flags=flags)))
+        assert bug.still_fails, (finding.id, bug.verdict)
+        twin = replay(finding, parse_target(command(seed, flags=(*flags, "--correct"))))
+        assert not twin.still_fails, (finding.id, twin.verdict)

@@ -118,7 +118,7 @@ def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: T
             (*facts, reader.fact), "medium" if kind in FOLDS else "high",
             {"identity": identity, "variant": kind}, pinned=(held.at, written))], start)
     if shows(second, theirs):
-        example.made(tool.name, +1)
+        example.made(tool.name, +1, written)
         example.held.append(other)
     else:
         example.uncounted = True  # folded or unplaced: a record the example does not hold

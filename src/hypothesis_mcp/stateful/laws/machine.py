@@ -184,6 +184,9 @@ class Example:
         self.held: list[Held] = []
         self.delta: dict[str, int] = {}
         """Records made net by the example, by creator (a creator whose records it changed is a key)."""
+        self.moved_at: dict[int, str] = {}
+        """The calls `delta` counts (each write that made a record, each removal), by index: the creator
+        whose records each moved. A count's expected number holds them all, so a replay keeps them."""
         self.leaked: set[int] = set()
         """Refused writes (by index in `held`) a reader showed stored: a count counts them."""
         self.sizes: dict[str, int] = {}
@@ -353,7 +356,7 @@ class Example:
         self.learned.readers = [r for r in self.learned.readers if r.tool.name != name]
         self.learned.removers.append(Actor(reader.tool, reader.arg or "", (fact,)))
         held.state, held.removed = REMOVED, (name, at)
-        self.made(held.tool, -1)
+        self.made(held.tool, -1, at)
         self.check(Step("remove", name, held, (fact,)))
         return True
 
@@ -622,9 +625,7 @@ class Example:
             if now is not None and began is not None and answer.ok and now != began + delta:
                 breach = miscounted(counter.tool.name, counter.path, len(self.calls) - 1, counter.fresh,
                                     delta, now, began + delta, (counter.fact,))
-                # The number a replay expects counts these writes and removals: none may be shrunk away.
-                breach.pinned = tuple(sorted({h.at for h in self.held}
-                                             | {h.removed[1] for h in self.held if h.removed is not None}))
+                breach.pinned = self.counting(counter)
                 if self.unchanged(asked, listed):
                     breaches.append(breach)
                 else:
@@ -639,9 +640,11 @@ class Example:
             self.orders[name] = self.order(answer)
         self.report(breaches, start)
 
-    def made(self, creator: str, step: int) -> None:
-        """A record of `creator` made (+1) or removed (-1) by the example."""
+    def made(self, creator: str, step: int, at: int | None = None) -> None:
+        """A record of `creator` made (+1) or removed (-1) by the example's call at `at` (its last
+        call by default)."""
         self.delta[creator] = self.delta.get(creator, 0) + step
+        self.moved_at[len(self.calls) - 1 if at is None else at] = creator
 
     def counted_by(self, counter: Counter) -> int | None:
         """The records the example added net that the counter was shown to count (refused writes a
@@ -651,6 +654,14 @@ class Example:
         if {*self.delta, *leaked} - counter.counts - counter.apart:
             return None
         return sum(self.delta.get(c, 0) for c in counter.counts) + sum(t in counter.counts for t in leaked)
+
+    def counting(self, counter: Counter) -> tuple[int, ...]:
+        """The calls the number a replay expects of `counter` counts: every write and removal of the
+        records it counts, held or not (a series' writes, law 7's), and every refused write a reader
+        showed stored. None may be shrunk away while the number still counts it, and a write it
+        does not count may go."""
+        leaked = {self.held[i].at for i in self.leaked if self.held[i].tool in counter.counts}
+        return tuple(sorted({at for at, creator in self.moved_at.items() if creator in counter.counts} | leaked))
 
     def by_value(self, counter: Counter, answer: Outcome, start: int) -> list[Breach]:
         """Law 5 on a number a count shows per value of a field (its path ends with a value the
@@ -926,13 +937,13 @@ class Example:
         name, marker = reader.tool.name, self.run.marker()
         args = json.loads(json.dumps(self.calls[held.at].arguments).replace(held.marker, marker))
         again = self.call(tool, args)
-        copy = self.calls[-1]
+        copy, copied_at = self.calls[-1], len(self.calls) - 1
         now = self.listing(reader, self.call(reader.tool, self.learned.widest(reader.tool)))
         listed[name] = (len(self.calls) - 1, now)
         stored = again.ok and size(now) == size(answer) + 1 and shows(now, tuple(sorted(marks(args, marker).values())))
         if stored:
             self.run.writes += 1
-            self.made(tool.name, +1)
+            self.made(tool.name, +1, copied_at)
         else:
             self.uncounted = self.uncounted or again.ok  # what the call made is not known: no count is judged
         self.untracked = True
