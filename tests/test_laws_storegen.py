@@ -70,7 +70,8 @@ def serious(report: dict[str, Any]) -> list[tuple[str, str, str]]:
             if f["confidence"] in ("high", "medium") and f["rule"] != ERROR_AS_SUCCESS]
 
 
-LAWS_PAIRS = [(3, "refusal-side-effect"), (36, "evicts-silently"), (36, "reader-stale"), (46, "field-dropped")]
+LAWS_PAIRS = [(3, "refusal-side-effect"), (29, "evicts-silently"), (36, "evicts-silently"), (36, "reader-stale"),
+              (45, "page-skip"), (46, "field-dropped")]
 """Seeds and classes graded with the laws machine on (probe config `laws: true`), bug and twin. Seed
 36's records hold a quantity of 1 to 5 and enumerations under a key of `[a-z0-9_-]{1,16}`: the only
 place for a marker is the key, spelt bare (stateful/laws/model.py `bare`); its count per status, taken
@@ -83,7 +84,13 @@ sits in a required number too, so the record is still seen and the object read b
 lost. Its twin once drew a false high count-wrong: a count per kind in `key: value` lines
 (`by_kind: {"red": 5}`) taken for the total while every record the experiments wrote was red. Seed 3's
 create refused with an optional field still files the record, and a retry without it is accepted
-under the same marker: the experiments then write new values, so a creator is shown and law 2 runs."""
+under the same marker: the experiments then write new values, so a creator is shown and law 2 runs.
+Seed 29's store keeps its newest 7 and refuses about two writes in five by its own rule (green forbids
+notes): a series of ten drawn writes stored enough to evict its first only by luck of the draws, so
+it now goes on until ten were accepted. Seed 45's store holds 20 at most, so the warm server was full
+before law 7 wrote: room is made by removing records earlier examples left; its oldest records are
+blank (the experiments' writes of no field), told apart by their rows, and its pages are markdown
+tables, whose rows are a walk's items."""
 
 
 def graded_laws(seed: int, flags: tuple[str, ...]) -> dict[str, Any]:

@@ -65,6 +65,17 @@ def test_the_page_expectations_judge_two_pages() -> None:
     assert from_dict(following.to_dict()) == following
 
 
+def test_a_walk_of_text_tables_is_judged_by_their_rows() -> None:
+    """A walked page in `key: value` text whose items are a markdown table's rows (storegen seed 45):
+    the rows are its items, and a total after them is none, so an empty last page ends the walk."""
+    head = "| sku | label |\n|---|---|\n"
+    first = page(head + "| 1 | hm00000001-label |\n| 2 | hm00000002-label |\n\ntotal: 3")
+    walked = PagesCover(("hm00000001", "hm00000002", "hm00000003"), walked=True)
+    assert not walked.holds(page(head + "\ntotal: 3"), first)  # the third record was never shown
+    assert walked.holds(page(head + "| 3 | hm00000003-label |\n\ntotal: 3"), first)  # a row: no end yet
+    assert walked.holds(page(head + "\ntotal: 3"), page(head + "\ntotal: 3"))  # no page before: not judged
+
+
 @pytest.mark.parametrize(("server", "bug", "paged", "rule"), [
     (ledger_pages, "offset-skips", "entry_list", "probe-pages-skip"),
     (ledger_pages, "offset-overlaps", "entry_list", "probe-pages-repeat"),

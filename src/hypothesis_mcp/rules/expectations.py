@@ -27,7 +27,7 @@ from hypothesis_mcp.rules.answers import (
     shown,
 )
 from hypothesis_mcp.rules.bindings import find_id, text_id
-from hypothesis_mcp.rules.text_records import records_for
+from hypothesis_mcp.rules.text_records import records_for, table_rows
 from hypothesis_mcp.strategies.dialect import value_validator
 
 INCIDENT_RULES: dict[str, IncidentRule] = {
@@ -453,9 +453,9 @@ class PagesCover(Expectation):
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
         if not answer.ok or (self.walked and (before is None or not before.ok or not (
-                items_of(before) or (self.following and self.leads_on(before))))):
+                page_items(before) or (self.following and self.leads_on(before))))):
             return True
-        if self.leads_on(answer) if self.following else bool(items_of(answer)):
+        if self.leads_on(answer) if self.following else bool(page_items(answer)):
             return True
         text = shown(answer) + (shown(before) if before is not None and before.ok else "")
         return all(m in text for m in self.markers)
@@ -614,6 +614,12 @@ def from_dict(data: dict[str, Any]) -> Expectation:
     if Lines.key in data:
         return Lines(tuple(data[Lines.key]))
     return Unjudged()
+
+
+def page_items(outcome: Outcome) -> list[Any]:
+    """A page's items: the list its JSON holds, else its table's rows (a text page)."""
+    found = items_of(outcome)
+    return table_rows(outcome) if found is None else found
 
 
 def item_keys(outcome: Outcome, fld: str | None) -> set[str]:

@@ -31,8 +31,19 @@ def value(text: str) -> Any:
 
 def text_records(outcome: Outcome) -> list[dict[str, Any]]:
     """Each record of the answer's text, in order: the table's rows, then each block of lines."""
+    return [record for record, _ in _records(outcome)]
+
+
+def table_rows(outcome: Outcome) -> list[dict[str, Any]]:
+    """The rows of the answer's tables alone: a text page's items (the `name: value` lines after its
+    table, a total or a next page, are none)."""
+    return [record for record, row in _records(outcome) if row]
+
+
+def _records(outcome: Outcome) -> list[tuple[dict[str, Any], bool]]:
+    """Each record of the answer's text, and whether it is a table's row."""
     lines = [line.removesuffix("\r") for line in outcome.text.split("\n")]  # only \n ends a line here
-    found: list[dict[str, Any]] = []
+    found: list[tuple[dict[str, Any], bool]] = []
     block: dict[str, Any] = {}
     index = 0
     while index < len(lines):
@@ -42,18 +53,18 @@ def text_records(outcome: Outcome) -> list[dict[str, Any]]:
             index += 2
             while index < len(lines) and lines[index].lstrip().startswith("|"):
                 row = _cells(lines[index])
-                found.append({h: value(c) for h, c in zip(header, row, strict=False) if h and c})
+                found.append(({h: value(c) for h, c in zip(header, row, strict=False) if h and c}, True))
                 index += 1
             continue
         match = LINE.match(line)
         if match is not None:
             block[match.group(1)] = value(match.group(2))
         elif block:
-            found.append(block)
+            found.append((block, False))
             block = {}
         index += 1
     if block:
-        found.append(block)
+        found.append((block, False))
     return found
 
 

@@ -40,6 +40,7 @@ from hypothesis_mcp.stateful.laws.laws import (
 from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, marks, numbered, sent
 from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
 from hypothesis_mcp.stateful.laws.patching import defaults_dropped, required_left
+from hypothesis_mcp.stateful.laws.room import crowded, make_room
 from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, stepper, walk
 from hypothesis_mcp.stateful.looking import Pager, joined, scalars
 from hypothesis_mcp.stateful.variants import FOLDED, folded
@@ -113,6 +114,26 @@ class Run:
     """The arguments of each listing's last page when the last example began: the next walks on from it."""
     answers: dict[str, Outcome] = field(default_factory=dict)
     """Each update's latest answer that was no refusal: the shape its successes take."""
+    left: list[Held] = field(default_factory=list)
+    """Records earlier examples wrote and left on the warm server, oldest first (room.py)."""
+    last: Example | None = None
+    roomless: bool = False
+    """Room was made and the next example's writes were all refused still: the store refuses for
+    another reason, and no more records are removed."""
+
+    def settle(self, example: Example) -> bool:
+        """Before `example` reads anything: the records the example before it left are kept, and where
+        that one found the store full, room is made. Whether room was made."""
+        previous, self.last = self.last, example
+        if previous is None:
+            return False
+        self.left += [h for h in previous.accepted if h.live]
+        if self.roomless or not crowded(len(previous.accepted), previous.refused):
+            return False
+        if previous.roomy:
+            self.roomless = True
+            return False
+        return make_room(self.conn, self.learned.removers, self.learned.widest, self.left) > 0
 
     def fresh(self, breach: Breach, steps: frozenset[str]) -> bool:
         """A breach not tried on fresh servers yet: its rule and tool never tried, or tried only
@@ -176,6 +197,11 @@ class Example:
 
     def __init__(self, run: Run) -> None:
         self.run, self.learned = run, run.learned
+        self.accepted: list[Held] = []
+        """Every write of a creator the store accepted, judged or not (a series', law 7's)."""
+        self.refused = 0
+        self.roomy = run.settle(self)
+        """Room was made on the warm server before this example."""
         self.calls: list[Call] = []
         self.checks: set[int] = set()
         """Indexes of the calls the checks made (not the steps), and of the calls the warm server refused:
@@ -280,7 +306,9 @@ class Example:
         answer = self.call(tool, args)
         held = Held.written(tool.name, args, marker, answer, LIVE if answer.ok else REFUSED)
         held.at = len(self.calls) - 1
+        self.refused += not answer.ok
         if answer.ok:
+            self.accepted.append(held)
             self.run.writes += 1
             self.made(tool.name, +1)  # a record made, whether or not its values can be told apart
             self.untracked = self.untracked or not judge
