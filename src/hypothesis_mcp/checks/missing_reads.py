@@ -9,7 +9,11 @@ refusal flag. From then on every answer of that shape, on every connection of th
 refusal (`Outcome.ok` false), so the searches, smoke checks, probes and replays read it so, and
 `error-as-success` reports it. An answer that is neither refused nor empty but shows a record
 under the asked id is `read-missing-as-success`: a client takes the made-up record for a stored one.
-No call here writes, so all of it runs without --allow-writes.
+A record counts when it holds enough members to be one (answers.claimed_record), or when it holds
+nothing beyond the id and fields the catalog's writers take (answers.shaped_record): a blank made on
+the spot may carry only the id and a default. An id whose schema a marked text does not fit (a
+pattern, a format) is drawn from the schema's own samples. No call here writes, so all of it runs
+without --allow-writes.
 """
 
 from __future__ import annotations
@@ -26,12 +30,16 @@ from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.model.refusals import learned_shape, text_template
 from hypothesis_mcp.results import Call, Reproduction, Result
-from hypothesis_mcp.rules.answers import blank, claimed_record
+from hypothesis_mcp.rules.answers import blank, claimed_record, shaped_record
 from hypothesis_mcp.rules.expectations import INCIDENT_RULES
 from hypothesis_mcp.rules.registry import READ_MISSING, RULES
+from hypothesis_mcp.rules.text_records import text_records
 from hypothesis_mcp.search.seeding import scope_salt
 from hypothesis_mcp.strategies import Overrides, salted_marker
 from hypothesis_mcp.strategies.dialect import value_validator
+from hypothesis_mcp.strategies.formats import EXAMPLES
+from hypothesis_mcp.strategies.formatted import pattern_samples
+from hypothesis_mcp.vocabulary import EFFECT_ROLES
 
 BASIS = ("MCP Tools §Error Handling: a call the tool cannot serve (no such record) is a tool execution error, "
          "a result with isError: true; a success result is read as the record")
@@ -101,7 +109,12 @@ def read_missing(conn: Connection, tools: list[Tool], overrides: Overrides | Non
                           f"{'; the successes did not' if succeeded else ''})",
                           calls=[*calls, *(c for c, _ in succeeded)], source="calibration")
         found.shapes.append((shape, fact))
-    found.results += [r for a in asked if (r := _made_up(a, conn.refusals)) is not None]
+    fields: dict[str, list[Any]] = {}
+    for tool in (t for t in conn.tools if profile(t).role in EFFECT_ROLES):
+        for name, schema in tool.properties.items():
+            fields.setdefault(name, []).extend([schema["default"]] if isinstance(schema, dict) and "default" in schema
+                                               else [])
+    found.results += [r for a in asked if (r := _made_up(a, conn.refusals, fields)) is not None]
     return found
 
 
@@ -119,9 +132,12 @@ def _ask(conn: Connection, tool: Tool, key: str, given: dict[str, Any], seed: in
     check = value_validator(tool.input_schema or {"type": "object"})
     kinds = profile(tool).kinds.get(key) or frozenset()
     salt = scope_salt(seed, "missing", tool)
+    fitting = _fitting(tool.properties.get(key), salt)
     for count in range(ASKED):
         marker = salted_marker(salt, count)
         value: str | int = f"{marker}-missing" if "string" in kinds else INTEGER_BASE + int(marker[2:], 16) % 10**8
+        if not check.is_valid({**given, key: value}) and count < len(fitting):
+            value = fitting[count]
         args = {**given, key: value}
         if not check.is_valid(args) or stop() or conn.unavailable is not None:
             return asked
@@ -130,6 +146,18 @@ def _ask(conn: Connection, tool: Tool, key: str, given: dict[str, Any], seed: in
         if outcome.kind in STOPPED:
             break
     return asked
+
+
+def _fitting(schema: Any, salt: int) -> list[str]:
+    """Texts the id's own schema allows, where a marked text does not fit it: samples of its pattern,
+    else examples of its format, from a place the salt picks, so two runs ask different ones."""
+    if not isinstance(schema, dict):
+        return []
+    pattern, form = schema.get("pattern"), schema.get("format")
+    found = pattern_samples(pattern) if isinstance(pattern, str) else list(EXAMPLES.get(str(form), ()))
+    found = list(dict.fromkeys(found))
+    start = salt % len(found) if found else 0
+    return (found[start:] + found[:start])[:ASKED]
 
 
 def _shapes(conn: Connection, asked: list[_Asked], succeeded: list[Outcome]
@@ -190,26 +218,37 @@ def _refused(outcome: Outcome, shapes: list[LearnedRefusal]) -> bool:
                                  for s in shapes)
 
 
-def _made_up(asked: _Asked, shapes: list[LearnedRefusal]) -> Result | None:
+def _made_up(asked: _Asked, shapes: list[LearnedRefusal], fields: dict[str, list[Any]]) -> Result | None:
     """A result when every read answered a success that shows a record under the id asked: medium
     confidence when the record holds nothing but defaults beside the id (a blank made on the spot),
     low otherwise. Never high: that the tool reads stored records by this argument is read from its
-    name and schema, not shown (a reader that makes an empty cart for any session is correct)."""
+    name and schema, not shown (a reader that makes an empty cart for any session is correct).
+    `fields`: what the catalog's writers take, the members a record in a stored shape may hold, each
+    with the defaults the writers' schemas give it."""
+    members = tuple(sorted({*fields, asked.key}))
     records = []
     for call, value, outcome in asked.answers:
-        record = None if _refused(outcome, shapes) else claimed_record(outcome.value(), [value])
+        record = None if _refused(outcome, shapes) else _record(outcome, value, members)
         if record is None:
             return None
         records.append((call, value, outcome, record))
     call, value, outcome, record = records[0]
-    defaults = all(blank(v) for _, asked_id, _, r in records for v in r.values() if str(v) != asked_id)
+    defaults = all(blank(v) or v in fields.get(k, []) for _, asked_id, _, r in records for k, v in r.items()
+                   if str(v) != asked_id)
     what = "a blank record (every field a default)" if defaults else "a record"
     return Result(
         kind="scenario", check=READ_MISSING, tool=asked.tool.name, status=RULES[READ_MISSING].severity,
         rule=READ_MISSING, confidence="medium" if defaults else "low", basis=BASIS,
         message=(f"answered a read of {asked.key}={json.dumps(value)}, an id nobody wrote (made from a run "
-                 f"marker, asked with {len(records)} such ids), with a success showing {what} under that id; "
-                 "a client takes it for a stored record"),
+                 f"marker, or drawn from the id's schema where no marker fits; asked with {len(records)} such "
+                 f"ids), with a success showing {what} under that id; a client takes it for a stored record"),
         reproduction=Reproduction([call]),
-        details={"returned": outcome.summary(), "asked": [v for _, v, _, _ in records]},
+        details={"returned": outcome.summary(), "asked": [v for _, v, _, _ in records], "members": list(members)},
     )
+
+
+def _record(outcome: Outcome, value: str, members: tuple[str, ...]) -> dict[str, Any] | None:
+    """The record the answer shows under `value`: one that holds enough to be one, or one in the
+    shape the writers' fields give, in JSON or in text lines."""
+    return claimed_record(outcome.value(), [value]) or next(
+        (r for a in [outcome.value(), *text_records(outcome)] if (r := shaped_record(a, [value], members))), None)

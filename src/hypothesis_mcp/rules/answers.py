@@ -207,16 +207,39 @@ def claimed_record(value: Any, asked: Iterable[str]) -> dict[str, Any] | None:
     a lone member wraps) that carries the asked id as a member's value beside at least two other
     members that are not null. An empty answer (null, [], {}, `{"item": null}`) or an object that
     does not claim the id is no record: how a server says "nothing there"."""
-    ids = {str(a) for a in asked}
+    value = _unwrapped(value)
+    if not isinstance(value, dict):
+        return None
+    echoed = _echoed(value, asked)
+    others = [k for k, v in value.items() if v is not None and k not in echoed]
+    return value if echoed and len(others) >= 2 else None
+
+
+def shaped_record(value: Any, asked: Iterable[str], members: Iterable[str]) -> dict[str, Any] | None:
+    """The record an answer shows for an id it was asked for, in a record shape known from elsewhere:
+    an object (unwrapped as claimed_record does) that carries the asked id as a member's value and no
+    member outside `members` (those a stored record carries, or a write takes). A record made up
+    on the spot may hold only the id and a default, too little for claimed_record: the known shape,
+    not the count of members, tells it from an answer about the id (`{"id": ..., "found": false}`)."""
+    value = _unwrapped(value)
+    known = set(members)
+    if not isinstance(value, dict) or not known:
+        return None
+    return value if _echoed(value, asked) and set(value) <= known else None
+
+
+def _unwrapped(value: Any) -> Any:
+    """The object a lone member or a one-item list wraps, as deep as it goes."""
     while isinstance(value, dict) and len(value) == 1 and isinstance(next(iter(value.values())), dict | list):
         value = next(iter(value.values()))
     if isinstance(value, list) and len(value) == 1:
         value = value[0]
-    if not isinstance(value, dict):
-        return None
-    echoed = [k for k, v in value.items() if isinstance(v, str | int) and not isinstance(v, bool) and str(v) in ids]
-    others = [k for k, v in value.items() if v is not None and k not in echoed]
-    return value if echoed and len(others) >= 2 else None
+    return value
+
+
+def _echoed(value: dict[str, Any], asked: Iterable[str]) -> list[str]:
+    ids = {str(a) for a in asked}
+    return [k for k, v in value.items() if isinstance(v, str | int) and not isinstance(v, bool) and str(v) in ids]
 
 
 def blank(value: Any) -> bool:

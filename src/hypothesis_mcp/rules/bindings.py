@@ -95,11 +95,16 @@ class Rebinder:
             if found is not None and found[1] != binding.value:
                 self.values[_key(binding.value)] = found[1]
 
+    def swapped(self, value: Any) -> Any:
+        """`value` with every bound run value in it replaced by the replay's (a law that names the id
+        it read judges the replay's read by the id the replay asked)."""
+        return self._swap(value) if self.values else value
+
     def _swap(self, value: Any) -> Any:
         if isinstance(value, dict):
             return {k: self._swap(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self._swap(v) for v in value]
+        if isinstance(value, list | tuple):
+            return type(value)(self._swap(v) for v in value)
         if isinstance(value, str | int) and not isinstance(value, bool):
             new = self.values.get(_key(value))
             if new is not None:

@@ -7,6 +7,7 @@ into the report as the dict `to_dict` makes, and read back by `from_dict`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -24,10 +25,11 @@ from hypothesis_mcp.rules.answers import (
     lines,
     numbers_in,
     records_holding,
+    shaped_record,
     shown,
 )
-from hypothesis_mcp.rules.bindings import find_id, text_id
-from hypothesis_mcp.rules.text_records import records_for, table_rows
+from hypothesis_mcp.rules.bindings import Rebinder, find_id, text_id
+from hypothesis_mcp.rules.text_records import records_for, table_rows, text_records
 from hypothesis_mcp.strategies.dialect import value_validator
 
 INCIDENT_RULES: dict[str, IncidentRule] = {
@@ -604,7 +606,7 @@ def from_dict(data: dict[str, Any]) -> Expectation:
     if FieldEquals.key in data:
         return FieldEquals(data[FieldEquals.key], data.get("value"), str(data.get("marker", "")))
     if NoRecordFor.key in data:
-        return NoRecordFor(tuple(str(a) for a in data[NoRecordFor.key]))
+        return NoRecordFor(tuple(str(a) for a in data[NoRecordFor.key]), tuple(data.get("members", ())))
     if FieldKept.key in data:
         return FieldKept(data[FieldKept.key], str(data.get("marker", "")), str(data.get("witness", "")))
     if AtMost.key in data:
@@ -643,16 +645,36 @@ def premise_refused(steps: list[tuple[Call, Outcome]], tool: str) -> bool:
     return any(outcome.rejected for call, outcome in steps[:-1] if call.tool == tool)
 
 
+def rebound(expect: Expectation, rebinder: Rebinder) -> Expectation:
+    """The expectation with each id a fresh server made anew in the replay's place (rules.bindings):
+    a record made up under the id the run read is judged under the id the replay read. Only texts
+    and tuples of texts are swapped: a number an expectation holds is a count or a bound, never an id."""
+    if not dataclasses.is_dataclass(expect):
+        return expect
+    fresh = {f.name: rebinder.swapped(value) for f in dataclasses.fields(expect)
+             if f.init and (isinstance(value := getattr(expect, f.name), str) or (
+                 isinstance(value, tuple) and all(isinstance(v, str) for v in value)))}
+    return dataclasses.replace(expect, **fresh)
+
+
 @dataclass(frozen=True)
 class NoRecordFor(Expectation):
     """A read of an id nobody wrote is refused or answers nothing: no success that shows a record
-    carrying that id (a blank or default record made up on the spot)."""
+    carrying that id (a blank or default record made up on the spot). With `members`, the shape a
+    stored record showed, a record in that shape counts however few members it holds
+    (answers.shaped_record), in JSON or in text lines."""
 
     asked: tuple[str, ...]
+    members: tuple[str, ...] = ()
     key: ClassVar[str] = "no_record_for"
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
-        return not answer.ok or claimed_record(answer.value(), self.asked) is None
+        if not answer.ok:
+            return True
+        if claimed_record(answer.value(), self.asked) is not None:
+            return False
+        return not self.members or not any(shaped_record(r, self.asked, self.members) is not None
+                                           for r in [answer.value(), *text_records(answer)])
 
     def to_dict(self) -> dict[str, Any]:
-        return {self.key: list(self.asked)}
+        return {self.key: list(self.asked), **({"members": list(self.members)} if self.members else {})}

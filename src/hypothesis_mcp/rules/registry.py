@@ -347,7 +347,8 @@ def expectation_for(result: Result, output_schema: dict[str, Any] | None) -> Exp
         return from_dict(result.details.get("expect") or {})
     if result.rule == READ_MISSING and last is not None:
         return NoRecordFor(tuple(str(v) for v in last.arguments.values()
-                                 if isinstance(v, str | int) and not isinstance(v, bool)))
+                                 if isinstance(v, str | int) and not isinstance(v, bool)),
+                           tuple(result.details.get("members", ())))
     if result.rule in OUTPUT_RULES:
         return ConformsTo(output_schema) if output_schema is not None else Succeeds()
     rule = RULES.get(result.rule)

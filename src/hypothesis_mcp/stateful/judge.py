@@ -9,7 +9,7 @@ from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.model.facts import Fact, allowed
 from hypothesis_mcp.results import Call, Check, RuleId
 from hypothesis_mcp.rules.bindings import Rebinder
-from hypothesis_mcp.rules.expectations import Expectation, Unjudged, from_dict, premise_refused
+from hypothesis_mcp.rules.expectations import Expectation, Unjudged, from_dict, premise_refused, rebound
 from hypothesis_mcp.stateful.frames import without_library_lines
 
 
@@ -81,7 +81,7 @@ def reproduces(finding: ProbeFinding, conn: Connection) -> bool:
             list(zip(finding.calls, outcomes, strict=True)), finding.tool):
         return False
     previous = outcomes[-2] if len(outcomes) > 1 else None
-    expect = finding.expectation
+    expect = rebound(finding.expectation, rebinder)
     if finding.fresh and not expect.written_by([c.arguments for c in finding.calls[:-1]]):
         return False
     return bool(outcomes) and not expect.holds(outcomes[-1], previous)

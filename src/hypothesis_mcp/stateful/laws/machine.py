@@ -20,7 +20,7 @@ from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact, allowed, fact_shown
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Binding, Call, RuleId
-from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shown, values_of
+from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shaped_record, shown, values_of
 from hypothesis_mcp.rules.expectations import ContainsAny, FindsNothing, InOrder, NumberAt
 from hypothesis_mcp.rules.text_records import records_for, text_records
 from hypothesis_mcp.stateful.laws.edges import at_edges, fits, renamed
@@ -112,6 +112,9 @@ class Run:
     """Tries to learn how a listing pages by a number, while the store may still fit one page."""
     tails: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The arguments of each listing's last page when the last example began: the next walks on from it."""
+    shapes: dict[str, set[str]] = field(default_factory=dict)
+    """The members of the records each keyed reader showed for a live record, by tool: a record's
+    shape, which tells a record made up for an id from an answer about it (laws.made_up)."""
     answers: dict[str, Outcome] = field(default_factory=dict)
     """Each update's latest answer that was no refusal: the shape its successes take."""
     left: list[Held] = field(default_factory=list)
@@ -822,9 +825,14 @@ class Example:
                                       reader.tool.name, at, every, (*step.facts, reader.fact),
                                       "a record was removed with success"))
                 elif reader.kind == "key" and reader.arg is not None and answer.ok and claims_record(
-                        answer, asked := self.calls[at].arguments.get(reader.arg)):
-                    found.append(made_up(reader.tool.name, at, asked, (*step.facts, reader.fact)))
+                        answer, asked := self.calls[at].arguments.get(reader.arg),
+                        members := tuple(sorted(self.run.shapes.get(reader.tool.name, ())))):
+                    found.append(made_up(reader.tool.name, at, asked, (*step.facts, reader.fact), members))
             return found
+        for reader, _, answer in readers:
+            if reader.kind == "key" and answer.ok:
+                self.run.shapes.setdefault(reader.tool.name, set()).update(
+                    k for t in tokens for r in records_for(answer, t) for k in r)
         showing = [r for r, _, a in readers if shows(a, tokens)]
         if not tokens:
             return found  # its writes left it no marked value: no reader can be asked whether it shows it
@@ -1080,11 +1088,13 @@ def steps_of(calls: list[Call], checks: set[int]) -> frozenset[str]:
     return frozenset(c.tool for i, c in enumerate(calls) if i not in checks)
 
 
-def claims_record(answer: Outcome, asked: Any) -> bool:
-    """The answer shows a record under the asked id (rules.answers.claimed_record), in JSON or text."""
+def claims_record(answer: Outcome, asked: Any, members: tuple[str, ...] = ()) -> bool:
+    """The answer shows a record under the asked id (rules.answers.claimed_record), in JSON or text;
+    with `members`, the shape the reader showed stored records in, one in that shape counts too
+    (rules.answers.shaped_record)."""
     ids = [str(asked)]
-    return claimed_record(answer.value(), ids) is not None or any(
-        claimed_record(r, ids) is not None for r in text_records(answer))
+    return any(claimed_record(r, ids) is not None or shaped_record(r, ids, members) is not None
+               for r in [answer.value(), *text_records(answer)])
 
 
 def claims_id(answer: Outcome, value: Any, held: Held) -> bool:
