@@ -14,7 +14,7 @@ from hypothesis_mcp.connection import Connection, LearnedRefusal, Outcome, Targe
 from hypothesis_mcp.errors import HypothesisMCPError
 from hypothesis_mcp.results import RESOURCES_READ, TOOLS_CALL, Call, Kind, Result
 from hypothesis_mcp.rules.bindings import Rebinder
-from hypothesis_mcp.rules.expectations import ConformsTo, Expectation, Refused, premise_refused
+from hypothesis_mcp.rules.expectations import ConformsTo, Expectation, Refused, premise_refused, rebound
 from hypothesis_mcp.rules.registry import expectation_for
 from hypothesis_mcp.rules.surfaces import READ_FAILED, SurfaceAnswer
 
@@ -31,9 +31,11 @@ class Replay:
 
 
 def judge_last(result: Result, outcome: Outcome, output_schema: dict[str, Any] | None,
-               previous: Outcome | None = None) -> tuple[bool, str]:
-    """(still fails, why) for the last call of a reproduction, by the rule that failed."""
+               previous: Outcome | None = None, rebinder: Rebinder | None = None) -> tuple[bool, str]:
+    """(still fails, why) for the last call of a reproduction, by the rule that failed; with the ids
+    the replay's server made in place of the run's (`rebinder`), as the run's own confirmation judges."""
     expect = expectation_for(result, output_schema)
+    expect = rebound(expect, rebinder) if rebinder is not None else expect
     broke = not expect.holds(outcome, previous)
     return broke, _why(expect, outcome, broke, result.kind == "probe")
 
@@ -73,7 +75,7 @@ def replay(result: Result, target: Target, *, timeout: float = 30.0,
             done.steps.append((call, outcome))
             if on_step:
                 on_step(call, outcome)
-        done.still_fails, done.verdict, done.unconfirmed = _judge(result, done.steps, conn, schema)
+        done.still_fails, done.verdict, done.unconfirmed = _judge(result, done.steps, conn, schema, rebinder)
     return done
 
 
@@ -97,7 +99,10 @@ def holds(server: Connection, result_id: str, expect: Mapping[str, Any] | None =
     result = Result.from_dict({"kind": kind, "check": check, "tool": None if subject in ("", "server") else subject,
                                "status": "fail", "rule": rule, "details": details,
                                "reproduction": {"calls": [c.to_dict() for c, _ in steps]}})
-    return not _judge(result, steps, server, _output_schema(server, last))[0]
+    rebinder = Rebinder()  # the ids this server made, where the calls name the run's they stand for
+    for call, outcome in steps:
+        rebinder.after(call, outcome)
+    return not _judge(result, steps, server, _output_schema(server, last), rebinder)[0]
 
 
 def _output_schema(conn: Connection, last: Call) -> dict[str, Any] | None:
@@ -111,11 +116,11 @@ def _output_schema(conn: Connection, last: Call) -> dict[str, Any] | None:
 
 
 def _judge(result: Result, steps: list[tuple[Call, Outcome]], conn: Connection,
-           schema: dict[str, Any] | None) -> tuple[bool, str, bool]:
+           schema: dict[str, Any] | None, rebinder: Rebinder) -> tuple[bool, str, bool]:
     """(still fails, why, cannot confirm) for a reproduction's answers, by the rule that failed."""
     last = steps[-1][0]
     previous = steps[-2][1] if len(steps) > 1 else None
-    still_fails, verdict = judge_last(result, steps[-1][1], schema, previous)
+    still_fails, verdict = judge_last(result, steps[-1][1], schema, previous, rebinder)
     if (still_fails and result.kind == "probe" and result.tool and result.rule != "probe-refusal-changed-state"
             and premise_refused(steps, result.tool)):
         return False, (f"the server refused a call of {result.tool} before the last: nothing it did is left "

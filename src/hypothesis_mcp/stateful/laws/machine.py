@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -434,7 +434,9 @@ class Example:
             patch = required_left(creator, actor.tool, actor.arg)
             guess = None if patch or ("probe-data-lost", actor.tool.name) in self.run.quiet else \
                 defaults_dropped(creator, actor.tool, actor.arg)
-            fixed = unnameable(held, actor)
+            # Kept only beside a value the call marked: a reader then shows the record, and a kept
+            # field it never displays is not taken for lost.
+            fixed = unnameable(held, actor) if marks(args, marker) else {}
             if not patch and guess is None:
                 # A replace may set what it does not name to its default: those fields are not judged,
                 # and the record is looked for by what this call sent. A field its schema has no name
@@ -484,6 +486,7 @@ class Example:
         call named, and none it sent, shows a success that changed nothing (resting on the guess that
         the tool changes records, so never more than its guess allows). Neither: no update, as in prove."""
         update = len(self.calls) - 1
+        old = standalone(old, [*held.tokens.values(), *held.stale])
         for lister in self.learned.listers:
             if not any(c.tool == held.tool for c in lister.fact.shown_by):
                 continue
@@ -999,7 +1002,7 @@ class Example:
         """An update answered a success, and a listing still shows the record with the values its call
         replaced and none it sent: the record is in the listing's window, unchanged (a window of
         other records would show neither)."""
-        old = tuple(sorted(t for t in held.stale if t in sent(held.before)))
+        old = standalone((t for t in held.stale if t in sent(held.before)), [*held.tokens.values(), *held.stale])
         tokens = tuple(sorted(held.tokens.values()))
         for reader, at, answer in readers:
             if reader.kind == "list" and old and shows(answer, old):
@@ -1111,6 +1114,12 @@ def claims_id(answer: Outcome, value: Any, held: Held) -> bool:
     return answer.ok and any(value in r.values() and any(
         r.get(k) == v for k, v in held.values.items() if v not in (None, "", [], {}, value) and not isinstance(v, bool))
         for r in found)
+
+
+def standalone(tokens: Iterable[str], others: list[str]) -> tuple[str, ...]:
+    """The tokens no other token of the record holds: a bare marker (`hm1a2b`, in a field whose
+    pattern takes no more) shows wherever `hm1a2b-title` does, so it shows nothing of its own field."""
+    return tuple(sorted(t for t in tokens if not any(t != o and t in o for o in others)))
 
 
 def marked(answer: Outcome) -> int:

@@ -31,13 +31,14 @@ def crowded(accepted: int, refused: int) -> bool:
 def make_room(conn: Connection, removers: list[Actor], widest: Callable[[Tool], dict[str, Any]],
               left: list[Held]) -> int:
     """Removes up to ROOM of the records in `left` (oldest first) through a remover every fact of which
-    an experiment showed (none that declares it only reads); those removed, and those no remover took,
-    leave `left`. How many went."""
+    an experiment showed, on records of the same creator (none that declares it only reads); those
+    removed, and those no remover took, leave `left`. How many went."""
     shown = [a for a in removers if all(f.shown for f in a.facts) and not a.tool.read_only_hint]
     gone = 0
     while left and gone < ROOM and shown:
         held = left.pop(0)
-        for actor in shown:
+        # Only a remover shown acting on this creator's records: another store's may hold the same id.
+        for actor in (a for a in shown if any(c.tool == held.tool for f in a.facts for c in f.shown_by)):
             value = held.value_of(actor.arg)
             if value is not None and conn.call(actor.tool.name, {**widest(actor.tool), actor.arg: value}).ok:
                 held.state = REMOVED

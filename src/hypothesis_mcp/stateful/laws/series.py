@@ -24,7 +24,7 @@ enough to pass the size it keeps, and whether it did would follow the draws)."""
 FIRST_TRIES = 3
 """Tries at its first write at most, each refused one judged by law 2 as a write of its own."""
 SERIES_RUNS = 3
-"""Series per round of the machine at most: each costs SERIES writes."""
+"""Series per round of the machine at most: each tries up to TRIES writes."""
 
 
 def series_rules(run: Run) -> dict[str, Any]:
@@ -64,7 +64,7 @@ def series_rules(run: Run) -> dict[str, Any]:
         except LawBroken:
             breach = run.breaches[-1][0]
             if breach.tool == tool.name:
-                breach.message = f"after {SERIES} writes of {tool.name} in a row, {breach.message}"
+                breach.message = f"after {stored} accepted writes of {tool.name} in a row, {breach.message}"
             raise
 
     return {"series": series}
