@@ -9,9 +9,9 @@ refusal flag. From then on every answer of that shape, on every connection of th
 refusal (`Outcome.ok` false), so the searches, smoke checks, probes and replays read it so, and
 `error-as-success` reports it. An answer that is neither refused nor empty but shows a record
 under the asked id is `read-missing-as-success`: a client takes the made-up record for a stored one.
-A record counts when it holds enough members to be one (answers.claimed_record), or when it holds
-nothing beyond the id and fields the catalog's writers take (answers.shaped_record): a blank made on
-the spot may carry only the id and a default. An id whose schema a marked text does not fit (a
+A record counts when it holds enough members to be one (answers.claimed_record): which fields a
+record of this store holds is no fact this read-only check has, so a thinner blank is left to the
+laws machine, which has seen the store's records. An id whose schema a marked text does not fit (a
 pattern, a format) is drawn from the schema's own samples. No call here writes, so all of it runs
 without --allow-writes.
 """
@@ -30,16 +30,14 @@ from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.model.refusals import learned_shape, text_template
 from hypothesis_mcp.results import Call, Reproduction, Result
-from hypothesis_mcp.rules.answers import blank, claimed_record, shaped_record
+from hypothesis_mcp.rules.answers import blank, claimed_record
 from hypothesis_mcp.rules.expectations import INCIDENT_RULES
 from hypothesis_mcp.rules.registry import READ_MISSING, RULES
-from hypothesis_mcp.rules.text_records import text_records
 from hypothesis_mcp.search.seeding import scope_salt
 from hypothesis_mcp.strategies import Overrides, salted_marker
 from hypothesis_mcp.strategies.dialect import value_validator
 from hypothesis_mcp.strategies.formats import EXAMPLES
 from hypothesis_mcp.strategies.formatted import pattern_samples
-from hypothesis_mcp.vocabulary import EFFECT_ROLES
 
 BASIS = ("MCP Tools §Error Handling: a call the tool cannot serve (no such record) is a tool execution error, "
          "a result with isError: true; a success result is read as the record")
@@ -109,12 +107,7 @@ def read_missing(conn: Connection, tools: list[Tool], overrides: Overrides | Non
                           f"{'; the successes did not' if succeeded else ''})",
                           calls=[*calls, *(c for c, _ in succeeded)], source="calibration")
         found.shapes.append((shape, fact))
-    fields: dict[str, list[Any]] = {}
-    for tool in (t for t in conn.tools if profile(t).role in EFFECT_ROLES):
-        for name, schema in tool.properties.items():
-            fields.setdefault(name, []).extend([schema["default"]] if isinstance(schema, dict) and "default" in schema
-                                               else [])
-    found.results += [r for a in asked if (r := _made_up(a, conn.refusals, fields)) is not None]
+    found.results += [r for a in asked if (r := _made_up(a, conn.refusals)) is not None]
     return found
 
 
@@ -218,23 +211,19 @@ def _refused(outcome: Outcome, shapes: list[LearnedRefusal]) -> bool:
                                  for s in shapes)
 
 
-def _made_up(asked: _Asked, shapes: list[LearnedRefusal], fields: dict[str, list[Any]]) -> Result | None:
+def _made_up(asked: _Asked, shapes: list[LearnedRefusal]) -> Result | None:
     """A result when every read answered a success that shows a record under the id asked: medium
     confidence when the record holds nothing but defaults beside the id (a blank made on the spot),
     low otherwise. Never high: that the tool reads stored records by this argument is read from its
-    name and schema, not shown (a reader that makes an empty cart for any session is correct).
-    `fields`: what the catalog's writers take, the members a record in a stored shape may hold, each
-    with the defaults the writers' schemas give it."""
-    members = tuple(sorted({*fields, asked.key}))
+    name and schema, not shown (a reader that makes an empty cart for any session is correct)."""
     records = []
     for call, value, outcome in asked.answers:
-        record = None if _refused(outcome, shapes) else _record(outcome, value, members)
+        record = None if _refused(outcome, shapes) else claimed_record(outcome.value(), [value])
         if record is None:
             return None
         records.append((call, value, outcome, record))
     call, value, outcome, record = records[0]
-    defaults = all(blank(v) or v in fields.get(k, []) for _, asked_id, _, r in records for k, v in r.items()
-                   if str(v) != asked_id)
+    defaults = all(blank(v) for _, asked_id, _, r in records for v in r.values() if str(v) != asked_id)
     what = "a blank record (every field a default)" if defaults else "a record"
     return Result(
         kind="scenario", check=READ_MISSING, tool=asked.tool.name, status=RULES[READ_MISSING].severity,
@@ -243,12 +232,5 @@ def _made_up(asked: _Asked, shapes: list[LearnedRefusal], fields: dict[str, list
                  f"marker, or drawn from the id's schema where no marker fits; asked with {len(records)} such "
                  f"ids), with a success showing {what} under that id; a client takes it for a stored record"),
         reproduction=Reproduction([call]),
-        details={"returned": outcome.summary(), "asked": [v for _, v, _, _ in records], "members": list(members)},
+        details={"returned": outcome.summary(), "asked": [v for _, v, _, _ in records]},
     )
-
-
-def _record(outcome: Outcome, value: str, members: tuple[str, ...]) -> dict[str, Any] | None:
-    """The record the answer shows under `value`: one that holds enough to be one, or one in the
-    shape the writers' fields give, in JSON or in text lines."""
-    return claimed_record(outcome.value(), [value]) or next(
-        (r for a in [outcome.value(), *text_records(outcome)] if (r := shaped_record(a, [value], members))), None)
