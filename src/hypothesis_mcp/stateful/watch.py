@@ -1320,6 +1320,11 @@ def size(outcome: Outcome) -> int:
     rows = [line for line in outcome.text.splitlines() if line.startswith("|")]
     if len(rows) >= 2 and set(rows[1].replace("|", "").strip()) <= set("-: "):
         return len(rows) - 2
+    return marked(outcome)
+
+
+def marked(outcome: Outcome) -> int:
+    """The distinct markers of the run's writes an answer shows."""
     return len(set(MARKER.findall(shown(outcome))))
 
 

@@ -44,7 +44,7 @@ from hypothesis_mcp.stateful.laws.room import crowded, make_room
 from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, stepper, walk
 from hypothesis_mcp.stateful.looking import Pager, joined, scalars
 from hypothesis_mcp.stateful.variants import FOLDED, folded
-from hypothesis_mcp.stateful.watch import TEXT, all_marked, full_arguments, size
+from hypothesis_mcp.stateful.watch import TEXT, all_marked, full_arguments, marked, size
 from hypothesis_mcp.strategies import salted_marker, with_marker
 from hypothesis_mcp.strategies.markers import MARKER
 
@@ -1120,11 +1120,6 @@ def standalone(tokens: Iterable[str], others: list[str]) -> tuple[str, ...]:
     """The tokens no other token of the record holds: a bare marker (`hm1a2b`, in a field whose
     pattern takes no more) shows wherever `hm1a2b-title` does, so it shows nothing of its own field."""
     return tuple(sorted(t for t in tokens if not any(t != o and t in o for o in others)))
-
-
-def marked(answer: Outcome) -> int:
-    """The distinct markers of the run's writes an answer shows."""
-    return len(set(MARKER.findall(shown(answer))))
 
 
 def unnameable(held: Held, actor: Actor) -> dict[str, Any]:
