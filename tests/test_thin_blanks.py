@@ -46,3 +46,11 @@ def test_the_laws_machine_finds_the_blank_of_a_removed_record_under_a_code_the_s
     assert result.reproduction is not None and result.reproduction.fresh_server
     assert [c.tool for c in result.reproduction.calls][-2:] == ["clear", "peek"]
     assert not [r for r in machine_findings(LAWS.run("lockers", False))], summary(LAWS.run("lockers", False))
+
+
+def test_a_false_flag_every_stored_record_held_true_is_an_answer_about_the_code_not_a_record() -> None:
+    """badges answers an unknown code `{"badge": CODE, "found": false}`; its stored records all said
+    `found: true`. The bug answers `found: true` with nothing else: a record made up for the code."""
+    found = [r for r in machine_findings(LAWS.run("badges", True)) if r.rule == MISSING]
+    assert [(r.tool, r.confidence) for r in found] == [("lookup", "medium")], summary(LAWS.run("badges", True))
+    assert not [r for r in machine_findings(LAWS.run("badges", False))], summary(LAWS.run("badges", False))

@@ -11,6 +11,11 @@ Every store is its own server (`--store NAME`); `--bug` switches on its twin's o
   answers it as `key: value` lines; ledger_strike(title) removes it; ledger_lines() is a markdown
   table. An unknown title is refused with isError. Bug: ledger_read of an unknown title answers the
   one line `title: TITLE` as a success.
+- badges: award(badge, holder, level) keeps one badge per code the client picks (`^B[0-9]{4,8}$`);
+  lookup(badge) answers `{"badge": ..., "found": true, "holder": ..., "level": ...}`; revoke(badge)
+  removes it; badges() lists them. An unknown code is answered, as a success, `{"badge": CODE,
+  "found": false}`: an answer about the code, not a record (every stored one said `found: true`).
+  Bug: the unknown code's answer is `{"badge": CODE, "found": true}`, a made-up record.
 
     python tests/servers/thin_blanks.py --store NAME [--bug]
 """
@@ -31,6 +36,7 @@ CODE = r"^[A-Z]{2}[0-9]{6}$"
 Code = Annotated[str, Field(pattern=CODE)]
 Label = Annotated[str, Field(max_length=80)]
 Shelf = Annotated[int, Field(ge=1, le=9)]
+Badge = Annotated[str, Field(pattern=r"^B[0-9]{4,8}$")]
 READ = ToolAnnotations(read_only_hint=True)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False)
 REMOVE = ToolAnnotations(read_only_hint=False, destructive_hint=True)
@@ -103,7 +109,32 @@ def ledger(mcp: MCPServer, bug: bool) -> None:
         return "\n".join(["| title | amount | memo |", "|---|---|---|", *rows])
 
 
-STORES: dict[str, Callable[[MCPServer, bool], None]] = {"lockers": lockers, "ledger": ledger}
+def badges(mcp: MCPServer, bug: bool) -> None:
+    held: dict[str, dict[str, object]] = {}
+
+    @mcp.tool(name="award", description="Award a badge under its code (replacing the one before).",
+              annotations=WRITE)
+    def award(badge: Badge, holder: Label, level: Shelf = 1) -> dict[str, object]:
+        held[badge] = {"badge": badge, "found": True, "holder": holder, "level": level}
+        return {"badge": badge}
+
+    @mcp.tool(name="lookup", description="A badge by its code; `found` says whether it is held.",
+              annotations=READ)
+    def lookup(badge: Badge) -> dict[str, object]:
+        return held.get(badge, {"badge": badge, "found": bug})
+
+    @mcp.tool(name="revoke", description="Revoke a badge.", annotations=REMOVE)
+    def revoke(badge: Badge) -> dict[str, object]:
+        if held.pop(badge, None) is None:
+            raise ToolError(f"no badge {badge}")
+        return {"revoked": badge}
+
+    @mcp.tool(name="badges", description="Every badge held.", annotations=READ)
+    def every() -> dict[str, object]:
+        return {"badges": list(held.values())}
+
+
+STORES: dict[str, Callable[[MCPServer, bool], None]] = {"lockers": lockers, "ledger": ledger, "badges": badges}
 
 
 def main() -> None:

@@ -215,15 +215,18 @@ def claimed_record(value: Any, asked: Iterable[str]) -> dict[str, Any] | None:
     return value if echoed and len(others) >= 2 else None
 
 
-def shaped_record(value: Any, asked: Iterable[str], members: Iterable[str]) -> dict[str, Any] | None:
+def shaped_record(value: Any, asked: Iterable[str], members: Iterable[str],
+                  flags: Iterable[str] = ()) -> dict[str, Any] | None:
     """The record an answer shows for an id it was asked for, in a record shape known from elsewhere:
     an object (unwrapped as claimed_record does) that carries the asked id as a member's value and no
     member outside `members` (those a stored record carries, or a write takes). A record made up
     on the spot may hold only the id and a default, too little for claimed_record: the known shape,
-    not the count of members, tells it from an answer about the id (`{"id": ..., "found": false}`)."""
+    not the count of members, tells it from an answer about the id. `flags` are members every stored
+    record showed true: one false here is the answer saying no record is there (`{"id": ..., "found":
+    false}` where stored records carried `"found": true`), whatever the member is called."""
     value = _unwrapped(value)
     known = set(members)
-    if not isinstance(value, dict) or not known:
+    if not isinstance(value, dict) or not known or any(value.get(f) is False for f in flags):
         return None
     return value if _echoed(value, asked) and set(value) <= known else None
 

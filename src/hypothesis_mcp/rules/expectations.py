@@ -606,7 +606,8 @@ def from_dict(data: dict[str, Any]) -> Expectation:
     if FieldEquals.key in data:
         return FieldEquals(data[FieldEquals.key], data.get("value"), str(data.get("marker", "")))
     if NoRecordFor.key in data:
-        return NoRecordFor(tuple(str(a) for a in data[NoRecordFor.key]), tuple(data.get("members", ())))
+        return NoRecordFor(tuple(str(a) for a in data[NoRecordFor.key]), tuple(data.get("members", ())),
+                           tuple(data.get("flags", ())))
     if FieldKept.key in data:
         return FieldKept(data[FieldKept.key], str(data.get("marker", "")), str(data.get("witness", "")))
     if AtMost.key in data:
@@ -662,10 +663,12 @@ class NoRecordFor(Expectation):
     """A read of an id nobody wrote is refused or answers nothing: no success that shows a record
     carrying that id (a blank or default record made up on the spot). With `members`, the shape a
     stored record showed, a record in that shape counts however few members it holds
-    (answers.shaped_record), in JSON or in text lines."""
+    (answers.shaped_record), in JSON or in text lines, unless one of `flags`, true in every stored
+    record, is false in it."""
 
     asked: tuple[str, ...]
     members: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
     key: ClassVar[str] = "no_record_for"
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
@@ -673,8 +676,9 @@ class NoRecordFor(Expectation):
             return True
         if claimed_record(answer.value(), self.asked) is not None:
             return False
-        return not self.members or not any(shaped_record(r, self.asked, self.members) is not None
+        return not self.members or not any(shaped_record(r, self.asked, self.members, self.flags) is not None
                                            for r in [answer.value(), *text_records(answer)])
 
     def to_dict(self) -> dict[str, Any]:
-        return {self.key: list(self.asked), **({"members": list(self.members)} if self.members else {})}
+        return {self.key: list(self.asked), **({"members": list(self.members)} if self.members else {}),
+                **({"flags": list(self.flags)} if self.flags else {})}

@@ -136,10 +136,11 @@ def kept(rule: RuleId, tool: str, reader: str, at: int, tokens: tuple[str, ...],
     return Breach(rule, tool, f"{what}: {reader} still shows it", ShowsNone(tokens), at, facts)
 
 
-def made_up(tool: str, at: int, asked: Any, facts: tuple[Fact, ...], members: tuple[str, ...] = ()) -> Breach:
+def made_up(tool: str, at: int, asked: Any, facts: tuple[Fact, ...], members: tuple[str, ...] = (),
+            flags: tuple[str, ...] = ()) -> Breach:
     return Breach("read-missing-as-success", tool, f"{tool} answered a read of a removed record with a record "
                   f"under {short(asked)} that holds none of its values: a failure answered as a success",
-                  NoRecordFor((str(asked),), members), at, facts, "medium")
+                  NoRecordFor((str(asked),), members, flags), at, facts, "medium")
 
 
 def changed_by_read(tool: str, at: int, facts: tuple[Fact, ...]) -> Breach:

@@ -115,6 +115,9 @@ class Run:
     shapes: dict[str, set[str]] = field(default_factory=dict)
     """The members of the records each keyed reader showed for a live record, by tool: a record's
     shape, which tells a record made up for an id from an answer about it (laws.made_up)."""
+    flags: dict[str, set[str]] = field(default_factory=dict)
+    """The members every live record a keyed reader showed held true, by tool: false, they say the
+    record is not there (answers.shaped_record)."""
     answers: dict[str, Outcome] = field(default_factory=dict)
     """Each update's latest answer that was no refusal: the shape its successes take."""
     left: list[Held] = field(default_factory=list)
@@ -829,13 +832,16 @@ class Example:
                                       "a record was removed with success"))
                 elif reader.kind == "key" and reader.arg is not None and answer.ok and claims_record(
                         answer, asked := self.calls[at].arguments.get(reader.arg),
-                        members := tuple(sorted(self.run.shapes.get(reader.tool.name, ())))):
-                    found.append(made_up(reader.tool.name, at, asked, (*step.facts, reader.fact), members))
+                        members := tuple(sorted(self.run.shapes.get(reader.tool.name, ()))),
+                        flags := tuple(sorted(self.run.flags.get(reader.tool.name, ())))):
+                    found.append(made_up(reader.tool.name, at, asked, (*step.facts, reader.fact), members, flags))
             return found
         for reader, _, answer in readers:
             if reader.kind == "key" and answer.ok:
-                self.run.shapes.setdefault(reader.tool.name, set()).update(
-                    k for t in tokens for r in records_for(answer, t) for k in r)
+                for record in (r for t in tokens for r in records_for(answer, t)):
+                    self.run.shapes.setdefault(reader.tool.name, set()).update(record)
+                    trues = {k for k, v in record.items() if v is True}
+                    self.run.flags[reader.tool.name] = self.run.flags.get(reader.tool.name, trues) & trues
         showing = [r for r, _, a in readers if shows(a, tokens)]
         if not tokens:
             return found  # its writes left it no marked value: no reader can be asked whether it shows it
@@ -1091,12 +1097,12 @@ def steps_of(calls: list[Call], checks: set[int]) -> frozenset[str]:
     return frozenset(c.tool for i, c in enumerate(calls) if i not in checks)
 
 
-def claims_record(answer: Outcome, asked: Any, members: tuple[str, ...] = ()) -> bool:
+def claims_record(answer: Outcome, asked: Any, members: tuple[str, ...] = (), flags: tuple[str, ...] = ()) -> bool:
     """The answer shows a record under the asked id (rules.answers.claimed_record), in JSON or text;
     with `members`, the shape the reader showed stored records in, one in that shape counts too
-    (rules.answers.shaped_record)."""
+    (rules.answers.shaped_record), unless it sets false a flag every stored record set true."""
     ids = [str(asked)]
-    return any(claimed_record(r, ids) is not None or shaped_record(r, ids, members) is not None
+    return any(claimed_record(r, ids) is not None or shaped_record(r, ids, members, flags) is not None
                for r in [answer.value(), *text_records(answer)])
 
 
