@@ -1,7 +1,9 @@
 """Pages cover (tests/servers/ledger_pages.py by offset, bookmark_cursor.py by an opaque cursor): a
 paged reader walked to the end over records the run wrote shows each exactly once. Each bug (a
 skipped or a repeated record) is found with a reproduction that replays on a fresh server and passes
-on the correct twin; the twins draw no finding; without --allow-writes no page is judged.
+on the correct twin; the twins draw no finding; without --allow-writes no page is judged. With the
+laws machine on (`laws: true`), law 7 walks these listings and the pages machine leaves them to it:
+each bug is drawn all the same, by the same rule at the same confidence, and the twins stay clean.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from hypothesis_mcp.connection import Outcome, parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Result
 from hypothesis_mcp.rules.expectations import PagesCover, PagesDisjoint, from_dict
+from hypothesis_mcp.stateful.config import ProbeConfig
+from hypothesis_mcp.stateful.laws.confirm import LAWS_BASIS
 from hypothesis_mcp.stateful.pages import paging_of
 
 
@@ -76,12 +80,18 @@ def test_a_walk_of_text_tables_is_judged_by_their_rows() -> None:
     assert walked.holds(page(head + "\ntotal: 3"), page(head + "\ntotal: 3"))  # no page before: not judged
 
 
-@pytest.mark.parametrize(("server", "bug", "paged", "rule"), [
+BUGS = pytest.mark.parametrize(("server", "bug", "paged", "rule"), [
     (ledger_pages, "offset-skips", "entry_list", "probe-pages-skip"),
     (ledger_pages, "offset-overlaps", "entry_list", "probe-pages-repeat"),
     (bookmark_cursor, "last-page-lost", "bookmarks_browse", "probe-pages-skip"),
     (bookmark_cursor, "cursor-repeats", "bookmarks_browse", "probe-pages-repeat"),
 ])
+TWINS = pytest.mark.parametrize(("server", "paged"), [(ledger_pages, "entry_list"),
+                                                    (bookmark_cursor, "bookmarks_browse")])
+LAWS = ProbeConfig(laws=True)
+
+
+@BUGS
 def test_a_page_bug_is_found_and_replays(server: Any, bug: str, paged: str, rule: str) -> None:
     report = probes(server(bug))
     found = [r for r in problems(report) if r.kind == "probe"]
@@ -97,12 +107,38 @@ def test_a_page_bug_is_found_and_replays(server: Any, bug: str, paged: str, rule
     assert not replay(again, parse_target(server())).still_fails
 
 
-@pytest.mark.parametrize(("server", "paged"), [(ledger_pages, "entry_list"), (bookmark_cursor, "bookmarks_browse")])
+@TWINS
 def test_the_correct_twins_pages_cover(server: Any, paged: str) -> None:
     report = probes(server())
     assert [r for r in problems(report) if r.kind == "probe"] == [], summary(report)
     walked = one(report, kind="probe", tool=paged, check="pages")
     assert walked.status == "pass" and walked.confidence == "high", walked.message
+
+
+@BUGS
+def test_under_the_laws_machine_law_7_draws_each_page_bug(server: Any, bug: str, paged: str, rule: str) -> None:
+    """`laws: true`: law 7 walked the listing, so the pages machine did not; the law's finding is the
+    pages machine's, as sure (every fact shown: an offset's reading by two steps of the listing's own),
+    and replays from a fresh server, not on the twin."""
+    report = probes(server(bug), probe_config=LAWS)
+    found = [r for r in problems(report) if r.kind == "probe"]
+    assert [(r.tool, r.rule, r.confidence) for r in found] == [(paged, rule, "high")], summary(report)
+    [result] = found
+    assert result.basis.startswith(LAWS_BASIS), result.basis
+    assert [r for r in report.results if r.check == "pages"] == [], "the pages machine ran"
+    assert any(n.startswith(f"pages machine not run on {paged}: law 7") for n in report.notes), report.notes
+    assert result.reproduction is not None and result.reproduction.fresh_server
+    assert all(f["evidence"] == "shown" for f in result.details["rests_on"])
+    again = Result.from_dict(json.loads(json.dumps(result.to_dict())))
+    assert replay(again, parse_target(server(bug))).still_fails
+    assert not replay(again, parse_target(server())).still_fails
+
+
+@TWINS
+def test_under_the_laws_machine_the_twins_stay_clean(server: Any, paged: str) -> None:
+    report = probes(server(), probe_config=LAWS)
+    assert [r for r in problems(report) if r.kind == "probe"] == [], summary(report)
+    assert any(n.startswith(f"pages machine not run on {paged}: law 7") for n in report.notes), report.notes
 
 
 def test_without_writes_no_page_is_judged() -> None:

@@ -66,3 +66,17 @@ def test_laws_only_plans_the_laws_machine_without_the_per_invariant_machines() -
     assert len(alone) == 2 and len([p for p in default if p.work is not None and not p.main]) == 4
     with pytest.raises(UsageError, match="laws: must be true, false or only"):
         parse_config({"laws": "sometimes"})
+
+
+def test_laws_true_runs_the_pages_machine_after_the_laws_machine() -> None:
+    """`laws: true`: no pages piece of its own; the laws piece runs the pages machine after the laws
+    machine (on the paged readers law 7 did not walk), so its budget counts the pages' servers too."""
+    tools = [*store("_1"), tool("list_keys", {"limit": {"type": "integer"}}, READS)]
+    run = ProbeRun(conn=None, pool=None, tools=tools, profile=make_profile("grading"),  # type: ignore[arg-type]
+                   allow_writes=True, config=parse_config({"laws": True}), seen={})
+    pieces = [p for p in run.plan() if p.work is not None and not p.main]
+    examples = run.profile.probe_examples
+    assert [p.work for p in pieces].count(ProbeRun.pages) == 0
+    assert [p.work for p in pieces].count(ProbeRun.laws) == 1
+    assert next(p for p in pieces if p.work == ProbeRun.laws).servers == 1 + examples
+    assert len(pieces) == 4, "round trip, deletes, laws (then pages), bounds"

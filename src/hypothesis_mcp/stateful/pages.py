@@ -29,7 +29,7 @@ from hypothesis_mcp.rules.expectations import PagesCover, PagesDisjoint
 from hypothesis_mcp.search.seeding import own_draws, scope_salt, seeded
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding
-from hypothesis_mcp.stateful.readers import choose_readers, tokens
+from hypothesis_mcp.stateful.readers import Reader, choose_readers, tokens
 from hypothesis_mcp.stateful.roles import updated_id
 from hypothesis_mcp.stateful.updates import needs_record
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments, salted_marker, with_marker
@@ -375,25 +375,32 @@ class PageProbe:
             yield inconclusive(f"{self.creator.name} refused every write ({self.refused} tries)")
 
 
-def page_probes(run: ProbeHost) -> Iterator[ProbeOutput]:
-    """A page probe for every paged reader that shows the records of a write creating them."""
+def paged_readers(run: ProbeHost) -> list[tuple[Paging, Tool, Reader]]:
+    """Every paged reader that shows the records of a write creating them, with that write and how
+    it reads them."""
     wanted = {t.name: set(run.write_args(t, None)) for t in run.write_tools()}
     writes = [t for t in run.write_tools()
               if updated_id(t, wanted[t.name], run.watched(), run.guesses()) is None
               and not needs_record(t, wanted[t.name])]
     excluded = set(run.config.exclude)
+    found = []
     for tool in run.tools:
         paging = paging_of(tool)
         if paging is None or tool.name in excluded:
             continue
-        if run.stop():
-            yield run.result(tool.name, "pages", "skip", "probe-pages-skip", "not run: --max-time was reached")
-            continue
         chosen = [(w, r) for w in writes for r in choose_readers(w, run.tools, run.config.pair_for(w.name), excluded,
                                                                  run.watched())
                   if r.tool.name == tool.name and r.confidence != "low"]
-        if not chosen:
+        if chosen:
+            found.append((paging, *chosen[0]))
+    return found
+
+
+def page_probes(run: ProbeHost, readers: list[tuple[Paging, Tool, Reader]] | None = None) -> Iterator[ProbeOutput]:
+    """A page probe for each of `readers` (every paged reader, unless given)."""
+    for paging, creator, reader in paged_readers(run) if readers is None else readers:
+        if run.stop():
+            yield run.result(paging.reader.name, "pages", "skip", "probe-pages-skip", "not run: --max-time was reached")
             continue
-        creator, reader = chosen[0]
         given_args = run.write_args(creator, run.config.pair_for(creator.name))
         yield from PageProbe(run, paging, creator, given_args, reader.fact).results()

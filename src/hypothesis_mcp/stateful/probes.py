@@ -31,10 +31,10 @@ from hypothesis_mcp.stateful.host import ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
 from hypothesis_mcp.stateful.keys import choose_key
 from hypothesis_mcp.stateful.laws.confirm import LAWS_BASIS
-from hypothesis_mcp.stateful.laws.probe import laws_probe
+from hypothesis_mcp.stateful.laws.probe import Reach, laws_probe
 from hypothesis_mcp.stateful.machine import build_machine
 from hypothesis_mcp.stateful.modelrun import surest
-from hypothesis_mcp.stateful.pages import page_probes
+from hypothesis_mcp.stateful.pages import page_probes, paged_readers
 from hypothesis_mcp.stateful.readers import Reader, choose_readers
 from hypothesis_mcp.stateful.reads import reads_probe
 from hypothesis_mcp.stateful.renames import renames_probe
@@ -251,11 +251,13 @@ class ProbeRun:
             self.notes.extend(f"{', '.join(names)}: the same shape as {first}, so their model machines (reads, "
                               f"variants, agreement, fields, renames) ran only where their round trip failed"
                               for first, names in alike.items() if names)
-            yield Piece(ProbeRun.pages, servers=self.profile.probe_examples)
+            if self.config.laws is not True:  # under `laws: true` law 7 walks the pages first (`laws`)
+                yield Piece(ProbeRun.pages, servers=self.profile.probe_examples)
             yield Piece(lambda run: delete_probes(run, run.allow_deletes, run.learned),
                        servers=self.profile.probe_examples // 4 if self.allow_deletes else 0)
         if self.allow_writes and self.config.laws:  # roles come from experiments: names need not call them writes
-            yield Piece(lambda run: laws_probe(run, run.allow_deletes), servers=1)
+            pages = self.profile.probe_examples if writes and self.config.laws is True else 0
+            yield Piece(ProbeRun.laws, servers=1 + pages)
         yield Piece(ProbeRun.bounds, servers=1)
         yield Piece(ProbeRun.agreements, main=True)
         yield Piece(ProbeRun.idempotent, main=True)
@@ -440,6 +442,25 @@ class ProbeRun:
     def pages(self) -> Iterator[ProbeOutput]:
         """Paged readers walked to the end over records the run wrote (stateful/pages.py)."""
         yield from page_probes(self)
+
+    def laws(self) -> Iterator[ProbeOutput]:
+        """The laws machine; under `laws: true` (not `only`), then the pages machine on the paged readers
+        law 7 did not walk, in the same lane's work (it needs the machine's reach, nothing else does):
+        the notes say which it left to law 7, and why it walked the others."""
+        reach = Reach()
+        yield from laws_probe(self, self.allow_deletes, reach)
+        if self.config.laws is not True or not self.write_tools():
+            return
+        readers = paged_readers(self)
+        left = [r for r in readers if r[0].reader.name in reach.walked]
+        if left:
+            self.notes.append(f"pages machine not run on {', '.join(p.reader.name for p, _, _ in left)}: law 7 of the "
+                              "laws machine walked them (laws: true)")
+        rest = [r for r in readers if r not in left]
+        if rest:
+            why = "law 7 never walked them" if reach.ran else "the laws machine learned no creator or no reader"
+            self.notes.append(f"pages machine run on {', '.join(p.reader.name for p, _, _ in rest)}: {why}")
+        yield from page_probes(self, rest)
 
     def isolation(self, tool: Tool, ctx: ProbeContext) -> Iterator[Result]:
         """Records that outlived their server process: a warning, once per write tool."""

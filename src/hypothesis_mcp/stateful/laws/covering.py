@@ -7,7 +7,10 @@ last: one further on skipped a record, one already shown repeats it.
 The warm server holds many records, so the walk is judged there by its first page boundary against
 the large page (records told apart by their markers). The reproduction is the three writes and the
 first pages: on a fresh server, where the listing showed none, they hold just those records, which
-fill more than one page and at most two, so the expectation reads those pages as the whole walk."""
+fill more than one page and at most two, so the expectation reads those pages as the whole walk.
+
+A listing whose page boundary was compared with the large page is one law 7 walked (`Run.walked`):
+under `laws: true` the pages machine (stateful/pages.py), which this law retires, walks only the others."""
 
 from __future__ import annotations
 
@@ -185,6 +188,7 @@ def judged(example: Example, reader: Reader, paging: tuple[Pager, Fact], listed:
     last, then = key_of(items(first)[-1]), key_of(items(second)[0])
     if order.count(last) != 1 or order.count(then) != 1:
         return []
+    example.run.walked.add(name)
     gap = order.index(then) - order.index(last)
     marks = tuple(sorted({m for h in listed if (m := h.mark()) is not None}))
     pinned = (*(h.at for h in listed), at, example.step_at)
@@ -210,6 +214,8 @@ def ended(example: Example, reader: Reader, paging: tuple[Pager, Fact], listed: 
     if count <= len(listed) or not example.valid(reader.tool, args):
         return []
     first = example.call(reader.tool, args)
+    if first.ok and len(items(first)) == count - 1:
+        example.run.walked.add(name)
     if not first.ok or len(items(first)) != count - 1 or scalars(first).get(pager.member) is not None:
         return []
     at = example.step_at
@@ -224,8 +230,9 @@ def stepped(example: Example, reader: Reader, limit: str, listed: list[Held]) ->
     """A listing paged by a number: read as an offset and as a page number (from 0 and from 1), the
     first page holds the first records one large page shows, and the second starts with the record
     after the first page's last. Where no reading keeps that, while one reading starts where the
-    large page does and goes on one record too far or too short, the pages skip or repeat a record
-    (a reading by position, not a named fact: a medium warning)."""
+    large page does and goes on one record too far or too short, the pages skip or repeat a record:
+    high where two steps of the number past the first pages showed that reading (one record a step,
+    an offset; a page a step, a page number), else a reading by position and a medium warning."""
     size = next((s for s in STEPPED if s < len(listed) <= 2 * s), None)
     base = example.learned.widest(reader.tool)
     if size is None:
@@ -245,18 +252,48 @@ def stepped(example: Example, reader: Reader, limit: str, listed: list[Held]) ->
             one, two = [key_of(i) for i in items(first)], [key_of(i) for i in items(second)]
             if not (first.ok and second.ok) or one != order[:size] or not two or two[0] not in order:
                 continue
+            example.run.walked.add(reader.tool.name)
             gap = order.index(two[0]) - size + 1
             if gap == 1:
                 return  # a reading that pages as it should
             if abs(gap - 1) == 1 and two == order[order.index(two[0]):order.index(two[0]) + len(two)]:
                 off.append((reading, gap, example.step_at))
         if off:
-            reading, gap, at = off[0]
+            step = step_shown(example, reader, limit, param, size, order)
+            # The reading the listing's own steps showed, where one is off; else the first, by position.
+            kind = None if step is None else "offset" if step[0] == 1 else "page"
+            shown = next((o for o in off if kind is not None and o[0].startswith(kind)), None)
+            reading, gap, at = shown or off[0]
             example.checks.update(range(start, at - 1))
             fresh = fresh_order(listed, order)
-            example.report([breach_of(example, reader, limit, fresh, param, reading, size, gap, at)], at)
+            facts = (step[1],) if shown is not None and step is not None else ()
+            example.report([breach_of(example, reader, limit, fresh, param, reading, size, gap, at, facts)], at)
             return
     example.checks.update(range(start, len(example.calls)))
+
+
+def step_shown(example: Example, reader: Reader, limit: str, param: str, size: int,
+               order: list[str]) -> tuple[int, Fact] | None:
+    """How many records one step of `param` moves the listing's page, as two values past the first
+    page and the second of every reading show it on the warm server (2 and 3, at `size` a page): one
+    record (an offset) or `size` (a page number), with the experiment that showed it; None where the
+    two pages are not runs of the large page's order or lie another distance apart."""
+    name, base = reader.tool.name, example.learned.widest(reader.tool)
+    calls = [Call(name, {**base, limit: size, param: value}) for value in (2, 3)]
+    if not all(example.valid(reader.tool, c.arguments) for c in calls):
+        return None
+    pages = [example.run.conn.call(name, c.arguments) for c in calls]
+    runs = [[key_of(i) for i in items(p)] if p.ok else [] for p in pages]
+    if not all(run and run[0] in order and order[order.index(run[0]):order.index(run[0]) + len(run)] == run
+               for run in runs):
+        return None
+    step = order.index(runs[1][0]) - order.index(runs[0][0])
+    if step not in (1, size) or len(runs[0]) != size:
+        return None
+    how = "one record (an offset)" if step == 1 else f"{size} records, a page (a page number)"
+    return step, fact_shown(f"{param} moves {name}'s page {how} a step: at {size} a page, {param}=2 and {param}=3 "
+                            "answered pages that far apart in the order one large page shows",
+                            calls=[Call(name, base), *calls], source="experiment")
 
 
 def fresh_order(listed: list[Held], order: list[str]) -> list[Held]:
@@ -270,19 +307,20 @@ def fresh_order(listed: list[Held], order: list[str]) -> list[Held]:
 
 
 def breach_of(example: Example, reader: Reader, limit: str, listed: list[Held], param: str, reading: str,
-              size: int, gap: int, at: int) -> Breach:
+              size: int, gap: int, at: int, step: tuple[Fact, ...] = ()) -> Breach:
     """The breach, with the reproduction's walk: the example's records, then its first two pages (a
-    fresh server holds just those records, so the second ends the walk)."""
+    fresh server holds just those records, so the second ends the walk). High where the listing's own
+    steps showed the reading (`step`), else a reading by position: medium."""
     name, base = reader.tool.name, example.learned.widest(reader.tool)
     marks = tuple(sorted({m for h in listed if (m := h.mark()) is not None}))
     said = f"walking {name} at {size} a page, {param} read as {'an' if reading == 'offset' else 'a'} {reading},"
     walk = [Call(name, page_args(base, limit, size, param, reading, page)) for page in range(2)]
     example.calls[at - 1:] = walk
     pinned = (*(h.at for h in listed), at - 1)
+    facts, sure = (reader.fact, *step), "high" if step else "medium"
     if gap < 1:
         return Breach("probe-pages-repeat", name, f"{said} started page 2 with a record page 1 showed",
-                      PagesDisjoint(marks), at, (reader.fact,), "medium", pinned=pinned)
+                      PagesDisjoint(marks), at, facts, sure, pinned=pinned)
     # Both pages are judged as the whole walk: a page past the records a fresh store holds ends it.
     return Breach("probe-pages-skip", name, f"{said} skipped a record between pages 1 and 2 that one large page "
-                  f"of {name} shows there", PagesCover(marks, walked=True), at, (reader.fact,), "medium",
-                  pinned=pinned)
+                  f"of {name} shows there", PagesCover(marks, walked=True), at, facts, sure, pinned=pinned)

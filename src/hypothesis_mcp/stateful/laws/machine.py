@@ -126,6 +126,9 @@ class Run:
     roomless: bool = False
     """Room was made and the next example's writes were all refused still: the store refuses for
     another reason, and no more records are removed."""
+    walked: set[str] = field(default_factory=set)
+    """Listings law 7 judged a walk of (covering.py, own_pages.py): the pages machine, which it retires
+    under `laws: true`, walks only the others."""
 
     def settle(self, example: Example) -> bool:
         """Before `example` reads anything: the records the example before it left are kept, and where

@@ -8,9 +8,10 @@ The warm server holds other examples' records. Where the first page shows none o
 records (the listing shows the oldest first), the walk goes from where the listing ended when the
 example began, and is judged where it ended and showed some of them (so they are at that end);
 else it goes from the first page, a repeat judged on the pages read, a loss only where the walk
-reached its end. No writes fall between its pages. The reproduction is the example's records and the
-first two pages: a fresh server holds just those records, one page and part of the next, so the
-second page ends the walk whether the listing shows the newest or the oldest first."""
+reached its end (either is a walk of the listing law 7 judged: the pages machine leaves it to the
+law). No writes fall between its pages. The reproduction is the example's records and the first two
+pages: a fresh server holds just those records, one page and part of the next, so the second page
+ends the walk whether the listing shows the newest or the oldest first."""
 
 from __future__ import annotations
 
@@ -92,7 +93,10 @@ def own_pages(example: Example, reader: Reader, paging: tuple[Pager, Fact] | Non
         # From the tail, the example's records are at that end only where the walk showed some of them.
         if index == 0 and not (ended(base, pages, pager) and any(seen.values())):
             continue
-        if twice := [h for h in listed if seen.get(h.marker, 0) > 1]:
+        twice = [h for h in listed if seen.get(h.marker, 0) > 1]
+        if twice or ended(base, pages, pager):  # a walk judged: to its end, or a repeat on the pages read
+            example.run.walked.add(name)
+        if twice:
             breaches.append(Breach("probe-pages-repeat", name, f"{said} showed {len(twice)} of the {len(listed)} "
                                    "records the example wrote on two items", PagesDisjoint(marks), judged,
                                    (reader.fact, fact), pinned=pinned))

@@ -4,6 +4,7 @@ examples on that same server (now warm), confirm each broken law on fresh server
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from hypothesis.errors import Flaky
 from hypothesis.stateful import run_state_machine_as_test
@@ -36,8 +37,19 @@ LAWS: tuple[Law, ...] = (series_rules, covering_rules, folding_rules, references
 machine.py judges after every step."""
 
 
-def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
-    """Every law the machine judges, over every tool the experiments showed a role for."""
+@dataclass
+class Reach:
+    """What the machine reached of a server, for the per-invariant machines it retires: whether it
+    ran (the experiments showed a creator and a reader), and the listings law 7 walked."""
+
+    ran: bool = False
+    walked: set[str] = field(default_factory=set)
+
+
+def laws_probe(host: ProbeHost, allow_deletes: bool, reach: Reach | None = None) -> Iterator[ProbeOutput]:
+    """Every law the machine judges, over every tool the experiments showed a role for; what it
+    reached goes to `reach`."""
+    reach = Reach() if reach is None else reach
     pool = host.pool
     if pool.shared or host.stop():
         return
@@ -49,7 +61,8 @@ def laws_probe(host: ProbeHost, allow_deletes: bool) -> Iterator[ProbeOutput]:
         model = learned(conn, tools, host.base, host.profile.seed, run_settings, allow_deletes)
         if not model.creators or not model.readers:
             return
-        run = Run(conn, model, host.profile.seed, stop=host.stop, writes=answered(conn, model))
+        run = Run(conn, model, host.profile.seed, stop=host.stop, writes=answered(conn, model), walked=reach.walked)
+        reach.ran = True
         reads = frozenset({r.tool.name for r in model.readers} | {t.name for t in host.tools if t.read_only_hint})
         for round_ in range(ROUNDS):
             run.breaches, run.first_broken = [], None
