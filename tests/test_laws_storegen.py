@@ -70,8 +70,9 @@ def serious(report: dict[str, Any]) -> list[tuple[str, str, str]]:
             if f["confidence"] in ("high", "medium") and f["rule"] != ERROR_AS_SUCCESS]
 
 
-LAWS_PAIRS = [(3, "refusal-side-effect"), (29, "evicts-silently"), (36, "evicts-silently"), (36, "reader-stale"),
-              (45, "page-skip"), (46, "field-dropped")]
+LAWS_PAIRS = [(0, "field-dropped"), (3, "refusal-side-effect"), (29, "evicts-silently"), (29, "page-skip"),
+              (36, "evicts-silently"), (36, "reader-stale"), (45, "page-skip"), (46, "field-dropped"),
+              (137, "error-as-success")]
 """Seeds and classes graded with the laws machine on (probe config `laws: true`), bug and twin. Seed
 36's records hold a quantity of 1 to 5 and enumerations under a key of `[a-z0-9_-]{1,16}`: the only
 place for a marker is the key, spelt bare (stateful/laws/model.py `bare`); its count per status, taken
@@ -90,7 +91,13 @@ notes): a series of ten drawn writes stored enough to evict its first only by lu
 it now goes on until ten were accepted. Seed 45's store holds 20 at most, so the warm server was full
 before law 7 wrote: room is made by removing records earlier examples left; its oldest records are
 blank (the experiments' writes of no field), told apart by their rows, and its pages are markdown
-tables, whose rows are a walk's items."""
+tables, whose rows are a walk's items. Law 7 on seed 29 (a fixed cursor, 4 a page, whose boundary repeats
+a record) needs five records the store took: a write its rule refused is tried again with only the
+required fields and texts, then passed by for the next drawn. Seed 0's only free text is an optional
+field the bug never stores: its keyed read shows the record under the key written, its level as
+written and no location, a field dropped (probe-value-changed), not a write that stored nothing. Seed
+137 answers a read of a removed record with a blank one wrapped as `{"ok": true, "value": ...}`: the
+object beside the flag is read as the record."""
 
 
 def graded_laws(seed: int, flags: tuple[str, ...]) -> dict[str, Any]:

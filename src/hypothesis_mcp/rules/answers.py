@@ -221,14 +221,26 @@ def shaped_record(value: Any, asked: Iterable[str], members: Iterable[str],
     an object (unwrapped as claimed_record does) that carries the asked id as a member's value and no
     member outside `members` (those a stored record carries, or a write takes). A record made up
     on the spot may hold only the id and a default, too little for claimed_record: the known shape,
-    not the count of members, tells it from an answer about the id. `flags` are members every stored
+    not the count of members, tells it from an answer about the id. The object an envelope holds
+    beside its flags (`{"ok": true, "value": {...}}`) is read too. `flags` are members every stored
     record showed true: one false here is the answer saying no record is there (`{"id": ..., "found":
     false}` where stored records carried `"found": true`), whatever the member is called."""
-    value = _unwrapped(value)
     known = set(members)
-    if not isinstance(value, dict) or not known or any(value.get(f) is False for f in flags):
+    if not known:
         return None
-    return value if _echoed(value, asked) and set(value) <= known else None
+    return next((v for v in _enveloped(_unwrapped(value)) if _echoed(v, asked) and set(v) <= known
+                 and not any(v.get(f) is False for f in flags)), None)
+
+
+def _enveloped(value: Any) -> list[dict[str, Any]]:
+    """An object, and the one object it holds beside members that are plain values, none of them
+    false (`{"ok": false, "error": {...}}` says the answer is no success), unwrapped as deep as it goes."""
+    if not isinstance(value, dict):
+        return []
+    inner = [v for v in value.values() if isinstance(v, dict | list)]
+    if len(inner) != 1 or len(value) == 1 or any(v is False for v in value.values()):
+        return [value]
+    return [value, *_enveloped(_unwrapped(inner[0]))]
 
 
 def _unwrapped(value: Any) -> Any:

@@ -21,6 +21,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
+from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.results import Binding, Call
@@ -84,9 +85,20 @@ def covering_rules(run: Run) -> dict[str, Any]:
             return
 
         def write() -> Held | None:
-            args = next(drawn, None)
-            made = None if args is None else example.create(maker[0], maker[1].identity, args, judge=False)
-            return made if made is not None and made.mark() else None
+            """The next record the store took, marked. A write it refused (by its own rule, say) is
+            tried again with only the fields the schema requires and its texts (those carry the
+            marker), then passed by for the next drawn: which writes it refused decides how many
+            draws are left, never how many are drawn."""
+            for args in drawn:
+                leaner = lean(maker[0], args)
+                for tried in (args, leaner) if leaner != args else (args,):
+                    refused = example.refused
+                    made: Held | None = example.create(maker[0], maker[1].identity, tried, judge=False)
+                    if made is not None and made.mark():
+                        return made
+                    if example.refused == refused:
+                        break  # taken, yet unmarked: no refusal to try again
+            return None
 
         listed = [h for h in (write() for _ in range(RECORDS)) if h is not None]
         limit = sized(run, reader) if len(listed) == RECORDS else None
@@ -112,6 +124,13 @@ def covering_rules(run: Run) -> dict[str, Any]:
             example.report(ended(example, reader, paging, listed, len(order)), len(example.calls))
 
     return {"pages": pages}
+
+
+def lean(tool: Tool, args: dict[str, Any]) -> dict[str, Any]:
+    """A write's arguments with only the fields the schema requires and its texts: the least a store
+    can refuse by a rule of its own (a value that forbids another field, say)."""
+    required = set(tool.input_schema.get("required") or ())
+    return {k: v for k, v in args.items() if k in required or isinstance(v, str)}
 
 
 def sized(run: Run, reader: Reader) -> str | None:

@@ -23,6 +23,7 @@ from hypothesis_mcp.results import Binding, Call, RuleId
 from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shaped_record, shown, values_of
 from hypothesis_mcp.rules.expectations import ContainsAny, FindsNothing, InOrder, NumberAt
 from hypothesis_mcp.rules.text_records import records_for, text_records
+from hypothesis_mcp.stateful.laws.dropped import dropped
 from hypothesis_mcp.stateful.laws.edges import at_edges, fits, renamed
 from hypothesis_mcp.stateful.laws.laws import (
     Breach,
@@ -35,6 +36,7 @@ from hypothesis_mcp.stateful.laws.laws import (
     made_up,
     miscounted,
     missing,
+    short,
     shows,
 )
 from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, marks, numbered, sent
@@ -858,6 +860,8 @@ class Example:
             # A patch that sent no marked value is seen only by what it left out: those gone are lost.
             left = bool(step.named) and not step.moved and not any(t in sent(self.calls[step.at].arguments)
                                                                     for t in tokens)
+            if not step.moved and not left and (lost := self.dropped(step, held, asked, tokens)) is not None:
+                return [lost]
             for reader, at, _ in asked[:1]:
                 found.append(missing(RENAME_LOST, step.tool, reader.tool.name, at, tokens, (*step.facts, reader.fact),
                                      f"{step.tool} gave the record a new identity, and lost what it held")
@@ -943,6 +947,22 @@ class Example:
                 found.append(field_breach(rule, tool, name, at, mark or "", diff,
                                           (*step.facts, reader.fact), what))
         return found
+
+    def dropped(self, step: Step, held: Held, asked: list[tuple[Reader, int, Outcome]],
+                tokens: tuple[str, ...]) -> Breach | None:
+        """A write no reader shows that a keyed read shows stored, without the fields that carried
+        its marker (dropped.py): a field lost, not a success that stored nothing."""
+        writers = [t for t, _ in self.learned.creators] + [a.tool for a in self.learned.updaters]
+        writer = next((t for t in writers if t.name == step.tool), None)
+        for reader, at, answer in asked:
+            value = self.calls[at].arguments.get(reader.arg) if reader.kind == "key" and reader.arg else None
+            if lost := dropped(answer, value, reader.field, held.values, tokens, writer):
+                return Breach("probe-value-changed", step.tool, f"{step.tool} stored the record without "
+                              f"{', '.join(lost)}: {reader.tool.name} shows it under {short(value)} with its "
+                              "other values as written, and that field blank or left out",
+                              ContainsAny(tokens, answered=True), at, (*step.facts, reader.fact),
+                              details={"field": lost[0], "written": held.values.get(lost[0]), "read": None})
+        return None
 
     def set_by(self, step: Step, shown_value: Any) -> bool:
         """The value a field reads back is one the step's call sent (as it was, or holding its marker)."""
