@@ -71,7 +71,7 @@ def serious(report: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 LAWS_PAIRS = [(3, "refusal-side-effect"), (29, "evicts-silently"), (36, "evicts-silently"), (36, "reader-stale"),
-              (45, "page-skip"), (46, "field-dropped")]
+              (45, "page-skip"), (46, "field-dropped"), (140, "read-mutates"), (185, "read-mutates")]
 """Seeds and classes graded with the laws machine on (probe config `laws: true`), bug and twin. Seed
 36's records hold a quantity of 1 to 5 and enumerations under a key of `[a-z0-9_-]{1,16}`: the only
 place for a marker is the key, spelt bare (stateful/laws/model.py `bare`); its count per status, taken
@@ -90,7 +90,11 @@ notes): a series of ten drawn writes stored enough to evict its first only by lu
 it now goes on until ten were accepted. Seed 45's store holds 20 at most, so the warm server was full
 before law 7 wrote: room is made by removing records earlier examples left; its oldest records are
 blank (the experiments' writes of no field), told apart by their rows, and its pages are markdown
-tables, whose rows are a walk's items."""
+tables, whose rows are a walk's items. Seed 140's get consumes the record: the experiments show it
+removing records, and only its name says it reads, so it is judged as a read (a low warning). Seed
+185's get moves the record to the end of a listing paged by a page number at a default size of ten
+(no page size in its widest call, and no bound the schema names a limit): its paging was learnt only
+once the store outgrew a page, and the move shows only on a read of a record not already last."""
 
 
 def graded_laws(seed: int, flags: tuple[str, ...]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.stateful.laws.edges import fits
-from hypothesis_mcp.stateful.watch import answer_values, tokens_of
+from hypothesis_mcp.stateful.watch import answer_values, number_trials, tokens_of
 
 LIVE, REMOVED, REFUSED = "live", "removed", "refused"
 
@@ -104,20 +104,27 @@ def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fi
     Where texts carry the marker only in fields the tool does not require, a required number takes
     it too: a store that drops an optional field then shows a value lost, not the record gone (never
     a bare text there: a record of law 9 that names this one by its identity would show the marker).
-    Unchanged where a required text carries the marker, or nothing fits."""
+    Where only the identity carries it, a number takes it too (one inside an object among them): a
+    write under a variant of the identity (law 8) holds the same marked text, and only the number
+    tells the two records apart. Unchanged where a required text carries the marker, or nothing fits."""
     required = set(tool.input_schema.get("required") or ())
-    if (placed := bool(tokens_of(args, marker))) and (not required or marked_in(args, marker, required)):
+    placed = bool(tokens_of(args, marker))
+    keyed = placed and not tokens_of({k: v for k, v in args.items() if k != keep}, marker)
+    if placed and not keyed and (not required or marked_in(args, marker, required)):
         return args
     mark = number_of(marker)
     # A required field first, in the schema's order; only required ones where a text already carries the marker.
     order = [n for n in sorted(args, key=lambda n: (n not in required, list(tool.properties).index(n)
                                                     if n in tool.properties else len(tool.properties)))
-             if n in required or not placed]
+             if n in required or not placed or keyed]
     for name in order:
         value = args[name]
-        if name != keep and not isinstance(value, bool) and isinstance(value, int | float) \
-                and fits(tool, trial := {**args, name: mark}):
+        if name != keep and is_number(value) and fits(tool, trial := {**args, name: mark}):
             return trial
+    if keyed and keep is not None:
+        found = next((t for t in number_trials(tool, args, keep, mark) if fits(tool, t)), None)
+        if found is not None:
+            return found
     if placed:
         return args
     first = [keep] if keep is not None and keep in args and not fixed else []
@@ -127,6 +134,10 @@ def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fi
                 if fits(tool, trial := {**args, name: spelt}):
                     return trial
     return args
+
+
+def is_number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float)
 
 
 def marked_in(args: dict[str, Any], marker: str, names: set[str]) -> bool:
@@ -148,7 +159,7 @@ def marks(args: dict[str, Any], marker: str) -> dict[str, str]:
     found = {t.removeprefix(f"{marker}-"): t for t in tokens_of(args, marker)}
     mark, spelt = number_of(marker), bare(marker)
     found.update({name: str(mark) for name, value in args.items()
-                  if not isinstance(value, bool) and isinstance(value, int | float) and value == mark})
+                  if any(is_number(v) and v == mark for v in (value.values() if isinstance(value, dict) else [value]))})
     found.update({name: value for name, value in args.items() if isinstance(value, str) and value in spelt})
     return found
 
