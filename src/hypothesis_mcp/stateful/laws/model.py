@@ -118,9 +118,11 @@ def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fi
                                                     if n in tool.properties else len(tool.properties)))
              if n in required or not placed or keyed]
     for name in order:
-        value = args[name]
-        if name != keep and is_number(value) and fits(tool, trial := {**args, name: mark}):
-            return trial
+        if name == keep or not is_number(args[name]):
+            continue
+        for number in spellings(tool, name, mark):
+            if fits(tool, trial := {**args, name: number}):
+                return trial
     if keyed and keep is not None:
         found = next((t for t in number_trials(tool, args, keep, mark) if fits(tool, t)), None)
         if found is not None:
@@ -134,6 +136,19 @@ def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fi
                 if fits(tool, trial := {**args, name: spelt}):
                     return trial
     return args
+
+
+FRACTION = 0.125
+"""Added to the marker's number in a field that takes any number: three decimal places (exact in
+binary), so a store that keeps fewer, or takes the field for an integer, shows a value changed, while
+the number's whole part still finds the record."""
+
+
+def spellings(tool: Tool, name: str, mark: int) -> tuple[float, ...]:
+    """The marker's number as a field may hold it: with a fraction first where the schema takes any
+    number (a whole number there would never show what the store does with a fraction)."""
+    schema = tool.properties.get(name)
+    return (mark + FRACTION, mark) if isinstance(schema, dict) and schema.get("type") == "number" else (mark,)
 
 
 def is_number(value: Any) -> bool:
@@ -159,7 +174,8 @@ def marks(args: dict[str, Any], marker: str) -> dict[str, str]:
     found = {t.removeprefix(f"{marker}-"): t for t in tokens_of(args, marker)}
     mark, spelt = number_of(marker), bare(marker)
     found.update({name: str(mark) for name, value in args.items()
-                  if any(is_number(v) and v == mark for v in (value.values() if isinstance(value, dict) else [value]))})
+                  if any(is_number(v) and v in (mark, mark + FRACTION)
+                         for v in (value.values() if isinstance(value, dict) else [value]))})
     found.update({name: value for name, value in args.items() if isinstance(value, str) and value in spelt})
     return found
 
