@@ -94,7 +94,7 @@ tables, whose rows are a walk's items. Seed 140's get consumes the record: the e
 removing records, and only its name says it reads, so it is judged as a read (a low warning). Seed
 185's get moves the record to the end of a listing paged by a page number at a default size of ten
 (no page size in its widest call, and no bound the schema names a limit): its paging was learnt only
-once the store outgrew a page, and the move shows only on a read of a record not already last."""
+once the store outgrew a page, and the move shows only on a read of a record older than another."""
 
 
 def graded_laws(seed: int, flags: tuple[str, ...]) -> dict[str, Any]:

@@ -300,6 +300,14 @@ class Example:
             self.checks.add(self.step_at)
         return answer
 
+    def oldest(self, held: Held) -> Held:
+        """The record a read step reads: the oldest live one a listing showed last where `held` is the
+        newest of several (a draw mostly picks the newest), for a read that moves its record to the
+        newest end of a listing (the most recently read first, or last) shows only on an older one."""
+        shown = max(([h for h in order if h.live] for order in self.orders.values()), key=len, default=[])
+        newest = max(shown, key=lambda h: h.at, default=None)
+        return min(shown, key=lambda h: h.at) if len(shown) > 1 and held is newest else held
+
     # --- steps ------------------------------------------------------------------------------------
 
     def create(self, tool: Tool, seen_identity: str | None, drawn: dict[str, Any], judge: bool = True) -> Held | None:
@@ -1217,7 +1225,7 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
         @precondition(lambda self: bool(keyed) and not self.inert)
         @rule(held=records, which=st.integers(0, max(0, len(keyed) - 1)))
         def read(self, held: Held, which: int) -> None:
-            self.example.read(keyed[turned(which, len(keyed))], held)
+            self.example.read(keyed[turned(which, len(keyed))], self.example.oldest(held))
 
         @precondition(lambda self: bool(lookers) and not self.inert)
         @rule(which=st.integers(0, max(0, len(lookers) - 1)))
