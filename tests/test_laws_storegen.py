@@ -72,7 +72,7 @@ def serious(report: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 LAWS_PAIRS = [(0, "field-dropped"), (3, "refusal-side-effect"), (29, "evicts-silently"), (29, "page-skip"),
               (36, "evicts-silently"), (36, "reader-stale"), (45, "page-skip"), (46, "field-dropped"),
-              (137, "error-as-success")]
+              (137, "error-as-success"), (140, "read-mutates"), (185, "read-mutates")]
 """Seeds and classes graded with the laws machine on (probe config `laws: true`), bug and twin. Seed
 36's records hold a quantity of 1 to 5 and enumerations under a key of `[a-z0-9_-]{1,16}`: the only
 place for a marker is the key, spelt bare (stateful/laws/model.py `bare`); its count per status, taken
@@ -97,7 +97,11 @@ required fields and texts, then passed by for the next drawn. Seed 0's only free
 field the bug never stores: its keyed read shows the record under the key written, its level as
 written and no location, a field dropped (probe-value-changed), not a write that stored nothing. Seed
 137 answers a read of a removed record with a blank one wrapped as `{"ok": true, "value": ...}`: the
-object beside the flag is read as the record."""
+object beside the flag is read as the record. Seed 140's get consumes the record: the experiments show it
+removing records, and only its name says it reads, so it is judged as a read (a low warning). Seed
+185's get moves the record to the end of a listing paged by a page number at a default size of ten
+(no page size in its widest call, and no bound the schema names a limit): its paging was learnt only
+once the store outgrew a page, and the move shows only on a read of a record older than another."""
 
 
 def graded_laws(seed: int, flags: tuple[str, ...]) -> dict[str, Any]:

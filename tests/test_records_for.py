@@ -37,3 +37,13 @@ def test_a_field_judged_on_replay_is_read_from_that_record() -> None:
     expect = FieldEquals("peak", 7, "724700931")
     assert not expect.holds(answered({"rows": ROWS}))
     assert expect.holds(answered({"rows": [{**ROWS[0], "peak": 7}]}))
+
+
+def test_a_number_written_with_a_fraction_is_found_by_its_whole_part() -> None:
+    """A number field holds the marker's number with a fraction (model.FRACTION): a store that cuts it
+    to two decimals still shows the record, whose value then reads back changed."""
+    cut = [{"id": 1, "progress": 724700931.12}, {"id": 2, "progress": 724700932.12}]
+    assert records_for(answered({"rows": cut}), "724700931") == [cut[0]]
+    lines = "| id | progress |\n|---|---|\n| a.1 | 724700931.125 |\n| a.2 | 724700931x |"
+    assert [r["id"] for r in records_for(said(lines), "724700931")] == ["a.1"]
+    assert not FieldEquals("progress", 724700931.125, "724700931").holds(answered({"rows": cut}))

@@ -6,6 +6,7 @@ weak). An empty table cell is a field the record does not show."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -97,15 +98,17 @@ def records_of(outcome: Outcome, token: str) -> list[dict[str, Any]]:
 def records_for(answer: Outcome, token: str) -> list[dict[str, Any]]:
     """The records an answer shows holding `token`: a marked text anywhere in one of their texts; a
     marker's number (a record with no text to mark: stateful.laws.model.numbered) as the whole value
-    of one of their fields."""
+    of one of their fields, or its whole part (the number was written with a fraction, which the store
+    may have cut)."""
     if not token.isdigit():
         return records_of(answer, token)
     number = int(token)
 
     def holds(value: Any) -> bool:
         if isinstance(value, str):
-            return value.strip() == token
-        return not isinstance(value, bool) and isinstance(value, int | float) and value == number
+            text = value.strip()
+            return text == token or (text.startswith(f"{token}.") and text[len(token) + 1:].isdigit())
+        return not isinstance(value, bool) and isinstance(value, int | float) and math.floor(value) == number
 
     def objects(value: Any, depth: int = 0) -> list[dict[str, Any]]:
         if isinstance(value, dict) and depth < 8:

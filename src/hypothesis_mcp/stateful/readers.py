@@ -29,6 +29,16 @@ SAYS_READ_ONLY = re.compile(
 """A description that says its tool changes nothing."""
 
 
+def read_only_fact(tool: Tool) -> Fact:
+    """That `tool` changes nothing: declared by the server (annotation, description), or a guess
+    from its name."""
+    if tool.read_only_hint:
+        return fact_shown(f"{tool.name} declares itself read-only", source="its readOnlyHint annotation")
+    if SAYS_READ_ONLY.search(tool.description or ""):
+        return fact_shown(f"{tool.name} declares itself read-only", source="its description")
+    return fact_guessed(f"{tool.name} changes nothing", "a read verb in its name")
+
+
 @dataclass(frozen=True)
 class Reader:
     tool: Tool

@@ -22,14 +22,14 @@ from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multiple, rule
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown
+from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.results import RuleId
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.stateful.context import ProbeContext, Record, get_path
 from hypothesis_mcp.stateful.example import Example
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
 from hypothesis_mcp.stateful.modelrun import marker_salt, run_model, surest
-from hypothesis_mcp.stateful.readers import SAYS_READ_ONLY, Reader, says_skipped, tokens
+from hypothesis_mcp.stateful.readers import Reader, read_only_fact, says_skipped, tokens
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.steps import shown_calls
 from hypothesis_mcp.strategies import PLACEHOLDER, marked_arguments
@@ -39,16 +39,6 @@ STEPS = 10
 """Steps of one example: a few writes and reads are enough; each example is a fresh server."""
 SHRINK_RUNS = 12
 """Examples Hypothesis may run after a failure: each one starts a fresh server."""
-
-
-def read_only_fact(tool: Tool) -> Fact:
-    """That `tool` changes nothing: declared by the server (annotation, description), or a guess
-    from its name."""
-    if tool.read_only_hint:
-        return fact_shown(f"{tool.name} declares itself read-only", source="its readOnlyHint annotation")
-    if SAYS_READ_ONLY.search(tool.description or ""):
-        return fact_shown(f"{tool.name} declares itself read-only", source="its description")
-    return fact_guessed(f"{tool.name} changes nothing", "a read verb in its name")
 
 
 class ReadsExample(Example):

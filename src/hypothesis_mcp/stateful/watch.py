@@ -221,6 +221,27 @@ def draw_all(data: st.DataObject, tools: list[Tool]) -> dict[str, list[dict[str,
     return draws
 
 
+def number_trials(tool: Tool, args: dict[str, Any], skip: str, number: int) -> list[dict[str, Any]]:
+    """`args` with `number` set in one number field the write may set, `skip` aside: a number at its
+    top, or one an object's schema names (set beside what the object holds, `origin.rank`)."""
+    trials = []
+    for name, schema in tool.properties.items():
+        if name == skip or not isinstance(schema, dict):
+            continue
+        if schema.get("type") in ("integer", "number"):
+            trials.append({**args, name: number})
+        elif schema.get("type") == "object" and isinstance(members := schema.get("properties"), dict):
+            inner = args[name] if isinstance(args.get(name), dict) else {}
+            trials += [{**args, name: {**inner, member: number}} for member, sub in members.items()
+                       if isinstance(sub, dict) and sub.get("type") in ("integer", "number")]
+    return trials
+
+
+def flat(args: dict[str, Any]) -> dict[str, Any]:
+    """The arguments with each object's members beside the other fields (`origin.rank`)."""
+    return {**args, **{f"{k}.{m}": v for k, inner in args.items() if isinstance(inner, dict) for m, v in inner.items()}}
+
+
 def all_marked(tool: Tool, args: dict[str, Any]) -> dict[str, Any]:
     """Every plain text field carries the marker where its schema admits `{marker}-{field}`, whatever
     the field is called: a write's values then show where they went."""
@@ -754,6 +775,11 @@ class Watcher:
             marker, args = self.next_draw(tool)
             args.update({k: v for k, v in first.args.items() if k in args and switch(tool, k, v)})
             args[name] = first.args[name]
+            if not first.tokens - {f"{first.marker}-{name}", str(first.args[name])}:
+                # Nothing of the first record's own but `name`: the second write holds a number of its
+                # own where one fits, which tells whether it replaced the first record (see `not old`).
+                mark = int(marker[2:], 16)
+                args = next((t for t in number_trials(tool, args, name, mark) if self.valid(tool, t)), args)
             before = self.snap
             start = len(self.calls)
             answer = self.call(tool, args)
@@ -800,8 +826,9 @@ class Watcher:
                 # Nothing of the first record's own to look for: its looker's size tells, with the
                 # second write's other values shown.
                 where = [n for n in after if first.tokens and self.showing({n: before[n]}, first.tokens)]
-                sent = {json.dumps(v) for k, v in args.items() if k != name and isinstance(v, int | float | str)
-                        and not isinstance(v, bool)} - {json.dumps(first.args.get(k)) for k in args}
+                # An object's members count: a record whose only other values sit in one (`origin.rank`).
+                sent = {json.dumps(v) for k, v in flat(args).items() if k != name and isinstance(v, int | float | str)
+                        and not isinstance(v, bool)} - {json.dumps(v) for v in flat(first.args).values()}
                 seen_new = [n for n in where if any(v in shown(after[n]) and v not in shown(before[n]) for v in sent)]
                 if where and seen_new and all(sized(after, n) == sized(before, n) for n in where):
                     new_shown, old_shown = seen_new, []

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.stateful.laws.edges import fits
-from hypothesis_mcp.stateful.watch import answer_values, tokens_of
+from hypothesis_mcp.stateful.watch import answer_values, number_trials, tokens_of
 
 LIVE, REMOVED, REFUSED = "live", "removed", "refused"
 
@@ -104,20 +104,29 @@ def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fi
     Where texts carry the marker only in fields the tool does not require, a required number takes
     it too: a store that drops an optional field then shows a value lost, not the record gone (never
     a bare text there: a record of law 9 that names this one by its identity would show the marker).
-    Unchanged where a required text carries the marker, or nothing fits."""
+    Where only the identity carries it, a number takes it too (one inside an object among them): a
+    write under a variant of the identity (law 8) holds the same marked text, and only the number
+    tells the two records apart. Unchanged where a required text carries the marker, or nothing fits."""
     required = set(tool.input_schema.get("required") or ())
-    if (placed := bool(tokens_of(args, marker))) and (not required or marked_in(args, marker, required)):
+    placed = bool(tokens_of(args, marker))
+    keyed = placed and not tokens_of({k: v for k, v in args.items() if k != keep}, marker)
+    if placed and not keyed and (not required or marked_in(args, marker, required)):
         return args
     mark = number_of(marker)
     # A required field first, in the schema's order; only required ones where a text already carries the marker.
     order = [n for n in sorted(args, key=lambda n: (n not in required, list(tool.properties).index(n)
                                                     if n in tool.properties else len(tool.properties)))
-             if n in required or not placed]
+             if n in required or not placed or keyed]
     for name in order:
-        value = args[name]
-        if name != keep and not isinstance(value, bool) and isinstance(value, int | float) \
-                and fits(tool, trial := {**args, name: mark}):
-            return trial
+        if name == keep or not is_number(args[name]):
+            continue
+        for number in spellings(tool, name, mark):
+            if fits(tool, trial := {**args, name: number}):
+                return trial
+    if keyed and keep is not None:
+        found = next((t for t in number_trials(tool, args, keep, mark) if fits(tool, t)), None)
+        if found is not None:
+            return found
     if placed:
         return args
     first = [keep] if keep is not None and keep in args and not fixed else []
@@ -127,6 +136,23 @@ def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fi
                 if fits(tool, trial := {**args, name: spelt}):
                     return trial
     return args
+
+
+FRACTION = 0.125
+"""Added to the marker's number in a field that takes any number: three decimal places (exact in
+binary), so a store that keeps fewer, or takes the field for an integer, shows a value changed, while
+the number's whole part still finds the record."""
+
+
+def spellings(tool: Tool, name: str, mark: int) -> tuple[float, ...]:
+    """The marker's number as a field may hold it: with a fraction first where the schema takes any
+    number (a whole number there would never show what the store does with a fraction)."""
+    schema = tool.properties.get(name)
+    return (mark + FRACTION, mark) if isinstance(schema, dict) and schema.get("type") == "number" else (mark,)
+
+
+def is_number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float)
 
 
 def marked_in(args: dict[str, Any], marker: str, names: set[str]) -> bool:
@@ -148,7 +174,8 @@ def marks(args: dict[str, Any], marker: str) -> dict[str, str]:
     found = {t.removeprefix(f"{marker}-"): t for t in tokens_of(args, marker)}
     mark, spelt = number_of(marker), bare(marker)
     found.update({name: str(mark) for name, value in args.items()
-                  if not isinstance(value, bool) and isinstance(value, int | float) and value == mark})
+                  if any(is_number(v) and v in (mark, mark + FRACTION)
+                         for v in (value.values() if isinstance(value, dict) else [value]))})
     found.update({name: value for name, value in args.items() if isinstance(value, str) and value in spelt})
     return found
 

@@ -54,6 +54,14 @@ def limit_of(learned: Learned, tool: Tool) -> str | None:
     return next((b.param for b in profile(tool).bounds if b.kind == "limit"), None) or learned.sized.get(tool.name)
 
 
+def page_size(tool: Tool, base: dict[str, Any], limit: str) -> int | None:
+    """The records a page of the listing holds as `base` asks for it: the size it gives, else the one
+    the schema says a page takes when none is given (its default, else its largest)."""
+    schema = tool.properties.get(limit)
+    said = [base.get(limit), *((schema.get("default"), schema.get("maximum")) if isinstance(schema, dict) else ())]
+    return next((v for v in said if isinstance(v, int) and not isinstance(v, bool) and v > 0), None)
+
+
 def moving(tool: Tool, limit: str) -> list[str]:
     """The listing's optional integer parameters besides its page size: those that may page it."""
     return [name for name, schema in sorted(tool.properties.items()) if name != limit and name not in tool.required
@@ -69,18 +77,18 @@ def keys(answer: Outcome) -> list[str]:
     return [json.dumps(i, sort_keys=True, ensure_ascii=False) for i in items(answer)] if answer.ok else []
 
 
-def stepper(call: Caller, learned: Learned, tool: Tool) -> Stepper | None:
+def stepper(call: Caller, learned: Learned, tool: Tool) -> tuple[Stepper | None, bool]:
     """The number that pages the listing at its largest page: the reading whose first page is the
     listing's own and whose second holds only records the first does not (a store larger than one
-    page shows it; None before)."""
+    page shows it; None before); and whether that was tried (a first page that was full)."""
     base = learned.widest(tool)
     limit = limit_of(learned, tool)
-    size = base.get(limit) if limit is not None else None
-    if limit is None or not isinstance(size, int) or size < 1:
-        return None
+    size = page_size(tool, base, limit) if limit is not None else None
+    if limit is None or size is None:
+        return None, False  # no call made: the parameter may be learned later (covering.sized)
     first = keys(call(base))
     if len(first) < size:
-        return None
+        return None, False
     for param in moving(tool, limit):
         for reading in READINGS:
             pages = [page_args(base, limit, size, param, reading, index) for index in (0, 1)]
@@ -88,8 +96,8 @@ def stepper(call: Caller, learned: Learned, tool: Tool) -> Stepper | None:
                 continue
             one, two = keys(call(pages[0])), keys(call(pages[1]))
             if one == first and two and not set(two) & set(one):
-                return Stepper(param, reading, limit, size)
-    return None
+                return Stepper(param, reading, limit, size), True
+    return None, True
 
 
 def last_page(call: Caller, base: dict[str, Any], start: dict[str, Any],
