@@ -252,13 +252,25 @@ class ProbeRun:
                               f"variants, agreement, fields, renames) ran only where their round trip failed"
                               for first, names in alike.items() if names)
             yield Piece(ProbeRun.pages, servers=self.profile.probe_examples)
-            yield Piece(lambda run: delete_probes(run, run.allow_deletes, run.learned),
-                       servers=self.profile.probe_examples // 4 if self.allow_deletes else 0)
-        if self.allow_writes and self.config.laws:  # roles come from experiments: names need not call them writes
+            if not self.config.laws:
+                yield Piece(lambda run: delete_probes(run, run.allow_deletes, run.learned),
+                           servers=self.profile.probe_examples // 4 if self.allow_deletes else 0)
+        if self.allow_writes and self.config.laws is True:
+            # Law 4 judges removals: the removal probe runs after the machine, on what it did not judge.
+            yield Piece(ProbeRun.laws_then_deletes,
+                        servers=1 + (self.profile.probe_examples // 4 if self.allow_deletes else 0))
+        elif self.allow_writes and self.config.laws:  # roles come from experiments: names need not call them writes
             yield Piece(lambda run: laws_probe(run, run.allow_deletes), servers=1)
         yield Piece(ProbeRun.bounds, servers=1)
         yield Piece(ProbeRun.agreements, main=True)
         yield Piece(ProbeRun.idempotent, main=True)
+
+    def laws_then_deletes(self) -> Iterator[ProbeOutput]:
+        """The laws machine, then the removal probe of each creator and remover law 4 did not judge
+        (the machine did not run, or learned no removal of that creator's records)."""
+        judged: dict[str, set[str]] = {}
+        yield from laws_probe(self, self.allow_deletes, judged)
+        yield from delete_probes(self, self.allow_deletes, self.learned, judged)
 
     def on_lanes(self, pieces: list[Piece]) -> list[list[ProbeOutput]]:
         """Run each piece's work on a lane, on a copy of this run with the lane's servers and a new
