@@ -26,6 +26,7 @@ from hypothesis_mcp.stateful.laws.model import REMOVED, Held
 from hypothesis_mcp.stateful.laws.observe import Actor
 
 AGAIN: RuleId = "probe-delete-again-succeeded"
+LAW_4: tuple[RuleId, ...] = ("probe-delete-kept", "probe-delete-took-other", AGAIN)
 
 
 def removals_rules(run: Run) -> dict[str, Any]:
@@ -34,9 +35,6 @@ def removals_rules(run: Run) -> dict[str, Any]:
         return {}  # no rule at all: the machine of a server with no removal draws as it did without it
     controls: dict[str, Fact | None] = {}
     """Per remover, the fact that it refuses an identity never written with isError (None: it does not)."""
-
-    def open_to(actor: Actor) -> bool:
-        return controls.get(actor.tool.name, True) is not None and (AGAIN, actor.tool.name) not in run.quiet
 
     def refusal(actor: Actor, args: dict[str, Any], marker: str) -> Fact | None:
         """That the remover refuses, with isError, the same call for an identity never written."""
@@ -51,7 +49,10 @@ def removals_rules(run: Run) -> dict[str, Any]:
         return controls.get(name)
 
     def takers(held: Held) -> list[Actor]:
-        return [a for a in learned.removers if open_to(a) and held.value_of(a.arg) is not None]
+        """The removers that take `held`, but those whose removals law 4 already found broken on a fresh
+        server: their breach, not raised again, would only leave the example unjudged."""
+        return [a for a in learned.removers if held.value_of(a.arg) is not None
+                and not any((r, a.tool.name) in run.quiet and (r, a.tool.name) not in run.missed for r in LAW_4)]
 
     def between(example: Example) -> Held | None:
         """The record to remove: one the example wrote between two others where it holds three, else its
