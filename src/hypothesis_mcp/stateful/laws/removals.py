@@ -1,13 +1,14 @@
 """Law 4's second removal: removing a record the example already removed is a refusal or a no-op,
 never a failure answered as a success (`probe-delete-again-succeeded`, as the removal probe names it).
 
-The rule removes a record (a judged step, as the machine's own removal rule does), one with records
-on either side where the example holds them, and then removes it again with the same call. Judged
-against the server's own refusal: only where the remover refuses an identity never written with
-isError (one control call per remover on the warm server, the record's marker swapped for one never
-written) does a second removal answered as a success whose content says it failed break the law. A
-second removal answered as a plain success removed something again: law 4 then judges that nothing
-else went with it."""
+This law takes the machine's removal rule's place, with the same draws (another rule would move
+every other law's draws): after each removal the same call is made again. Judged against the
+server's own refusal: only where the remover refuses an identity never written with isError (one
+control call per remover on the warm server, the record's marker swapped for one never written)
+does a second removal answered as a success whose content says it failed break the law. A second
+removal answered as a plain success removed something again: law 4 then judges that nothing else
+went with it. The remover is one that takes the record, and one law 4 already found broken is
+passed over while another is left."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import json
 from typing import Any
 
 from hypothesis import strategies as st
-from hypothesis.stateful import precondition, rule
+from hypothesis.stateful import Bundle, consumes, precondition, rule
 
 from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.results import Call, RuleId
@@ -48,30 +49,20 @@ def removals_rules(run: Run) -> dict[str, Any]:
                 else None
         return controls.get(name)
 
-    def takers(held: Held) -> list[Actor]:
-        """The removers that take `held`, but those whose removals law 4 already found broken on a fresh
-        server: their breach, not raised again, would only leave the example unjudged."""
-        return [a for a in learned.removers if held.value_of(a.arg) is not None
-                and not any((r, a.tool.name) in run.quiet and (r, a.tool.name) not in run.missed for r in LAW_4)]
+    def judged(actor: Actor) -> bool:
+        """Law 4 already found the remover's removals broken on a fresh server: its breach, not raised
+        again, would only leave each example that calls it unjudged."""
+        return any((r, actor.tool.name) in run.quiet and (r, actor.tool.name) not in run.missed for r in LAW_4)
 
-    def between(example: Example) -> Held | None:
-        """The record to remove: one the example wrote between two others where it holds three, else its
-        oldest (the machine's own removal draws the newest most), so a removal that takes a neighbour
-        shows on the records after it as well as before."""
-        live = [h for h in example.held if h.live and takers(h)]
-        return live[1] if len(live) >= 3 else next(iter(live), None)
-
-    @precondition(lambda machine: not machine.inert and not run.stop() and between(machine.example) is not None)
-    @rule(which=st.integers(0, max(0, len(learned.removers) - 1)))
-    def remove_twice(machine: Any, which: int) -> None:
-        """A held record removed (a judged step) by a remover that takes it, then removed again with the
-        same call."""
+    @precondition(lambda machine: bool(learned.removers) and not machine.inert)
+    @rule(held=consumes(Bundle("records")), which=st.integers(0, max(0, len(learned.removers) - 1)))
+    def remove(machine: Any, held: Held, which: int) -> None:
+        """The machine's removal (the same draws), through a remover that takes the record and is not yet
+        found broken where there is one, then the same call again."""
         example: Example = machine.example
-        held = between(example)
-        if held is None or example.spoiled:
-            return
-        takes = takers(held)
-        actor = takes[which % len(takes)]
+        takes = [a for a in learned.removers if held.value_of(a.arg) is not None and not judged(a)] or [
+            a for a in learned.removers if held.value_of(a.arg) is not None] or learned.removers
+        actor = takes[(which + run.examples) % len(takes)]
         example.remove(actor, held)
         value = held.value_of(actor.arg)
         if held.state != REMOVED or held.removed is None or value is None or example.spoiled:
@@ -91,4 +82,4 @@ def removals_rules(run: Run) -> dict[str, Any]:
         elif answer.ok:
             example.check(Step("remove", name, held, actor.facts, at))
 
-    return {"remove_twice": remove_twice}
+    return {"remove": remove}
