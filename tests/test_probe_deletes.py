@@ -10,6 +10,9 @@ buggy store and not on its twin, and loses its failure without any one call that
 finding is about. The twins draw no finding under the full grading profile.
 Without --allow-deletes no deleting tool is called at all, and with it every delete names a record
 an earlier write of the run made (the server logs every call it gets).
+With the laws machine on (`laws: true`), law 4 judges the removals it learned and the removal probe
+runs only on those it did not: each bug is still found under the same rule, on the same tool, at
+the same confidence, and the twins stay clean.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report, Reproduction, Result
 from hypothesis_mcp.rules.expectations import from_dict
+from hypothesis_mcp.stateful.config import ProbeConfig
 from hypothesis_mcp.stateful.deletes import pinned
 from hypothesis_mcp.stateful.judge import ProbeFinding
 
@@ -42,6 +46,7 @@ DECLARED = ("delete_note",)
 WRITES = {"add_note": "title", "deck.put": "label"}
 LOGS = Path(tempfile.mkdtemp(prefix="record-deletes-"))
 _reports: dict[tuple[str, bool], Report] = {}
+_laws: dict[tuple[str, str], Report] = {}
 
 
 def store(bugs: tuple[str, ...], log: Path | None = None) -> list[str]:
@@ -67,6 +72,14 @@ def run(name: str, deletes: bool = True) -> Report:
                                          profile(name, deletes),
                                          probes=True, allow_writes=True, allow_deletes=deletes)
     return _reports[name, deletes]
+
+
+def laws_run(name: str) -> Report:
+    """The same run with the laws machine on: law 4 takes the removals it judges."""
+    if (name, "laws") not in _laws:
+        _laws[name, "laws"] = engine(store(RUNS[name]), profile(name, True), probes=True, allow_writes=True,
+                                     allow_deletes=True, probe_config=ProbeConfig(laws=True))
+    return _laws[name, "laws"]
 
 
 def logged(name: str, deletes: bool) -> list[dict[str, Any]]:
@@ -151,3 +164,34 @@ def test_no_call_of_the_reproduction_can_go(name: str, tool: str, rule: str) -> 
         shorter = Reproduction(calls[:index] + calls[index + 1:], fresh_server=True)
         assert not replay(replace(result, reproduction=shorter), target).still_fails, (index, calls)
     assert len(calls) <= len(about) + 1
+
+
+@pytest.mark.parametrize(("name", "tool", "rule"), FOUND)
+def test_with_the_laws_machine_each_delete_bug_is_still_found(name: str, tool: str, rule: str) -> None:
+    """Under `laws: true` the same rule on the same tool, as sure as the removal probe draws it: high
+    where the delete declares destructiveHint; where only its words say it deletes, low, or high where
+    an experiment showed it removing records (deck-neighbour's drop removes), every fact then shown.
+    Each replays on the buggy store from a fresh server and not on its twin."""
+    report = laws_run(name)
+    found = [r for r in results(report, kind="probe", tool=tool, rule=rule) if r.status in ("fail", "warn")]
+    assert found, [(r.tool, r.rule, r.status, r.confidence, r.basis) for r in results(report, kind="probe")]
+    result = found[0]
+    shown = all(f["evidence"] == "shown" for f in result.details["rests_on"])
+    if tool in DECLARED or shown:
+        assert (result.status, result.confidence, shown) == ("fail", "high", True), result.details["rests_on"]
+    else:
+        assert (result.status, result.confidence) == ("warn", "low")
+    assert result.reproduction is not None and result.reproduction.fresh_server
+    assert replay(result, parse_target(store(RUNS[name]))).still_fails
+    assert not replay(result, parse_target(store(()))).still_fails
+
+
+def test_with_the_laws_machine_the_twins_stay_clean_and_law_4_takes_the_removals() -> None:
+    """On the twins law 4 judges both stores' removals: the removal probe does not run (the report's
+    notes say so) and nothing is drawn."""
+    report = laws_run("twin")
+    found = [r for r in results(report, kind="probe") if r.status in ("fail", "warn")]
+    assert not found, [(r.tool, r.rule, r.confidence, r.message) for r in found]
+    assert not results(report, kind="probe", check="deletes")
+    [note] = [n for n in report.notes if "law 4" in n]
+    assert all(f"{write} through {delete}" in note for write, delete in zip(WRITES, DELETES, strict=True)), note

@@ -250,12 +250,17 @@ def pinned(finding: ProbeFinding, write: str) -> set[int]:
     return keep
 
 
-def delete_probes(run: ProbeHost, allowed: bool, learned: dict[str, Calibration]) -> Iterator[ProbeOutput]:
+def delete_probes(run: ProbeHost, allowed: bool, learned: dict[str, Calibration],
+                  judged: Mapping[str, set[str]] | None = None) -> Iterator[ProbeOutput]:
     """A deletes probe for every write tool whose records a deleting tool removes; with `allowed`
-    only (--allow-deletes): without it no deleting tool is ever called."""
+    only (--allow-deletes): without it no deleting tool is ever called. With `judged` (the laws
+    machine ran: per creator, the removers law 4 called on its records), a pair it judged is left to
+    it, and the run's notes say which."""
     if not allowed:
         return
     excluded = set(run.config.exclude)
+    skipped: list[str] = []
+    probed: list[str] = []
     for tool in run.write_tools():
         pair = run.config.pair_for(tool.name)
         given = run.write_args(tool, pair)
@@ -264,6 +269,10 @@ def delete_probes(run: ProbeHost, allowed: bool, learned: dict[str, Calibration]
         if (not readers or not found or run.stop()
                 or updated_id(tool, set(given), run.watched(), run.guesses()) is not None):
             continue
+        if judged is not None and found[0].name in judged.get(tool.name, set()):
+            skipped.append(f"{tool.name} through {found[0].name}")
+            continue
+        probed.append(f"{tool.name} through {found[0].name}")
         key_path = run.key_of(tool, readers, given, pair)
         calibration = learned.get(tool.name)
         if calibration is not None:
@@ -271,6 +280,12 @@ def delete_probes(run: ProbeHost, allowed: bool, learned: dict[str, Calibration]
             if calibration.identity is not None and calibration.identity in tool.properties and not (pair and pair.key):
                 key_path = calibration.identity
         yield from DeleteProbe(run, tool, readers, key_path, given, found[0]).results()
+    if judged is not None and skipped:
+        run.notes.append(f"removal probe not run where the laws machine judged the removals (law 4): "
+                         f"{', '.join(skipped)}")
+    if judged is not None and probed:
+        run.notes.append(f"removal probe run where the laws machine did not run or learned no such removal: "
+                         f"{', '.join(probed)}")
 
 
 class DeleteProbe:

@@ -33,6 +33,7 @@ class ProbeHost(Protocol):
     config: ProbeConfig
     examples: int
     fresh_missed: int
+    notes: list[str]
 
     @property
     def stop(self) -> Callable[[], bool]: ...

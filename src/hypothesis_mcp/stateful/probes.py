@@ -251,13 +251,15 @@ class ProbeRun:
             self.notes.extend(f"{', '.join(names)}: the same shape as {first}, so their model machines (reads, "
                               f"variants, agreement, fields, renames) ran only where their round trip failed"
                               for first, names in alike.items() if names)
-            if self.config.laws is not True:  # under `laws: true` law 7 walks the pages first (`laws`)
+            if self.config.laws is not True:  # under `laws: true` laws 7 and 4 go first (`laws`)
                 yield Piece(ProbeRun.pages, servers=self.profile.probe_examples)
-            yield Piece(lambda run: delete_probes(run, run.allow_deletes, run.learned),
-                       servers=self.profile.probe_examples // 4 if self.allow_deletes else 0)
+                yield Piece(lambda run: delete_probes(run, run.allow_deletes, run.learned),
+                           servers=self.profile.probe_examples // 4 if self.allow_deletes else 0)
         if self.allow_writes and self.config.laws:  # roles come from experiments: names need not call them writes
-            pages = self.profile.probe_examples if writes and self.config.laws is True else 0
-            yield Piece(ProbeRun.laws, servers=1 + pages)
+            retired = bool(writes) and self.config.laws is True
+            pages = self.profile.probe_examples if retired else 0
+            deletes = self.profile.probe_examples // 4 if retired and self.allow_deletes else 0
+            yield Piece(ProbeRun.laws, servers=1 + pages + deletes)
         yield Piece(ProbeRun.bounds, servers=1)
         yield Piece(ProbeRun.agreements, main=True)
         yield Piece(ProbeRun.idempotent, main=True)
@@ -445,8 +447,9 @@ class ProbeRun:
 
     def laws(self) -> Iterator[ProbeOutput]:
         """The laws machine; under `laws: true` (not `only`), then the pages machine on the paged readers
-        law 7 did not walk, in the same lane's work (it needs the machine's reach, nothing else does):
-        the notes say which it left to law 7, and why it walked the others."""
+        law 7 did not walk and the removal probe on the creators and removers law 4 did not judge, in
+        the same lane's work (they need the machine's reach, nothing else does): the notes say which
+        were left to the laws, and why the others were probed."""
         reach = Reach()
         yield from laws_probe(self, self.allow_deletes, reach)
         if self.config.laws is not True or not self.write_tools():
@@ -461,6 +464,7 @@ class ProbeRun:
             why = "law 7 never walked them" if reach.ran else "the laws machine learned no creator or no reader"
             self.notes.append(f"pages machine run on {', '.join(p.reader.name for p, _, _ in rest)}: {why}")
         yield from page_probes(self, rest)
+        yield from delete_probes(self, self.allow_deletes, self.learned, reach.removed)
 
     def isolation(self, tool: Tool, ctx: ProbeContext) -> Iterator[Result]:
         """Records that outlived their server process: a warning, once per write tool."""

@@ -27,7 +27,7 @@ from hypothesis_mcp.strategies.markers import MARKER
 
 ORDER: tuple[RuleId, ...] = (
     "probe-read-changed-state", "probe-refusal-changed-state", "probe-delete-kept", "read-missing-as-success",
-    "probe-delete-took-other",
+    "probe-delete-took-other", "probe-delete-again-succeeded",
     "probe-silent-noop", "probe-identity-folded", "probe-identity-prefix", "probe-data-lost",
     "probe-rename-lost-fields",
     "probe-readers-disagree", "probe-value-changed",

@@ -16,6 +16,7 @@ from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact, fact_guessed
 from hypothesis_mcp.rules.answers import numbers_in
 from hypothesis_mcp.search.seeding import own_draws, seeded
+from hypothesis_mcp.stateful.deletes import deletes_fact
 from hypothesis_mcp.stateful.looking import Pager
 from hypothesis_mcp.stateful.watch import CREATORS, TEXT, Seen, Watcher, counter, draw_all, may_delete, size
 
@@ -199,7 +200,9 @@ def guessed_updaters(found: Learned, watcher: Watcher) -> None:
 def guessed_removers(found: Learned, watcher: Watcher) -> None:
     """A tool no experiment placed that may delete by its words or annotations and takes nothing but
     a creator's identity: a remover by guess (its removal may be what is broken, so the experiments
-    could not show it). A finding that rests on it is at most low."""
+    could not show it). A finding that rests on it is at most low, unless its destructiveHint
+    annotation declares that it deletes: the server then states it, as the removal probe reads it
+    (stateful.deletes.deletes_fact)."""
     identities = names_of(found, watcher)
     placed = {t.name for t, _ in found.creators} | {r.tool.name for r in found.readers} | {
         a.tool.name for a in (*found.removers, *found.updaters)}
@@ -207,8 +210,9 @@ def guessed_removers(found: Learned, watcher: Watcher) -> None:
         if tool.name in placed or not may_delete(tool) or not watcher.callable(tool):
             continue
         if len(tool.properties) == 1 and (arg := next(iter(tool.properties))) in identities:
-            fact = fact_guessed(f"{tool.name} removes records", "its words or annotations say it may delete; "
-                                "no experiment showed what it does")
+            fact = deletes_fact(tool) if tool.destructive_hint is True else fact_guessed(
+                f"{tool.name} removes records", "its words or annotations say it may delete; "
+                "no experiment showed what it does")
             found.removers.append(Actor(tool, arg, (fact,)))
 
 

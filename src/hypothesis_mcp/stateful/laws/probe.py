@@ -21,6 +21,7 @@ from hypothesis_mcp.stateful.laws.machine import Law, Run, build, steps_of
 from hypothesis_mcp.stateful.laws.observe import Learned, learned
 from hypothesis_mcp.stateful.laws.overwrites import overwrite_rules
 from hypothesis_mcp.stateful.laws.references import references_rules
+from hypothesis_mcp.stateful.laws.removals import removals_rules
 from hypothesis_mcp.stateful.laws.series import series_rules
 
 EXAMPLES = 12
@@ -32,18 +33,20 @@ server of several faults draws each: fresh starts grow with findings, not with t
 CONFIRMS = 3
 """Breaches of one round tried on fresh servers, at most (shortest first)."""
 LAWS: tuple[Law, ...] = (series_rules, covering_rules, folding_rules, references_rules, overwrite_rules,
-                         absent_rules)
-"""The laws of their own modules (6 to 10, and law 2 on updates of absent records), beside those
-machine.py judges after every step."""
+                         absent_rules, removals_rules)
+"""The laws of their own modules (6 to 10, law 2 on updates of absent records, law 4 on a second
+removal), beside those machine.py judges after every step."""
 
 
 @dataclass
 class Reach:
     """What the machine reached of a server, for the per-invariant machines it retires: whether it
-    ran (the experiments showed a creator and a reader), and the listings law 7 walked."""
+    ran (the experiments showed a creator and a reader), the listings law 7 walked, and per creator
+    the removers law 4 called on its records."""
 
     ran: bool = False
     walked: set[str] = field(default_factory=set)
+    removed: dict[str, set[str]] = field(default_factory=dict)
 
 
 def laws_probe(host: ProbeHost, allow_deletes: bool, reach: Reach | None = None) -> Iterator[ProbeOutput]:
@@ -55,11 +58,13 @@ def laws_probe(host: ProbeHost, allow_deletes: bool, reach: Reach | None = None)
         return
     pool.expect(1)
     conn = pool.acquire()
+    model: Learned | None = None
     try:
         run_settings = host.profile.settings(1)
         tools = [t for t in host.tools if t.name not in host.config.exclude]  # never called by any check
         model = learned(conn, tools, host.base, host.profile.seed, run_settings, allow_deletes)
         if not model.creators or not model.readers:
+            model = None
             return
         run = Run(conn, model, host.profile.seed, stop=host.stop, writes=answered(conn, model), walked=reach.walked)
         reach.ran = True
@@ -101,6 +106,22 @@ def laws_probe(host: ProbeHost, allow_deletes: bool, reach: Reach | None = None)
                 return
     finally:
         pool.release(conn)
+        if model is not None:
+            for creator, removers in removed(model).items():
+                reach.removed.setdefault(creator, set()).update(removers)
+
+
+def removed(model: Learned) -> dict[str, set[str]]:
+    """Per creator, the removers the machine calls on its records: those an experiment showed acting
+    on them, else those that take the creator's identity (the machine's removal rule takes any record
+    that holds the remover's argument)."""
+    found: dict[str, set[str]] = {}
+    for actor in model.removers:
+        acted = {c.tool for f in actor.facts for c in f.shown_by}
+        for creator, seen in model.creators:
+            if creator.name in acted or (not acted and actor.arg in (seen.identity, *creator.properties)):
+                found.setdefault(creator.name, set()).add(actor.tool.name)
+    return found
 
 
 def answered(conn: Connection, model: Learned) -> int:
