@@ -138,12 +138,13 @@ def test_twins_that_once_drew_a_false_alarm_under_the_laws_stay_clean(seed: int)
     assert serious(graded_laws(seed, ("--correct",))) == [], LAWS_CONTROLS[seed]
 
 
-COUNTED = (5, ("--bug", "auto"))
+COUNTED = (84, ("--bug", "auto"))
 """A store whose refused create (a cross-field rule) files the record all the same, counted by a total:
-the laws machine's example writes three records besides the one it holds, one of them refused and
-stored, and the total moves by four. The number a replay expects counts every write the example
-made; shrinking once kept only the held record's write, so the reproduction showed a total of one
-where three were expected, on the correct twin as on the bug."""
+the laws machine's example writes records besides the one it holds, one of them refused and stored,
+and the total moves by one more than the records accepted. The number a replay expects counts every
+write the example made; shrinking once kept only the held record's write, so the reproduction showed
+a total of one where three were expected, on the correct twin as on the bug (seed 5, the first
+witness, whose refused create law 2 now names before any count moves)."""
 
 
 def test_a_count_reproduction_keeps_every_write_its_number_counts() -> None:

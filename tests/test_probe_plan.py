@@ -4,6 +4,7 @@ saves are measured by bench/bench_pairs.py, and the probes' findings by the test
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -68,9 +69,10 @@ def test_laws_only_plans_the_laws_machine_without_the_per_invariant_machines() -
         parse_config({"laws": "sometimes"})
 
 
-def test_laws_true_runs_the_pages_machine_after_the_laws_machine() -> None:
-    """`laws: true`: no pages piece of its own; the laws piece runs the pages machine after the laws
-    machine (on the paged readers law 7 did not walk), so its budget counts the pages' servers too."""
+def test_laws_true_runs_the_pages_machine_and_the_removal_probe_after_the_laws_machine() -> None:
+    """`laws: true`: no pages or removal piece of its own; the laws piece runs the pages machine (on
+    the paged readers law 7 did not walk) and the removal probe (on the removals law 4 did not judge)
+    after the laws machine, so its budget counts their servers too."""
     tools = [*store("_1"), tool("list_keys", {"limit": {"type": "integer"}}, READS)]
     run = ProbeRun(conn=None, pool=None, tools=tools, profile=make_profile("grading"),  # type: ignore[arg-type]
                    allow_writes=True, config=parse_config({"laws": True}), seen={})
@@ -79,4 +81,7 @@ def test_laws_true_runs_the_pages_machine_after_the_laws_machine() -> None:
     assert [p.work for p in pieces].count(ProbeRun.pages) == 0
     assert [p.work for p in pieces].count(ProbeRun.laws) == 1
     assert next(p for p in pieces if p.work == ProbeRun.laws).servers == 1 + examples
-    assert len(pieces) == 4, "round trip, deletes, laws (then pages), bounds"
+    assert len(pieces) == 3, "round trip, laws (then pages and removals), bounds"
+    deleting = replace(run, allow_deletes=True)
+    laws = next(p for p in deleting.plan() if p.work == ProbeRun.laws)
+    assert laws.servers == 1 + examples + examples // 4
