@@ -95,6 +95,16 @@ def records_of(outcome: Outcome, token: str) -> list[dict[str, Any]]:
     return text_records_holding(outcome, token)
 
 
+def nested_objects(value: Any, depth: int = 0) -> list[dict[str, Any]]:
+    """Every object in a JSON value, itself first, eight levels deep at most: a record may sit at any
+    depth of an answer."""
+    if isinstance(value, dict) and depth < 8:
+        return [value, *(o for v in value.values() for o in nested_objects(v, depth + 1))]
+    if isinstance(value, list) and depth < 8:
+        return [o for v in value for o in nested_objects(v, depth + 1)]
+    return []
+
+
 def records_for(answer: Outcome, token: str) -> list[dict[str, Any]]:
     """The records an answer shows holding `token`: a marked text anywhere in one of their texts; a
     marker's number (a record with no text to mark: stateful.laws.model.numbered) as the whole value
@@ -110,12 +120,5 @@ def records_for(answer: Outcome, token: str) -> list[dict[str, Any]]:
             return text == token or (text.startswith(f"{token}.") and text[len(token) + 1:].isdigit())
         return not isinstance(value, bool) and isinstance(value, int | float) and math.floor(value) == number
 
-    def objects(value: Any, depth: int = 0) -> list[dict[str, Any]]:
-        if isinstance(value, dict) and depth < 8:
-            return [value, *(o for v in value.values() for o in objects(v, depth + 1))]
-        if isinstance(value, list) and depth < 8:
-            return [o for v in value for o in objects(v, depth + 1)]
-        return []
-
-    found = [o for v in values_of(answer) for o in objects(v)] if has_values(answer) else text_records(answer)
+    found = [o for v in values_of(answer) for o in nested_objects(v)] if has_values(answer) else text_records(answer)
     return [r for r in found if any(holds(v) for v in r.values())]

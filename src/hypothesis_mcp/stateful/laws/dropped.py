@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.rules.answers import blank, values_of
-from hypothesis_mcp.rules.text_records import Plain, text_records
+from hypothesis_mcp.rules.text_records import Plain, nested_objects, text_records
 from hypothesis_mcp.strategies.markers import MARKER
 
 
@@ -46,14 +46,7 @@ def dropped(answer: Outcome, asked: Any, key: str | None, values: dict[str, Any]
 
 
 def _records(answer: Outcome) -> list[dict[str, Any]]:
-    def objects(value: Any, depth: int = 0) -> list[dict[str, Any]]:
-        if isinstance(value, dict) and depth < 8:
-            return [value, *(o for v in value.values() for o in objects(v, depth + 1))]
-        if isinstance(value, list) and depth < 8:
-            return [o for v in value for o in objects(v, depth + 1)]
-        return []
-
-    return [o for v in values_of(answer) for o in objects(v)] + text_records(answer)
+    return [o for v in values_of(answer) for o in nested_objects(v)] + text_records(answer)
 
 
 def _same(shown: Any, written: Any) -> bool:

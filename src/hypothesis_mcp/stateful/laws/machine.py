@@ -22,7 +22,7 @@ from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Binding, Call, RuleId
 from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shaped_record, shown, values_of
 from hypothesis_mcp.rules.expectations import ContainsAny, FindsNothing, InOrder, NumberAt
-from hypothesis_mcp.rules.text_records import records_for, text_records
+from hypothesis_mcp.rules.text_records import nested_objects, records_for, text_records
 from hypothesis_mcp.stateful.laws.dropped import dropped
 from hypothesis_mcp.stateful.laws.edges import at_edges, fits, renamed
 from hypothesis_mcp.stateful.laws.laws import (
@@ -1153,14 +1153,7 @@ def claims_record(answer: Outcome, asked: Any, members: tuple[str, ...] = (), fl
 def claims_id(answer: Outcome, value: Any, held: Held) -> bool:
     """The answer shows a record under `value` that also holds one of `held`'s other values as
     written: the record, moved."""
-    def records(item: Any, depth: int = 0) -> list[dict[str, Any]]:
-        if isinstance(item, dict) and depth < 8:
-            return [item, *(r for v in item.values() for r in records(v, depth + 1))]
-        if isinstance(item, list) and depth < 8:
-            return [r for v in item for r in records(v, depth + 1)]
-        return []
-
-    found = [r for v in values_of(answer) for r in records(v)] or text_records(answer)
+    found = [r for v in values_of(answer) for r in nested_objects(v)] or text_records(answer)
     return answer.ok and any(value in r.values() and any(
         r.get(k) == v for k, v in held.values.items() if v not in (None, "", [], {}, value) and not isinstance(v, bool))
         for r in found)
