@@ -47,3 +47,10 @@ def test_a_number_written_with_a_fraction_is_found_by_its_whole_part() -> None:
     lines = "| id | progress |\n|---|---|\n| a.1 | 724700931.125 |\n| a.2 | 724700931x |"
     assert [r["id"] for r in records_for(said(lines), "724700931")] == ["a.1"]
     assert not FieldEquals("progress", 724700931.125, "724700931").holds(answered({"rows": cut}))
+
+
+def test_numbers_that_are_no_number_are_passed_by() -> None:
+    """JSON from a Python server may hold NaN or Infinity; they hold no marker and stop no search."""
+    rows = [{"avg": float("nan"), "kwh": float("inf")}, ROWS[0]]
+    assert records_for(said(json.dumps({"rows": rows})), "724700931") == [ROWS[0]]
+    assert records_for(said("avg: NaN\nkwh: Infinity"), "724700931") == []

@@ -216,7 +216,7 @@ def claimed_record(value: Any, asked: Iterable[str]) -> dict[str, Any] | None:
 
 
 def shaped_record(value: Any, asked: Iterable[str], members: Iterable[str],
-                  flags: Iterable[str] = ()) -> dict[str, Any] | None:
+                  flags: tuple[str, ...] = ()) -> dict[str, Any] | None:
     """The record an answer shows for an id it was asked for, in a record shape known from elsewhere:
     an object (unwrapped as claimed_record does) that carries the asked id as a member's value and no
     member outside `members` (those a stored record carries, or a write takes). A record made up
@@ -233,12 +233,14 @@ def shaped_record(value: Any, asked: Iterable[str], members: Iterable[str],
 
 
 def _enveloped(value: Any) -> list[dict[str, Any]]:
-    """An object, and the one object it holds beside members that are plain values, none of them
-    false (`{"ok": false, "error": {...}}` says the answer is no success), unwrapped as deep as it goes."""
+    """An object, and the one object it holds beside flags that say it succeeded (`{"ok": true,
+    "value": {...}}`), unwrapped as deep as it goes. Beside any other plain member (`{"status":
+    "not_found", "query": {"id": ...}}`) the inner object may be the question, not a record; beside a
+    false flag (`{"ok": false, "error": {...}}`) the answer is no success."""
     if not isinstance(value, dict):
         return []
     inner = [v for v in value.values() if isinstance(v, dict | list)]
-    if len(inner) != 1 or len(value) == 1 or any(v is False for v in value.values()):
+    if len(inner) != 1 or len(value) == 1 or any(v is not True for v in value.values() if v is not inner[0]):
         return [value]
     return [value, *_enveloped(_unwrapped(inner[0]))]
 

@@ -6,7 +6,6 @@ weak). An empty table cell is a field the record does not show."""
 from __future__ import annotations
 
 import json
-import math
 import re
 from typing import Any
 
@@ -118,7 +117,7 @@ def records_for(answer: Outcome, token: str) -> list[dict[str, Any]]:
         if isinstance(value, str):
             text = value.strip()
             return text == token or (text.startswith(f"{token}.") and text[len(token) + 1:].isdigit())
-        return not isinstance(value, bool) and isinstance(value, int | float) and math.floor(value) == number
+        return not isinstance(value, bool) and isinstance(value, int | float) and number <= value < number + 1
 
     found = [o for v in values_of(answer) for o in nested_objects(v)] if has_values(answer) else text_records(answer)
     return [r for r in found if any(holds(v) for v in r.values())]

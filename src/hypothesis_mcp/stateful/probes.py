@@ -461,7 +461,9 @@ class ProbeRun:
                               "laws machine walked them (laws: true)")
         rest = [r for r in readers if r not in left]
         if rest:
-            why = "law 7 never walked them" if reach.ran else "the laws machine learned no creator or no reader"
+            why = "law 7 never walked them" if reach.ran else \
+                "the laws machine learned no creator or no reader" if reach.learned else \
+                "the laws machine did not start (--max-time, or a server by URL, which it cannot restart)"
             self.notes.append(f"pages machine run on {', '.join(p.reader.name for p, _, _ in rest)}: {why}")
         yield from page_probes(self, rest)
         yield from delete_probes(self, self.allow_deletes, self.learned, reach.removed)

@@ -271,13 +271,14 @@ def stepped(example: Example, reader: Reader, limit: str, listed: list[Held]) ->
             one, two = [key_of(i) for i in items(first)], [key_of(i) for i in items(second)]
             if not (first.ok and second.ok) or one != order[:size] or not two or two[0] not in order:
                 continue
-            example.run.walked.add(reader.tool.name)
             gap = order.index(two[0]) - size + 1
             if gap == 1:
+                example.run.walked.add(reader.tool.name)
                 return  # a reading that pages as it should
             if abs(gap - 1) == 1 and two == order[order.index(two[0]):order.index(two[0]) + len(two)]:
                 off.append((reading, gap, example.step_at))
         if off:
+            example.run.walked.add(reader.tool.name)  # judged: its breach is law 7's
             step = step_shown(example, reader, limit, param, size, order)
             # The reading the listing's own steps showed, where one is off; else the first, by position.
             kind = None if step is None else "offset" if step[0] == 1 else "page"

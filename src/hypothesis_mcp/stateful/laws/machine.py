@@ -135,6 +135,9 @@ class Run:
     walked: set[str] = field(default_factory=set)
     """Listings law 7 judged a walk of (covering.py, own_pages.py): the pages machine, which it retires
     under `laws: true`, walks only the others."""
+    removals: dict[str, set[str]] = field(default_factory=dict)
+    """Per creator, the removers whose successful removal of its records law 4 judged: the removal
+    probe, which it retires under `laws: true`, runs only on the others."""
 
     def settle(self, example: Example) -> bool:
         """Before `example` reads anything: the records the example before it left are kept, and where
@@ -243,6 +246,9 @@ class Example:
         """The live records each listing showed at the last check, in its order."""
         self.start: dict[str, float] = {}
         self.enums = enums(self.learned)
+        self.written = frozenset({p for t, _ in self.learned.creators for p in t.properties}
+                                 | {p for a in self.learned.updaters for p in a.tool.properties})
+        """Members a write sets: a flag true in every stored record may be the draws' doing there."""
         self.uncounted = False
         """A write answered a success whose record no read could place (its own, or folded into
         another), or a count already tried broke again: how many records the example made is not
@@ -413,6 +419,7 @@ class Example:
         self.learned.removers.append(Actor(reader.tool, reader.arg or "", (fact,)))
         held.state, held.removed = REMOVED, (name, at)
         self.made(held.tool, -1, at)
+        self.run.removals.setdefault(held.tool, set()).add(name)
         self.check(Step("remove", name, held, (fact,)))
         return True
 
@@ -583,6 +590,7 @@ class Example:
         elif answer.ok:
             held.state, held.removed = REMOVED, (actor.tool.name, len(self.calls) - 1)
             self.made(held.tool, -1)
+            self.run.removals.setdefault(held.tool, set()).add(actor.tool.name)
             self.check(Step("remove", actor.tool.name, held, actor.facts))
 
     def read(self, reader: Reader, held: Held) -> None:
@@ -671,7 +679,7 @@ class Example:
                 breach.pinned = (held.at, *removal, *((step.at,) if step.at >= 0 else ()))
                 breaches.append(breach)
         if step.kind == "read" and step.tool in {c.tool.name for c in self.learned.counters} and any(
-                b.rule == "probe-read-changed-state" and b.tool == step.tool for b in breaches):
+                b.rule == READ_CHANGED and b.tool == step.tool for b in breaches):
             breaches = self.counted(step.tool)
         for counter in self.learned.counters:
             if counter.tool.name in self.run.not_counters or self.spoiled or self.uncounted:
@@ -772,7 +780,7 @@ class Example:
             both = [h for h in before if h in now]
             if len(both) > 1 and [h for h in now if h in both] != both:
                 marks = tuple(m for h in both if (m := h.mark()) is not None)
-                found.append(Breach("probe-read-changed-state", step.tool, f"a record was read by {step.tool}: "
+                found.append(Breach(READ_CHANGED, step.tool, f"a record was read by {step.tool}: "
                                     f"{name} then shows the records in another order than before the read",
                                     InOrder(marks), at, (*step.facts, self.lister_fact(name)), "medium",
                                     pinned=(*(h.at for h in both), step.at)))
@@ -866,7 +874,7 @@ class Example:
             if reader.kind == "key" and answer.ok:
                 for record in (r for t in tokens for r in records_for(answer, t)):
                     self.run.shapes.setdefault(reader.tool.name, set()).update(record)
-                    trues = {k for k, v in record.items() if v is True}
+                    trues = {k for k, v in record.items() if v is True and k not in self.written}
                     self.run.flags[reader.tool.name] = self.run.flags.get(reader.tool.name, trues) & trues
         showing = [r for r, _, a in readers if shows(a, tokens)]
         if not tokens:
@@ -1128,7 +1136,7 @@ class Example:
     @staticmethod
     def blame(step: Step, mine: bool, reader: str) -> tuple[Any, str, str]:
         if step.kind == "read":
-            return "probe-read-changed-state", step.tool, f"a record was read by {step.tool}"
+            return READ_CHANGED, step.tool, f"a record was read by {step.tool}"
         if mine and step.kind in ("create", "update"):
             return "probe-readers-disagree", reader, f"{step.tool} wrote a record and another reader shows it"
         if step.kind == "remove":
@@ -1242,7 +1250,8 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
         @precondition(lambda self: bool(learned.removers) and not self.inert)
         @rule(held=consumes(records), which=st.integers(0, max(0, len(learned.removers) - 1)))
         def remove(self, held: Held, which: int) -> None:
-            self.example.remove(learned.removers[turned(which, len(learned.removers))], held)
+            """Holds the removal's place among the rules, so the draws are the same with removers or
+            without: where there are removers, law 4's own (removals.py) takes this name."""
 
         @precondition(lambda self: bool(keyed) and not self.inert)
         @rule(held=records, which=st.integers(0, max(0, len(keyed) - 1)))

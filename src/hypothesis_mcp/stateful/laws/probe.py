@@ -40,10 +40,12 @@ removal), beside those machine.py judges after every step."""
 
 @dataclass
 class Reach:
-    """What the machine reached of a server, for the per-invariant machines it retires: whether it
-    ran (the experiments showed a creator and a reader), the listings law 7 walked, and per creator
-    the removers law 4 called on its records."""
+    """What the machine reached of a server, for the per-invariant machines it retires: whether its
+    experiments ran (no --max-time or shared server stopped it first) and it ran (they showed a
+    creator and a reader), the listings law 7 walked, and per creator the removers whose removals of
+    its records law 4 judged."""
 
+    learned: bool = False
     ran: bool = False
     walked: set[str] = field(default_factory=set)
     removed: dict[str, set[str]] = field(default_factory=dict)
@@ -58,13 +60,13 @@ def laws_probe(host: ProbeHost, allow_deletes: bool, reach: Reach | None = None)
         return
     pool.expect(1)
     conn = pool.acquire()
-    model: Learned | None = None
+    run: Run | None = None
     try:
         run_settings = host.profile.settings(1)
         tools = [t for t in host.tools if t.name not in host.config.exclude]  # never called by any check
         model = learned(conn, tools, host.base, host.profile.seed, run_settings, allow_deletes)
+        reach.learned = True
         if not model.creators or not model.readers:
-            model = None
             return
         run = Run(conn, model, host.profile.seed, stop=host.stop, writes=answered(conn, model), walked=reach.walked)
         reach.ran = True
@@ -106,22 +108,9 @@ def laws_probe(host: ProbeHost, allow_deletes: bool, reach: Reach | None = None)
                 return
     finally:
         pool.release(conn)
-        if model is not None:
-            for creator, removers in removed(model).items():
+        if run is not None:
+            for creator, removers in run.removals.items():
                 reach.removed.setdefault(creator, set()).update(removers)
-
-
-def removed(model: Learned) -> dict[str, set[str]]:
-    """Per creator, the removers the machine calls on its records: those an experiment showed acting
-    on them, else those that take the creator's identity (the machine's removal rule takes any record
-    that holds the remover's argument)."""
-    found: dict[str, set[str]] = {}
-    for actor in model.removers:
-        acted = {c.tool for f in actor.facts for c in f.shown_by}
-        for creator, seen in model.creators:
-            if creator.name in acted or (not acted and actor.arg in (seen.identity, *creator.properties)):
-                found.setdefault(creator.name, set()).add(actor.tool.name)
-    return found
 
 
 def answered(conn: Connection, model: Learned) -> int:
