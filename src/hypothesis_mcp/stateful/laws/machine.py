@@ -1250,8 +1250,9 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
         @precondition(lambda self: bool(learned.removers) and not self.inert)
         @rule(held=consumes(records), which=st.integers(0, max(0, len(learned.removers) - 1)))
         def remove(self, held: Held, which: int) -> None:
-            """Holds the removal's place among the rules, so the draws are the same with removers or
-            without: where there are removers, law 4's own (removals.py) takes this name."""
+            """Where the machine begins with removers, law 4's own (removals.py) takes this name; this
+            one removes through a remover a keyed read showed removing later in the run."""
+            self.example.remove(learned.removers[turned(which, len(learned.removers))], held)
 
         @precondition(lambda self: bool(keyed) and not self.inert)
         @rule(held=records, which=st.integers(0, max(0, len(keyed) - 1)))

@@ -33,7 +33,7 @@ LAW_4: tuple[RuleId, ...] = ("probe-delete-kept", "probe-delete-took-other", AGA
 def removals_rules(run: Run) -> dict[str, Any]:
     learned = run.learned
     if not learned.removers:
-        return {}  # the machine's placeholder `remove` stays, never enabled: the draws are as they were
+        return {}  # the machine's own `remove` stays: enabled only once a removal is learned in the run
     controls: dict[str, Fact | None] = {}
     """Per remover, the fact that it refuses an identity never written with isError (None: it does not)."""
 
