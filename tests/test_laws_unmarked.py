@@ -15,7 +15,7 @@ from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Report
 from hypothesis_mcp.stateful.config import ProbeConfig
-from hypothesis_mcp.stateful.laws.model import NUMBERED
+from hypothesis_mcp.stateful.watch import NUMBERED
 
 FOUND = [("peak-dropped", "log_reading", "probe-value-changed"),
          ("forget-listed", "forget_reading", "probe-delete-kept")]

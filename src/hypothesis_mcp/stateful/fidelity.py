@@ -145,13 +145,14 @@ def _nested(value: Any) -> bool:
     return isinstance(value, dict) or (isinstance(value, list) and any(isinstance(i, dict | list) for i in value))
 
 
-def _number(value: Any) -> bool:
+def is_number(value: Any) -> bool:
+    """A JSON number: an int or a float, never a bool."""
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _compare(name: str, written: Any, read: Any, token: str, typed: Enums | None = None,
              member: str | None = None) -> Change | None:
-    if written == read and (type(written) is type(read) or (_number(written) and _number(read))):
+    if written == read and (type(written) is type(read) or (is_number(written) and is_number(read))):
         return None
     if typed is not None and isinstance(written, bool) and read is not None:
         return _flag(name, written, read, token)
@@ -173,7 +174,7 @@ def _compare(name: str, written: Any, read: Any, token: str, typed: Enums | None
             return Change(name, written, read, token, True,
                           f"{name!r} cut from {len(written):,} to {len(read):,} characters")
         return Change(name, written, read, token, False, f"{name!r} read back changed")
-    if _number(written):
+    if is_number(written):
         try:
             same = float(read) == float(written)
         except (TypeError, ValueError):

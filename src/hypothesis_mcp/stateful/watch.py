@@ -221,6 +221,17 @@ def draw_all(data: st.DataObject, tools: list[Tool]) -> dict[str, list[dict[str,
     return draws
 
 
+NUMBERED = 10**8
+"""The least number a write's marker is spelt as: nine digits, under 2**31 (a store that keeps 32-bit
+integers keeps it, so a wrap is judged on the values at the edges, not on the record's own mark)."""
+
+
+def number_of(marker: str) -> int:
+    """The write's marker as a number of nine digits: markers of one run differ in their count, so
+    their numbers differ too."""
+    return NUMBERED + int(marker[2:], 16) % (9 * NUMBERED)
+
+
 def number_trials(tool: Tool, args: dict[str, Any], skip: str, number: int) -> list[dict[str, Any]]:
     """`args` with `number` set in one number field the write may set, `skip` aside: a number at its
     top, or one an object's schema names (set beside what the object holds, `origin.rank`)."""
@@ -778,8 +789,8 @@ class Watcher:
             if not first.tokens - {f"{first.marker}-{name}", str(first.args[name])}:
                 # Nothing of the first record's own but `name`: the second write holds a number of its
                 # own where one fits, which tells whether it replaced the first record (see `not old`).
-                mark = int(marker[2:], 16)
-                args = next((t for t in number_trials(tool, args, name, mark) if self.valid(tool, t)), args)
+                trials = number_trials(tool, args, name, number_of(marker))
+                args = next((t for t in trials if self.valid(tool, t)), args)
             before = self.snap
             start = len(self.calls)
             answer = self.call(tool, args)

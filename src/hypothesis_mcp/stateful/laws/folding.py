@@ -19,10 +19,10 @@ from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.expectations import ContainsAny, ShowsNone
 from hypothesis_mcp.stateful.laws.laws import Breach, shows
 from hypothesis_mcp.stateful.laws.machine import MAX_RECORDS, Example, Run, Step
-from hypothesis_mcp.stateful.laws.model import Held, marks, number_of
+from hypothesis_mcp.stateful.laws.model import Held, marks
 from hypothesis_mcp.stateful.laws.observe import Reader, identity_text
 from hypothesis_mcp.stateful.variants import FOLDED, FOLDS, PREFIX, variant
-from hypothesis_mcp.stateful.watch import full_arguments, number_trials
+from hypothesis_mcp.stateful.watch import full_arguments, number_of, number_trials
 from hypothesis_mcp.strategies import with_marker
 
 

@@ -9,8 +9,9 @@ from typing import Any
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.stateful.fidelity import is_number
 from hypothesis_mcp.stateful.laws.edges import fits
-from hypothesis_mcp.stateful.watch import answer_values, number_trials, tokens_of
+from hypothesis_mcp.stateful.watch import answer_values, number_of, number_trials, tokens_of
 
 LIVE, REMOVED, REFUSED = "live", "removed", "refused"
 
@@ -84,17 +85,6 @@ class Held:
         return next(iter(sorted(set(self.tokens.values()) - self.shared)), None)
 
 
-NUMBERED = 10**8
-"""The least number a write's marker is spelt as: nine digits, under 2**31 (a store that keeps 32-bit
-integers keeps it, so a wrap is judged on the values at the edges, not on the record's own mark)."""
-
-
-def number_of(marker: str) -> int:
-    """The write's marker as a number of nine digits: markers of one run differ in their count, so
-    their numbers differ too."""
-    return NUMBERED + int(marker[2:], 16) % (9 * NUMBERED)
-
-
 def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fixed: bool = False) -> dict[str, Any]:
     """`args` where no text carries the marker (every text has a pattern or a short length, or the
     record has none): the first number the write sets, but `keep` (the record's identity), holds the
@@ -149,10 +139,6 @@ def spellings(tool: Tool, name: str, mark: int) -> tuple[float, ...]:
     number (a whole number there would never show what the store does with a fraction)."""
     schema = tool.properties.get(name)
     return (mark + FRACTION, mark) if isinstance(schema, dict) and schema.get("type") == "number" else (mark,)
-
-
-def is_number(value: Any) -> bool:
-    return not isinstance(value, bool) and isinstance(value, int | float)
 
 
 def marked_in(args: dict[str, Any], marker: str, names: set[str]) -> bool:
