@@ -198,8 +198,9 @@ def guessed_updaters(found: Learned, watcher: Watcher) -> None:
 
 
 def guessed_removers(found: Learned, watcher: Watcher) -> None:
-    """A tool no experiment placed that may delete by its words or annotations and takes nothing but
-    a creator's identity: a remover by guess (its removal may be what is broken, so the experiments
+    """A tool no experiment placed that may delete by its words or annotations (never one that sends:
+    it is called on no record unless the user names it) and takes nothing but a creator's identity:
+    a remover by guess (its removal may be what is broken, so the experiments
     could not show it). A finding that rests on it is at most low, unless its destructiveHint
     annotation declares that it deletes: the server then states it, as the removal probe reads it
     (stateful.deletes.deletes_fact)."""
@@ -207,7 +208,7 @@ def guessed_removers(found: Learned, watcher: Watcher) -> None:
     placed = {t.name for t, _ in found.creators} | {r.tool.name for r in found.readers} | {
         a.tool.name for a in (*found.removers, *found.updaters)}
     for tool in watcher.tools:
-        if tool.name in placed or not may_delete(tool) or not watcher.callable(tool):
+        if tool.name in placed or not tool.is_destructive or tool.is_sending or not watcher.callable(tool):
             continue
         if len(tool.properties) == 1 and (arg := next(iter(tool.properties))) in identities:
             fact = deletes_fact(tool) if tool.destructive_hint is True else fact_guessed(
