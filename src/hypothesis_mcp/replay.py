@@ -14,7 +14,14 @@ from hypothesis_mcp.connection import Connection, LearnedRefusal, Outcome, Targe
 from hypothesis_mcp.errors import HypothesisMCPError
 from hypothesis_mcp.results import RESOURCES_READ, TOOLS_CALL, Call, Kind, Result
 from hypothesis_mcp.rules.bindings import Rebinder
-from hypothesis_mcp.rules.expectations import ConformsTo, Expectation, Refused, premise_refused, rebound
+from hypothesis_mcp.rules.expectations import (
+    ConformsTo,
+    Expectation,
+    Refused,
+    premise_refused,
+    premise_unstored,
+    rebound,
+)
 from hypothesis_mcp.rules.registry import expectation_for
 from hypothesis_mcp.rules.surfaces import READ_FAILED, SurfaceAnswer
 
@@ -125,6 +132,9 @@ def _judge(result: Result, steps: list[tuple[Call, Outcome]], conn: Connection,
             and premise_refused(steps, result.tool)):
         return False, (f"the server refused a call of {result.tool} before the last: nothing it did is left "
                        "to judge"), False
+    if (still_fails and result.kind == "probe" and result.rule != "probe-refusal-changed-state"
+            and premise_unstored(steps, rebound(expectation_for(result, schema), rebinder))):
+        return False, "the server refused every call that sent what the read must show: nothing left to judge", False
     sent = [call.arguments for call, _ in steps[:-1]]
     if still_fails and result.reproduction is not None and result.reproduction.fresh_server \
             and not expectation_for(result, schema).written_by(sent):

@@ -646,6 +646,18 @@ def premise_refused(steps: list[tuple[Call, Outcome]], tool: str) -> bool:
     return any(outcome.rejected for call, outcome in steps[:-1] if call.tool == tool)
 
 
+def premise_unstored(steps: list[tuple[Call, Outcome]], expect: Expectation) -> bool:
+    """A read judged to show what an earlier call wrote rests on that write's success: a replay whose
+    first call to send the tokens it looks for (the write that made them: each write has a marker of
+    its own, and a later call that sends them asks for them) was refused shows nothing (a write placed
+    before it that took the same identity, say). A refused write whose values were stored all the same
+    is judged by probe-refusal-changed-state, whose premise is the refusal: its callers leave it out."""
+    if not isinstance(expect, ContainsAny):
+        return False
+    first = next((outcome for call, outcome in steps[:-1] if expect.written_by([call.arguments])), None)
+    return first is not None and first.rejected
+
+
 def rebound(expect: Expectation, rebinder: Rebinder) -> Expectation:
     """The expectation with each id a fresh server made anew in the replay's place (rules.bindings):
     a record made up under the id the run read is judged under the id the replay read. Only texts

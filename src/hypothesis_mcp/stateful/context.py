@@ -33,7 +33,8 @@ class Record:
     value_tokens: set[str]
     confirmed_by: Reader | None = None
     shown_among: int = 0
-    """Records the answer that showed the record held (example.records_in: items, rows or markers, never lines)."""
+    """Records the answer that showed the record held (example.records_in: items, rows or markers, never lines);
+    0 where only a larger or a later page showed it: the reader's own read, a window, never did."""
     by_marker: bool = False
     """A reader found it only when asked by its marker (the store rewrites the values it was written
     with, stripping controls or folding case): every later read asks so."""

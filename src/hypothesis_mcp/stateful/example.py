@@ -192,9 +192,11 @@ class Example:
         base = self.ctx.base_args.get(reader.tool.name, {})
         return self.reader_args(reader, record) != fill_reader_args(reader, {}, None, base)
 
-    def confirm(self, record: Record, reader: Reader, outcome: Outcome) -> None:
+    def confirm(self, record: Record, reader: Reader, outcome: Outcome, own: bool = True) -> None:
+        """`reader` showed the record in `outcome`; `own` where it was asked as judge_kept asks it again
+        (not for a larger or a later page): only then is a shorter answer later one that lost records."""
         record.confirmed_by = reader
-        record.shown_among = records_in(outcome)
+        record.shown_among = records_in(outcome) if own else 0
         self.ctx.confirmed += 1
         self.proven[reader.tool.name] = record.marker
         self.judge_fields(record, reader, outcome)
@@ -260,7 +262,7 @@ class Example:
                 if whole is None:
                     return
                 if any(t in shown(whole) for t in wanted):
-                    self.confirm(record, best, whole)
+                    self.confirm(record, best, whole, own=whole is again)
                     return
                 later = pages_after(self.call, best.tool, self.reader_args(best, record), again)
                 if later is not None:
@@ -268,7 +270,7 @@ class Example:
                     # none judges a loss here (the page probe walks such listings).
                     page = next((p for p in later.pages if any(t in shown(p) for t in wanted)), None)
                     if page is not None:
-                        self.confirm(record, best, page)
+                        self.confirm(record, best, page, own=False)
                     return
                 if paging_of(best.tool) is not None or (page_limit(best) is None and page_full(best.tool, again)):
                     return  # a page of a listing this run cannot walk or ask for more shows not all of it

@@ -9,7 +9,14 @@ from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.model.facts import Fact, allowed
 from hypothesis_mcp.results import Call, Check, RuleId
 from hypothesis_mcp.rules.bindings import Rebinder
-from hypothesis_mcp.rules.expectations import Expectation, Unjudged, from_dict, premise_refused, rebound
+from hypothesis_mcp.rules.expectations import (
+    Expectation,
+    Unjudged,
+    from_dict,
+    premise_refused,
+    premise_unstored,
+    rebound,
+)
 from hypothesis_mcp.stateful.frames import without_library_lines
 
 
@@ -69,19 +76,21 @@ class ProbeFailure(AssertionError):
 
 def reproduces(finding: ProbeFinding, conn: Connection) -> bool:
     """Replay the calls on `conn` (a fresh server) and see the last answer break the property. A call
-    of the finding's own tool refused before the read that judges it shows nothing (premise_refused):
-    the failure rested on its success, unless the finding is that a refused call changed something."""
+    of the finding's own tool refused before the read that judges it shows nothing (premise_refused),
+    nor does a read missing what only refused calls sent (premise_unstored): the failure rested on
+    their success, unless the finding is that a refused call changed something."""
     rebinder = Rebinder()
     outcomes = []
     for call in finding.calls:
         call = rebinder.before(call)
         outcomes.append(conn.call(call.tool, call.arguments))
         rebinder.after(call, outcomes[-1])
-    if finding.rule != "probe-refusal-changed-state" and premise_refused(
-            list(zip(finding.calls, outcomes, strict=True)), finding.tool):
+    steps = list(zip(finding.calls, outcomes, strict=True))
+    expect = rebound(finding.expectation, rebinder)
+    if finding.rule != "probe-refusal-changed-state" and (
+            premise_refused(steps, finding.tool) or premise_unstored(steps, expect)):
         return False
     previous = outcomes[-2] if len(outcomes) > 1 else None
-    expect = rebound(finding.expectation, rebinder)
     if finding.fresh and not expect.written_by([c.arguments for c in finding.calls[:-1]]):
         return False
     return bool(outcomes) and not expect.holds(outcomes[-1], previous)

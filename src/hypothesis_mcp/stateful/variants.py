@@ -33,10 +33,12 @@ from hypothesis_mcp.results import RuleId
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.stateful.calibrate import REPLACES, Calibration
 from hypothesis_mcp.stateful.context import ProbeContext, Record, set_path
+from hypothesis_mcp.stateful.continuation import page_full
 from hypothesis_mcp.stateful.example import Example
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.modelrun import marker_salt, run_model
+from hypothesis_mcp.stateful.pages import paging_of
 from hypothesis_mcp.stateful.readers import Reader, says_skipped, tokens
 from hypothesis_mcp.stateful.shrink import smaller
 from hypothesis_mcp.stateful.steps import shown_calls
@@ -110,6 +112,19 @@ class VariantsExample(Example):
     def shows(self, reader: Reader, record: Record) -> Outcome:
         return self.call(reader.tool.name, self.reader_args(reader, record))
 
+    def looked(self, reader: Reader, record: Record) -> Outcome | None:
+        """The reader's answer for `record`, whole: a keyed read's own; a listing's that does not show
+        it, asked again for its largest page where that is not full. None where the listing may be one
+        page of more: a record a window leaves out is not shown to be folded into another."""
+        answer = self.shows(reader, record)
+        if not answer.ok or self.holds(answer, record) or self.keyed(reader, record):
+            return answer
+        whole = self.largest_page(reader, record, answer)
+        if whole is None or (whole is answer and (paging_of(reader.tool) is not None
+                                                  or page_full(reader.tool, answer))):
+            return None
+        return whole
+
     def witness(self, record: Record) -> bool:
         """The readers that show the new record when asked for it by its identity: each judges it."""
         showing = [r for r in self.ctx.readers if self.holds(self.shows(r, record), record)]
@@ -120,8 +135,8 @@ class VariantsExample(Example):
         return bool(showing)
 
     @staticmethod
-    def holds(outcome: Outcome, record: Record) -> bool:
-        return outcome.ok and any(t in shown(outcome) for t in record.value_tokens)
+    def holds(outcome: Outcome | None, record: Record) -> bool:
+        return outcome is not None and outcome.ok and any(t in shown(outcome) for t in record.value_tokens)
 
     def judge_variant(self, first: Record, kind: str, drawn: dict[str, Any]) -> Record | None:
         """Write a record whose identity is `kind` of `first`'s, then read both by their identities."""
@@ -137,8 +152,8 @@ class VariantsExample(Example):
         event(f"identity variant: {kind}")
         for reader in readers:
             for missing, other in ((first, second), (second, first)):
-                answer = self.shows(reader, missing)
-                if self.holds(answer, missing):
+                answer = self.looked(reader, missing)
+                if answer is None or self.holds(answer, missing):
                     continue
                 if self.holds(answer, other):
                     folded_before = kind in self.folds
@@ -181,15 +196,15 @@ class VariantsExample(Example):
         plain = json.loads(json.dumps(drawn))
         set_path(plain, self.ctx.key_path, f"{PLACEHOLDER}-{self.ctx.key_path.rsplit('.', 1)[-1]}")
         first = self.put(plain)
-        if first is None or not self.holds(self.shows(reader, first), first):
+        if first is None or not self.holds(self.looked(reader, first), first):
             return None
         key = variant(first.key, kind) if isinstance(first.key, str) else None
         second = self.put(drawn, key) if key is not None else None
         if second is None:
             return None
         for missing, other in ((first, second), (second, first)):
-            answer = self.shows(reader, missing)
-            if not self.holds(answer, missing) and self.holds(answer, other):
+            answer = self.looked(reader, missing)
+            if answer is not None and not self.holds(answer, missing) and self.holds(answer, other):
                 return first, second, missing, other
         return None
 
