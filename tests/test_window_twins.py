@@ -1,0 +1,96 @@
+"""Correct stores that drew a false alarm with the laws machine on (issue #43's storegen twins 196, 79
+and 68), each with a faulty twin that still draws the law (tests/servers/window_stores.py).
+
+- tills: a listing whose first page (2) is smaller than the largest one may ask for (10). A record
+  that only the larger page showed is no record the first page lost. The store that keeps only its
+  newest receipts still loses data.
+- tags: a handle's variant past a full first page of the listing is not folded into the handle it
+  varies; the store that folds handles still folds them.
+- lockers: a copy of a record's write placed before a reproduction takes the same code, and the
+  record's own write is then refused: that replay shows nothing of the free that follows. The store
+  whose free also empties the locker before still takes another record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from helpers import ROOT, SERVE, engine, grading, hunting, summary
+from hypothesis_mcp.connection import Connection, parse_target
+from hypothesis_mcp.results import Call, Report, Result
+from hypothesis_mcp.stateful.config import ProbeConfig
+from hypothesis_mcp.stateful.judge import ProbeFinding, reproduces
+from hypothesis_mcp.stateful.laws.confirm import confirmed
+from hypothesis_mcp.stateful.laws.laws import Breach, missing
+
+SERIOUS = ("high", "medium")
+
+
+def store(name: str, bug: bool) -> list[str]:
+    return [*SERVE, str(ROOT / "tests/servers/window_stores.py"), "--store", name, *(["--bug"] if bug else [])]
+
+
+def graded(name: str, bug: bool) -> Report:
+    return engine(store(name, bug), hunting() if bug else grading(), probes=True, allow_writes=True,
+                  probe_config=ProbeConfig(laws=True))
+
+
+def serious(report: Report) -> list[Result]:
+    return [r for r in report.results if r.kind == "probe" and r.status in ("fail", "warn")
+            and r.confidence in SERIOUS]
+
+
+def test_a_record_only_a_larger_page_showed_is_not_lost_from_the_first() -> None:
+    assert serious(graded("tills", False)) == [], summary(graded("tills", False))
+
+
+def test_the_till_that_keeps_only_its_newest_receipts_loses_data() -> None:
+    report = graded("tills", True)
+    assert ("ring_up", "probe-data-lost", "high") in {(r.tool, r.rule, r.confidence) for r in serious(report)}, \
+        summary(report)
+
+
+def test_a_variant_past_a_full_first_page_is_not_folded() -> None:
+    report = graded("tags", False)
+    assert serious(report) == [], summary(report)
+
+
+def test_the_store_that_folds_handles_is_found_folding() -> None:
+    report = graded("tags", True)
+    assert ("tag_set", "probe-identity-folded") in {(r.tool, r.rule) for r in serious(report)}, summary(report)
+
+
+def fresh(argv: list[str]) -> Callable[[ProbeFinding], bool]:
+    def replays(finding: ProbeFinding) -> bool:
+        with Connection(parse_target(argv)) as conn:
+            return reproduces(finding, conn)
+    return replays
+
+
+def breach_and_calls() -> tuple[Breach, list[Call]]:
+    """A hand-made breach as the warm server showed it: two lockers claimed, the second freed, and the
+    listing no longer shows the first."""
+    calls = [Call("locker_claim", {"code": "ka7", "contents": "hm0f0c5000-contents"}),
+             Call("locker_claim", {"code": "jb3", "contents": "hm0f0c5001-contents"}),
+             Call("locker_free", {"code": "jb3"}), Call("lockers_shown", {})]
+    breach = missing("probe-delete-took-other", "locker_free", "lockers_shown", 3, ("hm0f0c5000-contents",), (),
+                     "locker_free removed another record")
+    breach.pinned, breach.history = (0, 2), 9
+    return breach, calls
+
+
+def test_a_copy_that_takes_the_records_code_confirms_nothing() -> None:
+    count = iter(range(16, 100))
+    breach, calls = breach_and_calls()
+    found = confirmed(breach, calls, set(), fresh(store("lockers", False)),
+                      marker=lambda: f"hm0f0c5{next(count):03x}")
+    assert found is None, found and [(c.tool, c.arguments) for c in found.calls]
+
+
+def test_a_free_that_empties_another_locker_is_confirmed() -> None:
+    count = iter(range(16, 100))
+    breach, calls = breach_and_calls()
+    found = confirmed(breach, calls, set(), fresh(store("lockers", True)),
+                      marker=lambda: f"hm0f0c5{next(count):03x}")
+    assert found is not None and found.fresh and found.rule == "probe-delete-took-other"
+    assert "writes_before" not in found.details
