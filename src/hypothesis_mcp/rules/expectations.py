@@ -266,6 +266,28 @@ class FieldEquals(Expectation):
 
 
 @dataclass(frozen=True)
+class FieldShown(Expectation):
+    """The record the read shows (the object, or the text record, holding `marker`) has `field`:
+    a value written under it is not left out."""
+
+    field: str
+    marker: str
+    key: ClassVar[str] = "field_shown"
+
+    def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
+        if not answer.ok:
+            return True
+        records = records_for(answer, self.marker)
+        return not records or any(self.field in r for r in records)
+
+    def written_by(self, arguments: list[dict[str, Any]]) -> bool:
+        return any(self.field in a and self.marker in json.dumps(a, ensure_ascii=False) for a in arguments)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.field, "marker": self.marker}
+
+
+@dataclass(frozen=True)
 class FieldKept(Expectation):
     """The record the read shows (the objects holding `marker`) has a value for `field` when the
     same answer shows one on the record holding `witness`: the reader shows the field."""
@@ -608,6 +630,8 @@ def from_dict(data: dict[str, Any]) -> Expectation:
     if NoRecordFor.key in data:
         return NoRecordFor(tuple(str(a) for a in data[NoRecordFor.key]), tuple(data.get("members", ())),
                            tuple(data.get("flags", ())))
+    if FieldShown.key in data:
+        return FieldShown(data[FieldShown.key], str(data.get("marker", "")))
     if FieldKept.key in data:
         return FieldKept(data[FieldKept.key], str(data.get("marker", "")), str(data.get("witness", "")))
     if AtMost.key in data:

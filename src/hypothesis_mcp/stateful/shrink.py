@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from hypothesis_mcp.results import Call, RuleId
-from hypothesis_mcp.rules.expectations import ContainsAny, FieldEquals, FieldKept
+from hypothesis_mcp.rules.expectations import ContainsAny, FieldEquals, FieldKept, FieldShown
 from hypothesis_mcp.stateful.claims import claims_hold
 from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.readers import field_texts
@@ -79,7 +79,7 @@ def smaller(finding: ProbeFinding, write: str, replays: Replays, budget: int = 1
     head = finding.calls[:-len(judged)]
     expect = finding.expectation
     evidence = ([str(t) for t in expect.tokens] if isinstance(expect, ContainsAny)
-                else [expect.marker] if isinstance(expect, FieldEquals)
+                else [expect.marker] if isinstance(expect, FieldEquals | FieldShown)
                 else [expect.marker, expect.witness] if isinstance(expect, FieldKept) else [])
     last = judged[-1]
     # The first read that showed what was later lost: the same call as the judged one, made earlier.

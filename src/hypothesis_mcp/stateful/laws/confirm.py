@@ -22,6 +22,7 @@ from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.expectations import (
     ContainsAny,
     FieldEquals,
+    FieldShown,
     FindsNothing,
     NoRecordFor,
     SameAnswer,
@@ -39,7 +40,7 @@ SHRINK_REPLAYS = 16
 """Fresh replays that make one confirmed breach smaller, at most."""
 EARLIER = 4
 """Copies of the record's write put before a reproduction a fresh server does not show, at most."""
-OWN = (ContainsAny, ShowsNone, FieldEquals, SameAnswer, FindsNothing, NoRecordFor)
+OWN = (ContainsAny, ShowsNone, FieldEquals, FieldShown, SameAnswer, FindsNothing, NoRecordFor)
 """What a law judges of one record's own values, which copies of its write before it leave as they
 are. A count, a walk's pages or an order judge the whole store: the copies' records move them
 (stored or not), whether or not the server is right, so those are never tried with copies."""

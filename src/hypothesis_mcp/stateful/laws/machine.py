@@ -17,11 +17,11 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, initial
 
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, Outcome
-from hypothesis_mcp.model.facts import Fact, allowed, fact_shown
+from hypothesis_mcp.model.facts import Fact, allowed, fact_guessed, fact_shown
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Binding, Call, RuleId
-from hypothesis_mcp.rules.answers import claimed_record, numbers_in, shaped_record, shown, values_of
-from hypothesis_mcp.rules.expectations import ContainsAny, FindsNothing, InOrder, NumberAt
+from hypothesis_mcp.rules.answers import blank, claimed_record, numbers_in, shaped_record, shown, values_of
+from hypothesis_mcp.rules.expectations import ContainsAny, FieldShown, FindsNothing, InOrder, NumberAt
 from hypothesis_mcp.rules.text_records import nested_objects, records_for, text_records
 from hypothesis_mcp.stateful.laws.dropped import dropped
 from hypothesis_mcp.stateful.laws.edges import at_edges, fits, renamed
@@ -946,6 +946,8 @@ class Example:
                 held.agreed.add(name)
             elif not mine and name not in held.agreed:
                 continue  # a field this reader never showed as written: not this step's doing
+            if mine and reader.kind == "key" and (unseen := self.unshown(step, held, reader, answer, mark, at)):
+                found.append(unseen)
             # Every named field as before where another reader shows them as written is a reader
             # behind (a cache), not an update that did nothing.
             ignored = mine and step.kind == "update" and bool(held.before) and all(
@@ -992,6 +994,45 @@ class Example:
                               ContainsAny(tokens, answered=True), at, (*step.facts, reader.fact),
                               details={"field": lost[0], "written": held.values.get(lost[0]), "read": None})
         return None
+
+    def unshown(self, step: Step, held: Held, reader: Reader, answer: Outcome, mark: str | None,
+                at: int) -> Breach | None:
+        """Law 3 on a field the write sent that its record, as a keyed read shows it, leaves out: the
+        one value of the call the record lacks (neither blank nor the schema's default, which a store
+        may leave out), its other fields shown, and a field this reader never showed on any record
+        the machine wrote (one shown on some records only is a sparse record, judged elsewhere).
+        That the argument is a field of the record at all is the writer's schema's word (a guess:
+        low), unless the write's own answer showed it on the record (medium: an answer may echo its
+        call)."""
+        if step.kind not in ("create", "update") or step.moved or mark is None:
+            return None
+        writers = [t for t, _ in self.learned.creators] + [a.tool for a in self.learned.updaters]
+        writer = next((t for t in writers if t.name == step.tool), None)
+        records = records_for(answer, mark)
+        if writer is None or not records:
+            return None
+        props = writer.properties
+        given = {k: v for k, v in self.calls[step.at].arguments.items()
+                 if k in props and k not in (reader.arg, reader.field) and k in held.values}
+        left = [k for k, v in given.items() if not blank(v) and not defaulted(props[k], v)
+                and not any(k in r for r in records)]
+        if len(left) != 1 or not any(k in r for k in given for r in records):
+            return None
+        name = left[0]
+        token = held.tokens.get(name)
+        if name in self.run.shapes.get(reader.tool.name, set()) or (token is not None and token in sent(records)):
+            return None  # shown on another record, or under another name
+        facts: tuple[Fact, ...] = (fact_guessed(f"{name} is a field of the record {step.tool} writes: its "
+                                                "schema takes it", source="schema"),)
+        wrote = held.answer if step.kind == "create" else self.run.answers.get(step.tool)
+        if wrote is not None and any(r.get(name) == given[name] for r in records_for(wrote, mark)):
+            facts = (fact_shown(f"{step.tool}'s answer showed the record with {name} as written",
+                                calls=(self.calls[step.at],), source="experiment"),)
+        return Breach("probe-value-changed", step.tool, f"{step.tool} wrote {name} as {short(given[name])}, yet "
+                      f"{reader.tool.name} shows the record without it (and never showed {name} on any record)",
+                      FieldShown(name, mark), at, (*step.facts, *facts, reader.fact),
+                      confidence="medium" if facts[0].shown else allowed("high", facts),
+                      details={"field": name, "written": given[name], "read": None})
 
     def set_by(self, step: Step, shown_value: Any) -> bool:
         """The value a field reads back is one the step's call sent (as it was, or holding its marker)."""
@@ -1165,6 +1206,11 @@ def claims_id(answer: Outcome, value: Any, held: Held) -> bool:
     return answer.ok and any(value in r.values() and any(
         r.get(k) == v for k, v in held.values.items() if v not in (None, "", [], {}, value) and not isinstance(v, bool))
         for r in found)
+
+
+def defaulted(schema: Any, value: Any) -> bool:
+    """The value is the default the field's schema declares (a store may leave it out)."""
+    return isinstance(schema, dict) and "default" in schema and schema["default"] == value
 
 
 def standalone(tokens: Iterable[str], others: list[str]) -> tuple[str, ...]:
