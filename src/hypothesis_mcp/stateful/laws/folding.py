@@ -36,21 +36,30 @@ def folding_rules(run: Run) -> dict[str, Any]:
 
     varied: dict[str, int] = {}
     """The variant kinds written so far, by kind: the kinds written least go first (a store may fold
-    by one kind alone, and a few draws of the rule may all draw others)."""
+    by one kind alone, and a few draws of the rules may all draw others)."""
 
-    # One rule for every variant: the machine's search draws each rule rarely where a server has many
-    # tools, and the kinds taking turns reach each of them within a few draws.
+    # Either rule writes the kind written least, its own first among equals: the machine's search draws
+    # each rule rarely where a server has many tools, and one of the two may go undrawn for a whole run.
     @precondition(lambda machine: bool(folders) and len(machine.example.held) < MAX_RECORDS and not machine.inert
                   and not run.stop())
-    @rule(held=Bundle("records"), kind=st.sampled_from(VARIANTS), data=st.data())
+    @rule(held=Bundle("records"), kind=st.sampled_from(sorted(FOLDS)), data=st.data())
     def fold(machine: Any, held: Held, kind: str, data: st.DataObject) -> None:
+        vary(machine, held, kind, data)
+
+    @precondition(lambda machine: bool(folders) and len(machine.example.held) < MAX_RECORDS and not machine.inert
+                  and not run.stop())
+    @rule(held=Bundle("records"), data=st.data())
+    def prefix(machine: Any, held: Held, data: st.DataObject) -> None:
+        vary(machine, held, LONGER, data)
+
+    def vary(machine: Any, held: Held, kind: str, data: st.DataObject) -> None:
         if held.tool in folders and held.live:
             tool, identity, facts, reader = folders[held.tool]
             # A loss already confirmed is not raised again, and the example cannot go on without it.
             machine.inert = twin(machine.example, held, kind, data.draw(full_arguments(tool)), tool, identity,
                                  tuple(f for f in facts if f is not None), reader, varied)
 
-    return {"fold": fold}
+    return {"fold": fold, "prefix": prefix}
 
 
 LONGER = "longer"
