@@ -20,10 +20,10 @@ from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.expectations import ContainsAny, ShowsNone
 from hypothesis_mcp.stateful.laws.laws import Breach, shows
 from hypothesis_mcp.stateful.laws.machine import MAX_RECORDS, Example, Run, Step
-from hypothesis_mcp.stateful.laws.model import Held, marks
+from hypothesis_mcp.stateful.laws.model import Held, beside, marks
 from hypothesis_mcp.stateful.laws.observe import Reader, identity_text
 from hypothesis_mcp.stateful.variants import FOLDED, FOLDS, PREFIX, variant
-from hypothesis_mcp.stateful.watch import full_arguments, number_of, number_trials
+from hypothesis_mcp.stateful.watch import full_arguments
 from hypothesis_mcp.strategies import with_marker
 
 
@@ -37,12 +37,23 @@ def folding_rules(run: Run) -> dict[str, Any]:
 
     varied: dict[str, int] = {}
     """The variant kinds written so far, by kind: the kinds written least go first (a store may fold
-    by one kind alone, and a few draws of the kind may all draw others)."""
+    by one kind alone, and a few draws of the rules may all draw others)."""
 
+    # Either rule writes the kind written least, its own first among equals: the machine's search draws
+    # each rule rarely where a server has many tools, and one of the two may go undrawn for a whole run.
     @precondition(lambda machine: bool(folders) and len(machine.example.held) < MAX_RECORDS and not machine.inert
                   and not run.stop())
     @rule(held=Bundle("records"), kind=st.sampled_from(sorted(FOLDS)), data=st.data())
     def fold(machine: Any, held: Held, kind: str, data: st.DataObject) -> None:
+        vary(machine, held, kind, data)
+
+    @precondition(lambda machine: bool(folders) and len(machine.example.held) < MAX_RECORDS and not machine.inert
+                  and not run.stop())
+    @rule(held=Bundle("records"), data=st.data())
+    def prefix(machine: Any, held: Held, data: st.DataObject) -> None:
+        vary(machine, held, LONGER, data)
+
+    def vary(machine: Any, held: Held, kind: str, data: st.DataObject) -> None:
         if held.tool in folders and held.live:
             tool, identity, facts, reader = folders[held.tool]
             # A loss already confirmed is not raised again, and the example cannot go on without it: it
@@ -52,25 +63,16 @@ def folding_rules(run: Run) -> dict[str, Any]:
                     tuple(f for f in facts if f is not None), reader, varied):
                 reject()
 
-    @precondition(lambda machine: bool(folders) and len(machine.example.held) < MAX_RECORDS and not machine.inert
-                  and not run.stop())
-    @rule(held=Bundle("records"), data=st.data())
-    def prefix(machine: Any, held: Held, data: st.DataObject) -> None:
-        if held.tool in folders and held.live:
-            tool, identity, facts, reader = folders[held.tool]
-            if twin(machine.example, held, LONGER, data.draw(full_arguments(tool)), tool, identity,
-                    tuple(f for f in facts if f is not None), reader):
-                reject()
-
     return {"fold": fold, "prefix": prefix}
 
 
 LONGER = "longer"
 """The prefix variant the law writes: the held identity with one character more."""
+VARIANTS = (*sorted(FOLDS), LONGER)
 
 
 def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: Tool, identity: str,
-         facts: tuple[Fact, ...], reader: Reader, kinds_written: dict[str, int] | None = None) -> bool:
+         facts: tuple[Fact, ...], reader: Reader, kinds_written: dict[str, int]) -> bool:
     """A write under a variant of `held`'s identity, then both asked for by their identities; whether
     `held` was lost to it."""
     key = held.args.get(identity)
@@ -80,12 +82,11 @@ def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: T
         example.checks.add(len(example.calls))
         own = tuple(t for t in own if t in shown(example.call(reader.tool, asked)))
     marker = example.run.marker()
-    kinds = sorted(FOLDS) if kind in FOLDS else [kind]
+    kinds = list(VARIANTS)
     # The kinds written least first, the drawn one first among them: a key whose schema refuses
     # spaces may still fold by case, and a store may fold by one kind alone.
     turned = kinds[kinds.index(kind):] + kinds[:kinds.index(kind)]
-    counts = kinds_written if kinds_written is not None else {}
-    tried = [(k, variant(key, k)) for k in sorted(turned, key=lambda k: counts.get(k, 0))] \
+    tried = [(k, variant(key, k)) for k in sorted(turned, key=lambda k: kinds_written.get(k, 0))] \
         if isinstance(key, str) else []
     kind, varied = next(((k, v) for k, v in tried if v is not None and identity_text(v) not in example.learned.used
                          and example.valid(tool, {**with_marker(drawn, marker), identity: v})), (kind, None))
@@ -93,12 +94,11 @@ def twin(example: Example, held: Held, kind: str, drawn: dict[str, Any], tool: T
         return False
     args = {**with_marker(drawn, marker), identity: varied}
     if not set(marks(args, marker)) - {identity}:
-        # Its only marked text is the identity, which the variant shares: a number of its own tells
-        # the two records apart (model.numbered does the same for the held record).
-        args = next((t for t in number_trials(tool, args, identity, number_of(marker)) if example.valid(tool, t)), args)
+        # Its only marked text is the identity, which the variant shares: a mark of its own elsewhere
+        # tells the two records apart (model.numbered does the same for the held record).
+        args = beside(tool, args, identity, marker) or args
     example.learned.used.add(identity_text(varied))
-    if kinds_written is not None:
-        kinds_written[kind] = kinds_written.get(kind, 0) + 1
+    kinds_written[kind] = kinds_written.get(kind, 0) + 1
     answer = example.call(tool, args)
     if not answer.ok:
         if kind in FOLDS:

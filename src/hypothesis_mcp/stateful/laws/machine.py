@@ -1305,10 +1305,18 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
         def read(self, held: Held, which: int) -> None:
             self.example.read(keyed[turned(which, len(keyed))], self.example.oldest(held))
 
-        @precondition(lambda self: bool(lookers) and not self.inert)
-        @rule(which=st.integers(0, max(0, len(lookers) - 1)))
+        @precondition(lambda self: bool(lookers or keyed) and not self.inert)
+        @rule(which=st.integers(0, max(0, len(lookers) + len(keyed) - 1)))
         def look(self, which: int) -> None:
-            self.example.look(*lookers[turned(which, len(lookers))])
+            """A step that only reads: a listing, a count, or a keyed read of the example's newest live
+            record. The search draws this rule most (it takes the fewest draws): keyed reads here are
+            as common as looks, where `read`, one rule among many, may go undrawn for a whole run."""
+            at = turned(which, len(lookers) + len(keyed))
+            live = [h for h in self.example.held if h.live]
+            if at < len(lookers):
+                self.example.look(*lookers[at])
+            elif live:
+                self.example.read(keyed[at - len(lookers)], self.example.oldest(live[-1]))
 
     for law in laws:
         for name, method in law(run).items():

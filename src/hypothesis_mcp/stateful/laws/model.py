@@ -94,9 +94,10 @@ def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fi
     Where texts carry the marker only in fields the tool does not require, a required number takes
     it too: a store that drops an optional field then shows a value lost, not the record gone (never
     a bare text there: a record of law 9 that names this one by its identity would show the marker).
-    Where only the identity carries it, a number takes it too (one inside an object among them): a
-    write under a variant of the identity (law 8) holds the same marked text, and only the number
-    tells the two records apart. Unchanged where a required text carries the marker, or nothing fits."""
+    Where only the identity carries it, a number takes it too (one inside an object among them), else
+    another text spelt bare (`beside`): a write under a variant of the identity (law 8) holds the same
+    marked text, and only that mark tells the two records apart. Where no field at the top takes it, one
+    inside an object does. Unchanged where a required text carries the marker, or nothing fits."""
     required = set(tool.input_schema.get("required") or ())
     placed = bool(tokens_of(args, marker))
     keyed = placed and not tokens_of({k: v for k, v in args.items() if k != keep}, marker)
@@ -114,9 +115,7 @@ def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fi
             if fits(tool, trial := {**args, name: number}):
                 return trial
     if keyed and keep is not None:
-        found = next((t for t in number_trials(tool, args, keep, mark) if fits(tool, t)), None)
-        if found is not None:
-            return found
+        return beside(tool, args, keep, marker) or args
     if placed:
         return args
     first = [keep] if keep is not None and keep in args and not fixed else []
@@ -124,8 +123,35 @@ def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fi
         if isinstance(args[name], str) and not (fixed and name == keep):
             for spelt in bare(marker):
                 if fits(tool, trial := {**args, name: spelt}):
-                    return trial
-    return args
+                    return (beside(tool, trial, keep, marker, spelt) or trial) if name == keep else trial
+    return beside(tool, args, keep or "", marker) or args
+
+
+def beside(tool: Tool, args: dict[str, Any], skip: str, marker: str, taken: str | None = None) -> dict[str, Any] | None:
+    """`args` with the marker in one field but `skip` (the identity) where none holds it yet: a number
+    (at the top or inside an object), else a patterned or short text (inside an object too) spelt bare,
+    in another spelling than `taken` (the identity's). A record marked only in its identity shares that
+    mark with a write under a variant of it (law 8), and one whose numbers and texts sit inside objects
+    is otherwise told apart by nothing. None where no field takes it."""
+    trials = number_trials(tool, args, skip, number_of(marker)) + [
+        t for spelt in bare(marker) if spelt != taken for t in text_trials(tool, args, skip, spelt)]
+    return next((t for t in trials if fits(tool, t)), None)
+
+
+def text_trials(tool: Tool, args: dict[str, Any], skip: str, text: str) -> list[dict[str, Any]]:
+    """`args` with `text` set in one text field the write may set, `skip` aside: one at its top, or
+    one an object's schema names (as watch.number_trials does for numbers)."""
+    trials = []
+    for name, schema in tool.properties.items():
+        if name == skip or not isinstance(schema, dict):
+            continue
+        if schema.get("type") == "string":
+            trials.append({**args, name: text})
+        elif schema.get("type") == "object" and isinstance(members := schema.get("properties"), dict):
+            inner = args[name] if isinstance(args.get(name), dict) else {}
+            trials += [{**args, name: {**inner, member: text}} for member, sub in members.items()
+                       if isinstance(sub, dict) and sub.get("type") == "string"]
+    return trials
 
 
 FRACTION = 0.125
@@ -162,7 +188,9 @@ def marks(args: dict[str, Any], marker: str) -> dict[str, str]:
     found.update({name: str(mark) for name, value in args.items()
                   if any(is_number(v) and v in (mark, mark + FRACTION)
                          for v in (value.values() if isinstance(value, dict) else [value]))})
-    found.update({name: value for name, value in args.items() if isinstance(value, str) and value in spelt})
+    found.update({name: text for name, value in args.items()
+                  for text in (value.values() if isinstance(value, dict) else [value])
+                  if isinstance(text, str) and text in spelt})
     return found
 
 

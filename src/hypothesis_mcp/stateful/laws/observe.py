@@ -121,6 +121,9 @@ def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> N
             continue
         if seen.role in CREATORS:
             found.creators.append((tool, seen))
+        elif seen.role == "update" and seen.identity is not None and seen.identity_fact is not None and \
+                removes_by_words(tool, seen.identity):
+            found.removers.append(Actor(tool, seen.identity, (fact, seen.identity_fact, removal_guess(tool))))
         elif seen.role in ("update", "delete") and seen.identity is not None and seen.identity_fact is not None:
             actor = Actor(tool, seen.identity, (fact, seen.identity_fact))
             (found.updaters if seen.role == "update" else found.removers).append(actor)
@@ -197,6 +200,21 @@ def guessed_updaters(found: Learned, watcher: Watcher) -> None:
                 break
 
 
+def removes_by_words(tool: Tool, identity: str) -> bool:
+    """A tool whose words or annotations say it may delete (and that does not send), taking nothing
+    but a record's identity. Shown changing the record yet not removing it, it is no update (it
+    writes no value): a removal the store did not carry out is what that looks like."""
+    return tool.is_destructive and "send" not in tool.reading.groups and set(tool.properties) == {identity}
+
+
+def removal_guess(tool: Tool) -> Fact:
+    """That the tool removes records: stated by its destructiveHint annotation, else a guess (a
+    finding that rests on it is at most low)."""
+    return deletes_fact(tool) if tool.destructive_hint is True else fact_guessed(
+        f"{tool.name} removes records", "its words or annotations say it may delete; "
+        "no experiment showed what it does")
+
+
 def guessed_removers(found: Learned, watcher: Watcher) -> None:
     """A tool no experiment placed that may delete by its words or annotations (never one that sends:
     it is called on no record unless the user names it) and takes nothing but a creator's identity:
@@ -211,10 +229,7 @@ def guessed_removers(found: Learned, watcher: Watcher) -> None:
         if tool.name in placed or not tool.is_destructive or tool.is_sending or not watcher.callable(tool):
             continue
         if len(tool.properties) == 1 and (arg := next(iter(tool.properties))) in identities:
-            fact = deletes_fact(tool) if tool.destructive_hint is True else fact_guessed(
-                f"{tool.name} removes records", "its words or annotations say it may delete; "
-                "no experiment showed what it does")
-            found.removers.append(Actor(tool, arg, (fact,)))
+            found.removers.append(Actor(tool, arg, (removal_guess(tool),)))
 
 
 def names_of(found: Learned, watcher: Watcher) -> set[str]:
