@@ -72,7 +72,7 @@ def serious(report: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 LAWS_PAIRS = [(0, "field-dropped"), (3, "refusal-side-effect"), (29, "evicts-silently"), (29, "page-skip"),
               (36, "evicts-silently"), (36, "reader-stale"), (45, "page-skip"), (46, "field-dropped"),
-              (137, "error-as-success"), (140, "read-mutates"), (185, "read-mutates")]
+              (137, "error-as-success"), (140, "read-mutates"), (185, "read-mutates"), (24, "refusal-side-effect")]
 """Seeds and classes graded with the laws machine on (probe config `laws: true`), bug and twin. Seed
 36's records hold a quantity of 1 to 5 and enumerations under a key of `[a-z0-9_-]{1,16}`: the only
 place for a marker is the key, spelt bare (stateful/laws/model.py `bare`); its count per status, taken
@@ -101,7 +101,11 @@ object beside the flag is read as the record. Seed 140's get consumes the record
 removing records, and only its name says it reads, so it is judged as a read (a low warning). Seed
 185's get moves the record to the end of a listing paged by a page number at a default size of ten
 (no page size in its widest call, and no bound the schema names a limit): its paging was learnt only
-once the store outgrew a page, and the move shows only on a read of a record older than another."""
+once the store outgrew a page, and the move shows only on a read of a record older than another. Seed
+24's update refused by its rule (pinned forbids a description) still sets what it named but the
+description: it needs updates, which the machine made four times a run while its listing came first
+in Hypothesis's order, and a refused patch naming the flag alone, which carries no marker, changes the
+record it named (law 2 on the update, not data lost by another write)."""
 
 
 def graded_laws(seed: int, flags: tuple[str, ...]) -> dict[str, Any]:
