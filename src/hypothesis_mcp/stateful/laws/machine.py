@@ -1291,15 +1291,9 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
             held = self.example.create(tool, seen.identity, data.draw(writes[tool.name]))
             return multiple() if held is None else held
 
-        @precondition(lambda self: bool(learned.updaters) and bool(self.bundle("records")) and not self.inert)
-        @rule(data=st.data())
-        def amend(self, data: st.DataObject) -> None:
-            """An update of a held record. Hypothesis draws the first rule of its order (no target, the
-            fewest arguments, then the name) in its simplest examples, the first two of every round, and
-            more often than any other after: with one draw and this name the update is that rule, so
-            those examples change their own records instead of reading one listing again and again."""
-            held = data.draw(self.records)
-            which = data.draw(st.integers(0, len(learned.updaters) - 1))
+        @precondition(lambda self: bool(learned.updaters) and not self.inert)
+        @rule(held=records, which=st.integers(0, max(0, len(learned.updaters) - 1)), data=st.data())
+        def update(self, held: Held, which: int, data: st.DataObject) -> None:
             actor = learned.updaters[turned(which, len(learned.updaters))]
             self.example.update(actor, held, data.draw(patches[actor.tool.name]))
 
