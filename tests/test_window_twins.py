@@ -16,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from helpers import ROOT, SERVE, engine, grading, hunting, summary
-from hypothesis_mcp.connection import Connection, Outcome, parse_target
+from hypothesis_mcp.connection import Connection, parse_target
 from hypothesis_mcp.results import Call, Report, Result
 from hypothesis_mcp.stateful.config import ProbeConfig
-from hypothesis_mcp.stateful.continuation import page_full
 from hypothesis_mcp.stateful.judge import ProbeFinding, reproduces
 from hypothesis_mcp.stateful.laws.confirm import confirmed
 from hypothesis_mcp.stateful.laws.laws import Breach, missing
@@ -95,33 +94,3 @@ def test_a_free_that_empties_another_locker_is_confirmed() -> None:
                       marker=lambda: f"hm0f0c5{next(count):03x}")
     assert found is not None and found.fresh and found.rule == "probe-delete-took-other"
     assert "writes_before" not in found.details
-
-
-def full_page(conn: Connection) -> Callable[[str, Outcome], bool]:
-    """As the probes judge a page full (ProbeRun.full_page)."""
-    tools = {t.name: t for t in conn.tools}
-    return lambda tool, answer: tool in tools and page_full(tools[tool], answer, least=2)
-
-
-def receipts_finding() -> ProbeFinding:
-    """Three receipts rung up, then the listing asked as it is by default: the third, past the first
-    page (two), is missing from it."""
-    calls = [Call("ring_up", {"cashier": f"hm0f0c6{i:03x}-cashier", "memo": f"hm0f0c6{i:03x}-memo"}) for i in range(3)]
-    return ProbeFinding("probe-data-lost", "ring_up", "receipts no longer shows a receipt", "high", "",
-                        calls=[*calls, Call("receipts", {})], expect={"contains_any": ["hm0f0c6002-memo"]})
-
-
-def test_a_record_missing_from_a_full_first_page_is_not_reproduced() -> None:
-    finding = receipts_finding()
-    with Connection(parse_target(store("tills", False))) as conn:
-        assert reproduces(finding, conn), "the first page leaves the third receipt out"
-    with Connection(parse_target(store("tills", False))) as conn:
-        assert not reproduces(finding, conn, full_page(conn)), "a full page of more is no loss"
-
-
-def test_a_record_missing_from_a_page_with_room_is_reproduced() -> None:
-    calls = [Call("ring_up", {"cashier": f"hm0f0c7{i:03x}-cashier", "memo": f"hm0f0c7{i:03x}-memo"}) for i in range(5)]
-    finding = ProbeFinding("probe-data-lost", "ring_up", "receipts no longer shows a receipt", "high", "",
-                           calls=[*calls, Call("receipts", {"per": 10})], expect={"contains_any": ["hm0f0c7000-memo"]})
-    with Connection(parse_target(store("tills", True))) as conn:
-        assert reproduces(finding, conn, full_page(conn)), "the till keeps only its newest four"

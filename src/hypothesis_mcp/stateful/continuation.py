@@ -71,15 +71,15 @@ def pages_after(call: Caller, reader: Tool, args: dict[str, Any], first: Outcome
     return _offsets(call, paging, args, served) if served else None
 
 
-def page_full(reader: Tool, answer: Outcome, least: int = 1) -> bool:
+def page_full(reader: Tool, answer: Outcome) -> bool:
     """An answer holding exactly as many records as an optional integer parameter of the reader
     defaults to or allows at most: it may be one full page of more, whatever that parameter is
-    called. `least` 2 leaves out a single record, which a page number's default of 1 would match."""
+    called."""
     sizes = {schema.get(k) for name, schema in reader.properties.items()
              if name not in reader.required and isinstance(schema, dict) and schema.get("type") == "integer"
              for k in ("default", "maximum")}
     served = _served(answer)
-    return served >= least and served in sizes
+    return served > 0 and served in sizes
 
 
 def _served(page: Outcome) -> int:

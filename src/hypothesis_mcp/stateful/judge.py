@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.connection import Connection
 from hypothesis_mcp.model.facts import Fact, allowed
 from hypothesis_mcp.results import Call, Check, RuleId
 from hypothesis_mcp.rules.bindings import Rebinder
 from hypothesis_mcp.rules.expectations import (
-    ContainsAny,
     Expectation,
     Unjudged,
     from_dict,
@@ -76,18 +74,11 @@ class ProbeFailure(AssertionError):
         self.__notes__ = without_library_lines(self.notes_added)
 
 
-def never(tool: str, answer: Outcome) -> bool:
-    return False
-
-
-def reproduces(finding: ProbeFinding, conn: Connection, full_page: Callable[[str, Outcome], bool] = never) -> bool:
+def reproduces(finding: ProbeFinding, conn: Connection) -> bool:
     """Replay the calls on `conn` (a fresh server) and see the last answer break the property. A call
     of the finding's own tool refused before the read that judges it shows nothing (premise_refused),
     nor does a read missing what only refused calls sent (premise_unstored): the failure rested on
-    their success, unless the finding is that a refused call changed something. Nor does a record
-    missing from a page as full as the reader's schema says a page gets (`full_page`, of the tool's
-    name and its answer): a replay of more writes than a page holds leaves the record to a later page
-    of a correct listing."""
+    their success, unless the finding is that a refused call changed something."""
     rebinder = Rebinder()
     outcomes = []
     for call in finding.calls:
@@ -102,6 +93,4 @@ def reproduces(finding: ProbeFinding, conn: Connection, full_page: Callable[[str
     previous = outcomes[-2] if len(outcomes) > 1 else None
     if finding.fresh and not expect.written_by([c.arguments for c in finding.calls[:-1]]):
         return False
-    if not outcomes or expect.holds(outcomes[-1], previous):
-        return False
-    return not (isinstance(expect, ContainsAny) and full_page(finding.calls[-1].tool, outcomes[-1]))
+    return bool(outcomes) and not expect.holds(outcomes[-1], previous)

@@ -10,7 +10,7 @@ from hypothesis.errors import Flaky
 from hypothesis.stateful import run_state_machine_as_test
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.connection import Connection, LearnedRefusal, Outcome
+from hypothesis_mcp.connection import Connection, LearnedRefusal
 from hypothesis_mcp.model.facts import Fact, fact_guessed, fact_shown, rests_on
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.profiles import Profile
@@ -25,7 +25,6 @@ from hypothesis_mcp.stateful.bounds import BoundCheck, builtin_relations, run_bo
 from hypothesis_mcp.stateful.calibrate import APPENDS, REPLACES, Calibration, calibrate, calibrated_readers
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
 from hypothesis_mcp.stateful.context import ProbeContext
-from hypothesis_mcp.stateful.continuation import page_full
 from hypothesis_mcp.stateful.deletes import delete_probes
 from hypothesis_mcp.stateful.fields import fields_probe
 from hypothesis_mcp.stateful.host import ProbeOutput
@@ -608,15 +607,10 @@ class ProbeRun:
             if found.fresh or self.reproduces(found):
                 yield smaller(replace(found, fresh=True), write, self.reproduces)
 
-    def full_page(self, tool: str, answer: Outcome) -> bool:
-        """A page of more than one record, as full as the tool's schema says a page gets."""
-        reader = next((t for t in self.tools if t.name == tool), None)
-        return reader is not None and page_full(reader, answer, least=2)
-
     def reproduces(self, finding: ProbeFinding) -> bool:
         conn = self.pool.acquire()
         try:
-            return reproduces(finding, conn, self.full_page)
+            return reproduces(finding, conn)
         finally:
             self.pool.release(conn)
 
