@@ -200,17 +200,11 @@ def guessed_updaters(found: Learned, watcher: Watcher) -> None:
                 break
 
 
-def may_remove(tool: Tool) -> bool:
-    """Its words or annotations say it may delete, and none says it sends: a tool that sends is
-    called on no record unless the user names it (`is_sending` also holds for delete words)."""
-    return tool.is_destructive and "send" not in tool.reading.groups
-
-
 def removes_by_words(tool: Tool, identity: str) -> bool:
-    """A tool that may remove (may_remove), taking nothing but a record's identity. Shown changing the
-    record yet not removing it, it is no update (it writes no value): a removal the store did not
-    carry out is what that looks like."""
-    return may_remove(tool) and set(tool.properties) == {identity}
+    """A tool whose words or annotations say it may delete (and that does not send), taking nothing
+    but a record's identity. Shown changing the record yet not removing it, it is no update (it
+    writes no value): a removal the store did not carry out is what that looks like."""
+    return tool.is_destructive and "send" not in tool.reading.groups and set(tool.properties) == {identity}
 
 
 def removal_guess(tool: Tool) -> Fact:
@@ -222,7 +216,8 @@ def removal_guess(tool: Tool) -> Fact:
 
 
 def guessed_removers(found: Learned, watcher: Watcher) -> None:
-    """A tool no experiment placed that may remove (may_remove) and takes nothing but a creator's identity:
+    """A tool no experiment placed that may delete by its words or annotations (never one that sends:
+    it is called on no record unless the user names it) and takes nothing but a creator's identity:
     a remover by guess (its removal may be what is broken, so the experiments
     could not show it). A finding that rests on it is at most low, unless its destructiveHint
     annotation declares that it deletes: the server then states it, as the removal probe reads it
@@ -231,7 +226,7 @@ def guessed_removers(found: Learned, watcher: Watcher) -> None:
     placed = {t.name for t, _ in found.creators} | {r.tool.name for r in found.readers} | {
         a.tool.name for a in (*found.removers, *found.updaters)}
     for tool in watcher.tools:
-        if tool.name in placed or not may_remove(tool) or not watcher.callable(tool):
+        if tool.name in placed or not tool.is_destructive or tool.is_sending or not watcher.callable(tool):
             continue
         if len(tool.properties) == 1 and (arg := next(iter(tool.properties))) in identities:
             found.removers.append(Actor(tool, arg, (removal_guess(tool),)))
