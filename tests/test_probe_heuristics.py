@@ -416,3 +416,13 @@ def test_a_shown_record_answering_an_error_later_is_lost() -> None:
     assert not expect.holds(missing)
     assert expect.holds(Outcome(kind="timeout"))
     assert from_dict({"contains_any": ["hm00000001-body"]}).holds(missing)
+
+
+def test_an_integer_past_double_precision_read_back_as_the_same_double_is_unchanged() -> None:
+    """A reader that holds a JSON number as a double (most do) shows 2**59 - 1 as 5.764607523034235e+17:
+    the same number to it, no normalisation; a value that moves as a double still does."""
+    from hypothesis_mcp.stateful.fidelity import change
+
+    assert change("miles", 2**59 - 1, float(2**59 - 1)) is None
+    moved = change("price", 12.125, 12.13)
+    assert moved is not None and moved.loss
