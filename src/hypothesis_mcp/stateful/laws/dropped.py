@@ -12,6 +12,7 @@ from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.rules.answers import blank, values_of
 from hypothesis_mcp.rules.text_records import Plain, nested_objects, text_records
+from hypothesis_mcp.stateful.laws.patching import defaulted
 from hypothesis_mcp.strategies.markers import MARKER
 
 
@@ -30,8 +31,7 @@ def dropped(answer: Outcome, asked: Any, key: str | None, values: dict[str, Any]
     props = writer.properties if writer is not None else {}
 
     def default(name: str, value: Any) -> bool:
-        spec = props.get(name)
-        return blank(value) or (isinstance(spec, dict) and "default" in spec and spec["default"] == value)
+        return blank(value) or defaulted(props.get(name), value)
 
     for record in _records(answer):
         if MARKER.search(str(record)) or not any(_same(v, asked) for v in record.values()):

@@ -41,7 +41,7 @@ from hypothesis_mcp.stateful.laws.laws import (
 )
 from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, marks, numbered, sent
 from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
-from hypothesis_mcp.stateful.laws.patching import defaults_dropped, required_left
+from hypothesis_mcp.stateful.laws.patching import defaulted, defaults_dropped, required_left
 from hypothesis_mcp.stateful.laws.room import crowded, make_room
 from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, stepper, walk
 from hypothesis_mcp.stateful.looking import Pager, joined, scalars
@@ -1210,11 +1210,6 @@ def claims_id(answer: Outcome, value: Any, held: Held) -> bool:
     return answer.ok and any(value in r.values() and any(
         r.get(k) == v for k, v in held.values.items() if v not in (None, "", [], {}, value) and not isinstance(v, bool))
         for r in found)
-
-
-def defaulted(schema: Any, value: Any) -> bool:
-    """The value is the default the field's schema declares (a store may leave it out)."""
-    return isinstance(schema, dict) and "default" in schema and schema["default"] == value
 
 
 def standalone(tokens: Iterable[str], others: list[str]) -> tuple[str, ...]:

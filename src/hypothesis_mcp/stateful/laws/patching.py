@@ -42,6 +42,11 @@ def defaults_dropped(creator: Tool | None, update: Tool, arg: str) -> Fact | Non
                         f"declare the defaults {creator.name}'s do, so leaving them out resets nothing", DEFAULTS)
 
 
+def defaulted(schema: Any, value: Any) -> bool:
+    """The value is the default the field's schema declares (a store may leave it out)."""
+    return isinstance(schema, dict) and "default" in schema and schema["default"] == value
+
+
 def default_of(schema: Any) -> Any:
     """The default a property's schema declares (None where it declares none, or null)."""
     return schema.get("default") if isinstance(schema, dict) else None
