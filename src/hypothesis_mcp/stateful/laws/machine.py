@@ -43,7 +43,7 @@ from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, mar
 from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
 from hypothesis_mcp.stateful.laws.patching import defaulted, defaults_dropped, required_left
 from hypothesis_mcp.stateful.laws.room import crowded, make_room
-from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, stepper, walk
+from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, read_on, stepper, walk
 from hypothesis_mcp.stateful.looking import Pager, joined, scalars
 from hypothesis_mcp.stateful.readers import read_only_fact
 from hypothesis_mcp.stateful.variants import FOLDED, folded
@@ -173,6 +173,16 @@ class Run:
                 self.pagings[name] = found
             self.tries[name] = self.tries.get(name, 0) + full
         return self.pagings.get(name)
+
+    def rest(self, conn: Connection, call: Call, first: Outcome) -> Outcome:
+        """The listing `call` read on `conn` (a fresh replay's server), read on past `first` as the
+        checks read its tail on the warm server: a replay may write more records than a first page
+        holds. A listing whose paging was not learned is its first page, as the checks read it."""
+        pager = self.learned.pagers.get(call.tool)
+        paging = pager[0] if pager is not None else self.pagings.get(call.tool)
+        if paging is None:
+            return first
+        return joined(read_on(lambda a: conn.call(call.tool, a), call.arguments, first, paging))
 
     def marker(self) -> str:
         self.count += 1
