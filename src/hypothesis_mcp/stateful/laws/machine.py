@@ -1068,17 +1068,18 @@ class Example:
         for name in sorted(before[0]):
             if name in sent_now or name not in held.values or any(name in r for r in records):
                 continue
-            # The record's token the read finds it by that a write of the field also carried: a replay
-            # judges the record by it.
-            token = next((t for t in held.token_list() if t not in held.shared and records_for(answer, t)
-                          and FieldShown(name, t).written_by(written)), None)
-            if token is None:
+            # The record's token the read finds it by, and one a write of the field carried (the move
+            # gave the record a new one): a replay judges the record by the first, written by the second.
+            found = [t for t in held.token_list() if t not in held.shared and records_for(answer, t)]
+            wrote = [t for t in (*held.token_list(), *sorted(held.stale)) if FieldShown(name, t).written_by(written)]
+            if not found or not wrote:
                 continue
+            expect = FieldShown(name, found[0], "" if found[0] in wrote else wrote[0])
             shown_before = fact_shown(f"{reader.tool.name} showed the record's {name} before {step.tool}'s call",
                                       calls=(self.calls[before[1]],), source="experiment")
             return [Breach(RENAME_LOST, step.tool, f"{step.tool} gave the record a new identity, and lost its "
                            f"{name}: {reader.tool.name} showed it before and shows the record without it now",
-                           FieldShown(name, token), at, (*step.facts, reader.fact, shown_before),
+                           expect, at, (*step.facts, reader.fact, shown_before),
                            details={"field": name, "written": held.values[name], "read": None})]
         return []
 
