@@ -7,25 +7,12 @@ machine.
 
 from __future__ import annotations
 
-from helpers import ROOT, SERVE, engine, grading, machine_finding, machine_findings
+from helpers import LawsAlone, machine_finding, machine_findings
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
-from hypothesis_mcp.results import Report
-from hypothesis_mcp.stateful.config import ProbeConfig
 
-_reports: dict[str | None, Report] = {}
-
-
-def dock(bug: str | None) -> list[str]:
-    return [*SERVE, str(ROOT / "tests/servers/dock_slots.py"), *(["--bug", bug] if bug else [])]
-
-
-def run(bug: str | None) -> Report:
-    """One grading run per server, the laws machine alone (its budget is per server)."""
-    if bug not in _reports:
-        _reports[bug] = engine(dock(bug), grading(max_examples=5), probes=True, allow_writes=True,
-                               allow_deletes=True, probe_config=ProbeConfig(laws="only"))
-    return _reports[bug]
+STORE = LawsAlone("tests/servers/dock_slots.py", deletes=True)
+dock, run = STORE.command, STORE.run
 
 
 def test_the_twin_draws_no_finding_of_the_machine() -> None:

@@ -8,26 +8,13 @@ whose references `bin-1` ... `bin-12` hold one another as prefixes, draws no fin
 
 from __future__ import annotations
 
-from helpers import ROOT, SERVE, engine, grading, machine_finding, machine_findings
+from helpers import LawsAlone, machine_finding, machine_findings
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
-from hypothesis_mcp.results import Report
-from hypothesis_mcp.stateful.config import ProbeConfig
 from hypothesis_mcp.strategies.markers import MARKER
 
-_reports: dict[str | None, Report] = {}
-
-
-def bins(bug: str | None) -> list[str]:
-    return [*SERVE, str(ROOT / "tests/servers/bin_registry.py"), *(["--bug", bug] if bug else [])]
-
-
-def run(bug: str | None) -> Report:
-    """One grading run per server, the laws machine alone (its budget is per server)."""
-    if bug not in _reports:
-        _reports[bug] = engine(bins(bug), grading(max_examples=5), probes=True, allow_writes=True,
-                               allow_deletes=True, probe_config=ProbeConfig(laws="only"))
-    return _reports[bug]
+STORE = LawsAlone("tests/servers/bin_registry.py", deletes=True)
+bins, run = STORE.command, STORE.run
 
 
 def test_the_twin_draws_no_finding_of_the_machine() -> None:
