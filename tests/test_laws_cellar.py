@@ -23,6 +23,7 @@ from hypothesis_mcp.stateful.laws.machine import Run
 from hypothesis_mcp.stateful.laws.observe import Learned
 from hypothesis_mcp.stateful.laws.tails import Stepper
 from hypothesis_mcp.stateful.looking import items
+from hypothesis_mcp.stateful.watch import rows
 
 _reports: dict[bool, Report] = {}
 
@@ -59,6 +60,14 @@ def test_a_row_whose_cell_holds_a_unicode_line_separator_stays_one_row() -> None
         for label, tasting in (("aa", "oak"), ("bb", "plum\x1cfig\u2028tar"), ("cc", "cedar")):
             assert conn.call("bottle_add", {"label": label, "tasting": tasting}).ok
         assert len(items(conn.call("bottles_list", {}))) == 3
+
+
+def test_a_key_value_reading_whose_value_holds_a_unicode_line_separator_reads_it_whole() -> None:
+    tasting = "plum\x1cfig\x85nut\u2028tar"
+    with Connection(parse_target(book(False))) as conn:
+        assert conn.call("bottle_add", {"label": "bb", "tasting": tasting}).ok
+        read = conn.call("bottle_get", {"label": "bb"})
+    assert rows(read)[f"tasting: {tasting}"] == 1, rows(read)
 
 
 def rest(argv: list[str]) -> Rest:

@@ -9,11 +9,11 @@ from hypothesis_mcp.connection.connection import (
     connect,
 )
 from hypothesis_mcp.connection.failure import LearnedRefusal
-from hypothesis_mcp.connection.outcome import Outcome
+from hypothesis_mcp.connection.outcome import Outcome, text_lines
 from hypothesis_mcp.connection.stdio import StdoutNoise
 from hypothesis_mcp.connection.target import Target, parse_target
 
 __all__ = [
     "CatalogError", "Connection", "Exchange", "LearnedRefusal", "Outcome", "ServerInfo", "Stats", "StdoutNoise",
-    "Target", "connect", "parse_target",
+    "Target", "connect", "parse_target", "text_lines",
 ]

@@ -29,6 +29,16 @@ def valid_error_code(code: int | None) -> bool:
     return code not in _RESERVED or code in _STANDARD_CODES or code in _SERVER_ERRORS
 
 
+def text_lines(text: str) -> list[str]:
+    """A server's text split into its lines at line feeds (`\n`, `\r\n`) only. `str.splitlines` also
+    breaks at characters a record's value may hold (\x1c, \x85, \u2028...), which would cut one
+    record's line or row in two."""
+    found = text.split("\n")
+    if found[-1] == "":
+        found.pop()
+    return [line.removesuffix("\r") for line in found]
+
+
 @dataclass
 class Outcome:
     """A result (content, structuredContent, isError), a JSON-RPC error, a timeout, a closed

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.connection import Outcome, text_lines
 
 MAX_VALUES = 24
 """At most this many candidates per parameter: the search draws among them uniformly."""
@@ -74,7 +74,7 @@ class Printed:
         if isinstance(data, (dict, list)):
             self._data(tool, data)
             return
-        lines = text.splitlines()
+        lines = text_lines(text)
         bare = [line.strip() for line in lines if line.strip()]
         if bare and all(len(b) <= MAX_TEXT and _TOKEN.fullmatch(b) for b in bare):
             # an answer that is only names, one a line (a listing's plain output): each is a value

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.connection import Outcome, text_lines
 
 
 def shown(outcome: Outcome) -> str:
@@ -50,7 +50,7 @@ def lines(outcome: Outcome) -> list[str]:
         strings = [v for v in outcome.structured.values() if isinstance(v, str)]
         if len(strings) == 1 and not text:
             text = strings[0]
-    return text.splitlines() if text else []
+    return text_lines(text)
 
 
 def held_with(outcome: Outcome, key: str, tokens: Iterable[str], whole: bool,
@@ -186,7 +186,7 @@ def _text_numbers(text: str) -> Iterator[tuple[str, float]]:
     while a line that shows a record's values before a number changes with the record and so is no
     one place. What follows a number (`1 note`, `2 notes`) leaves its place as it was."""
     seen: dict[str, int] = {}
-    for line in text.splitlines():
+    for line in text_lines(text):
         for m in NUMBER.finditer(line):
             place = NUMBER.sub("#", line[:m.end()]).strip()[:SHAPE]
             seen[place] = seen.get(place, 0) + 1

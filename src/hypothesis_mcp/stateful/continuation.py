@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.connection import Outcome, text_lines
 from hypothesis_mcp.rules.answers import items_of, shown, values_of
 from hypothesis_mcp.stateful.pages import Paging, paging_of
 from hypothesis_mcp.strategies import find_markers
@@ -152,7 +152,7 @@ def _scalars(answer: Outcome) -> list[tuple[str, Any]]:
     if values:
         return []
     return [(m["name"], int(m["value"]) if m["value"].isdigit() else m["value"])
-            for m in map(MEMBER_LINE.fullmatch, answer.text.splitlines()) if m and m["value"] != "null"]
+            for m in map(MEMBER_LINE.fullmatch, text_lines(answer.text)) if m and m["value"] != "null"]
 
 
 def _more(page: Outcome) -> bool:

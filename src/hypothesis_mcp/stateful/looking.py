@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.connection import Outcome
+from hypothesis_mcp.connection import Outcome, text_lines
 from hypothesis_mcp.rules.answers import shown
 
 MAX_PAGES = 25
@@ -81,7 +81,7 @@ def scalars(answer: Outcome) -> dict[str, Any]:
         found = holder(value)
         return {k: v for k, v in (found or {}).items()
                 if (isinstance(v, str) and v.strip()) or (isinstance(v, int) and not isinstance(v, bool))}
-    pairs = (LINE.match(line.strip()) for line in answer.text.splitlines() if not line.lstrip().startswith("|"))
+    pairs = (LINE.match(line.strip()) for line in text_lines(answer.text) if not line.lstrip().startswith("|"))
     return {m.group(1): scalar(m.group(2)) for m in pairs if m is not None and scalar(m.group(2)) is not None}
 
 
@@ -106,9 +106,8 @@ def items(answer: Outcome) -> list[Any]:
 
 def table(text: str) -> tuple[list[str], list[str], list[str]]:
     """A text's lines before its table's rows, the rows (header and separator left out), the lines
-    after. Rows end at line feeds only: a cell may hold a character `str.splitlines` also breaks at
-    (\x1c, \x85, \u2028...), and the row is still one."""
-    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    after."""
+    lines = text_lines(text)
     start = next((i for i, line in enumerate(lines) if line.lstrip().startswith("|")), None)
     if start is None or start + 1 >= len(lines) or not set(lines[start + 1].replace("|", "").strip()) <= set("-: "):
         return lines, [], []

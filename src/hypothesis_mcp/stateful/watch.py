@@ -57,7 +57,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hypothesis_mcp.catalog import Tool
-from hypothesis_mcp.connection import Connection, Outcome
+from hypothesis_mcp.connection import Connection, Outcome, text_lines
 from hypothesis_mcp.errors import SchemaError
 from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.model.profile import profile
@@ -328,7 +328,7 @@ def answer_values(outcome: Outcome, sent: dict[str, Any]) -> list[tuple[str, Any
     if isinstance(value, dict | list):
         walk(value, 0)
     else:
-        for line in outcome.text.splitlines():
+        for line in text_lines(outcome.text):
             if (match := LINE.match(line)) is not None:
                 found.append((match.group(1), plain(match.group(2))))
     kept = [(n, v) for n, v in dict.fromkeys(found) if json.dumps(v) not in sent_values and v not in ("", None)
@@ -1363,7 +1363,7 @@ def size(outcome: Outcome) -> int:
         walk(value, 0)
         if lists:
             return max(lists)
-    rows = [line for line in outcome.text.splitlines() if line.startswith("|")]
+    rows = [line for line in text_lines(outcome.text) if line.startswith("|")]
     if len(rows) >= 2 and set(rows[1].replace("|", "").strip()) <= set("-: "):
         return len(rows) - 2
     return marked(outcome)
@@ -1378,7 +1378,7 @@ def rows(outcome: Outcome) -> Counter[str]:
     """What a look shows, row by row in any order: its items (a listing's JSON items or table rows),
     else its lines."""
     found = [i if isinstance(i, str) else json.dumps(i, sort_keys=True) for i in items(outcome)]
-    return Counter(found or shown(outcome).splitlines())
+    return Counter(found or text_lines(shown(outcome)))
 
 
 def kept_rows(before: Outcome, after: Outcome, tokens: set[str]) -> bool:
