@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from hypothesis_mcp.stateful.laws.machine import Example
 
 TRIES = 3
-"""Spellings tried per reader where one holds a record the run wrote after all."""
+"""Turns of spelling tried per reader: a turn may leave no free spelling, or one that holds a record
+the run wrote after all."""
 
 
 def unwritten_reads(example: Example) -> list[Breach]:
