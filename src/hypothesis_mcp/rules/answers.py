@@ -228,8 +228,14 @@ def shaped_record(value: Any, asked: Iterable[str], members: Iterable[str],
     known = set(members)
     if not known:
         return None
-    return next((v for v in _enveloped(_unwrapped(value)) if _echoed(v, asked) and set(v) <= known
+    return next((v for v in records_under(value, asked) if set(v) <= known
                  and not any(v.get(f) is False for f in flags)), None)
+
+
+def records_under(value: Any, asked: Iterable[str]) -> list[dict[str, Any]]:
+    """The objects an answer shows under an id it was asked for, unwrapped as shaped_record reads
+    them: a stored record's own members, where a marked value sits deeper (in a nested object)."""
+    return [v for v in _enveloped(_unwrapped(value)) if _echoed(v, asked)]
 
 
 def _enveloped(value: Any) -> list[dict[str, Any]]:

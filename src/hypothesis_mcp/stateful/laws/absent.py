@@ -100,7 +100,7 @@ def absent_rules(run: Run) -> dict[str, Any]:
             example.spoiled = True
             return
         gone = [(r, i) for r, i, a in reads if r.kind == "key" and a.kind == "result" and not a.ok] or [
-            (r, i) for r, i, a in reads if r.kind == "list" and whole(example, r, a)]
+            (r, i) for r, i, a in reads if r.kind == "list" and example.whole(r, a)]
         if not gone or not answered_alike(answer, run.answers[actor.tool.name]):
             example.spoiled = True  # what the call did is not known: the example is judged no further
             return
@@ -242,10 +242,3 @@ def removal_facts(removers: list[Actor], held: Held) -> tuple[Any, ...]:
 def bin_read(example: Example, reader: Reader) -> Outcome:
     """A listing of removed records, asked for its widest page."""
     return example.call(reader.tool, example.learned.widest(reader.tool))
-
-
-def whole(example: Example, reader: Reader, answer: Outcome) -> bool:
-    """A listing that shows the whole store: no next page, not full, not a window the run saw."""
-    name = reader.tool.name
-    return answer.ok and not example.continues(reader, answer) and not example.full(reader.tool, answer) \
-        and name not in example.run.windows | example.unsized | example.tailed

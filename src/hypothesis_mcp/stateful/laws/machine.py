@@ -20,7 +20,15 @@ from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact, allowed, fact_guessed, fact_shown
 from hypothesis_mcp.model.profile import profile
 from hypothesis_mcp.results import Binding, Call, RuleId
-from hypothesis_mcp.rules.answers import blank, claimed_record, numbers_in, shaped_record, shown, values_of
+from hypothesis_mcp.rules.answers import (
+    blank,
+    claimed_record,
+    numbers_in,
+    records_under,
+    shaped_record,
+    shown,
+    values_of,
+)
 from hypothesis_mcp.rules.expectations import ContainsAny, FieldShown, FindsNothing, InOrder, NumberAt
 from hypothesis_mcp.rules.text_records import nested_objects, records_for, text_records
 from hypothesis_mcp.stateful.laws.dropped import dropped
@@ -44,6 +52,7 @@ from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader
 from hypothesis_mcp.stateful.laws.patching import defaulted, defaults_dropped, required_left
 from hypothesis_mcp.stateful.laws.room import crowded, make_room
 from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, read_on, stepper, walk
+from hypothesis_mcp.stateful.laws.unwritten import unwritten_reads
 from hypothesis_mcp.stateful.looking import Pager, joined, scalars
 from hypothesis_mcp.stateful.readers import read_only_fact
 from hypothesis_mcp.stateful.variants import FOLDED, folded
@@ -138,6 +147,8 @@ class Run:
     removals: dict[str, set[str]] = field(default_factory=dict)
     """Per creator, the removers whose successful removal of its records law 4 judged: the removal
     probe, which it retires under `laws: true`, runs only on the others."""
+    unwritten: set[str] = field(default_factory=set)
+    """Keyed readers asked for an identity no call wrote (unwritten.py): once per run."""
 
     def settle(self, example: Example) -> bool:
         """Before `example` reads anything: the records the example before it left are kept, and where
@@ -704,6 +715,7 @@ class Example:
                 removal = (held.removed[1],) if held.removed is not None else ()
                 breach.pinned = (held.at, *removal, *((step.at,) if step.at >= 0 else ()))
                 breaches.append(breach)
+        breaches += unwritten_reads(self)
         if step.kind == "read" and step.tool in {c.tool.name for c in self.learned.counters} and any(
                 b.rule == READ_CHANGED and b.tool == step.tool for b in breaches):
             breaches = self.counted(step.tool)
@@ -896,9 +908,9 @@ class Example:
                         flags := tuple(sorted(self.run.flags.get(reader.tool.name, ())))):
                     found.append(made_up(reader.tool.name, at, asked, (*step.facts, reader.fact), members, flags))
             return found
-        for reader, _, answer in readers:
+        for reader, at, answer in readers:
             if reader.kind == "key" and answer.ok:
-                for record in (r for t in tokens for r in records_for(answer, t)):
+                for record in self.records_read(reader, at, answer, tokens):
                     self.run.shapes.setdefault(reader.tool.name, set()).update(record)
                     trues = {k for k, v in record.items() if v is True and k not in self.written}
                     self.run.flags[reader.tool.name] = self.run.flags.get(reader.tool.name, trues) & trues
@@ -1169,6 +1181,17 @@ class Example:
                                ContainsAny(tokens, answered=True), at, (*step.facts, reader.fact))]
         return []
 
+    def records_read(self, reader: Reader, at: int, answer: Outcome, tokens: tuple[str, ...]) -> list[dict[str, Any]]:
+        """The records a keyed read of a live record showed: those holding its tokens, and the object
+        that carries the asked id around them (a token nested in an object of the record finds that
+        object, whose members are not the record's shape)."""
+        found = [r for t in tokens for r in records_for(answer, t)]
+        asked = self.calls[at].arguments.get(reader.arg) if reader.arg is not None else None
+        if asked is None:
+            return found
+        return found + [r for r in records_under(answer.value(), [str(asked)]) if r not in found
+                        and any(t in json.dumps(r, ensure_ascii=False) for t in tokens)]
+
     def found_refused(self, reader: Reader, held: Held, answer: Outcome) -> bool:
         """A keyed read of the identity a refused create sent that answers a success naming it, where
         the same read of an identity no call wrote (the identity reversed) answers a refusal. A refused
@@ -1197,6 +1220,11 @@ class Example:
         """The listing's answer names a next page: it is a window, whose size says nothing of the store's."""
         paging = self.run.paging(reader) if reader.kind == "list" else None
         return isinstance(paging, Pager) and scalars(answer).get(paging.member) is not None
+
+    def whole(self, reader: Reader, answer: Outcome) -> bool:
+        """A listing that shows the whole store: no next page, not full, not a window the run saw."""
+        return answer.ok and not self.continues(reader, answer) and not self.full(reader.tool, answer) \
+            and reader.tool.name not in self.run.windows | self.unsized | self.tailed
 
     def full(self, tool: Tool, answer: Outcome) -> bool:
         """A listing that answered as many records as the largest page it was asked for: a window
