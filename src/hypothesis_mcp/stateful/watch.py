@@ -28,7 +28,9 @@ it. On one fresh server, the experiments are:
    looker is a remover, and so is one after whose call a keyed reader shown for the record's store,
    which showed it before, refuses it (a looker may lag behind removals), or after whose call a
    count of the store moved back by one while every reader that showed the record shows it as
-   before and no looker shows anything new but the record (a listing of removed records): an update
+   before and no looker shows anything new but the record (a listing of removed records). A tool
+   that showed nothing on a record while no keyed reader of its store was known is tried once more
+   after the others, once one is (it may remove what every looker lags behind): an update
    changes what a reader shows; one whose call changed what a looker shows is a writer (an update);
    one that changed nothing and answered the record is a reader bound to that argument (asked for
    a second record, it answers that one and not the first).
