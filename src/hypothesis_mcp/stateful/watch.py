@@ -28,7 +28,9 @@ it. On one fresh server, the experiments are:
    looker is a remover, and so is one after whose call a keyed reader shown for the record's store,
    which showed it before, refuses it (a looker may lag behind removals), or after whose call a
    count of the store moved back by one while every reader that showed the record shows it as
-   before and no looker shows anything new but the record (a listing of removed records): an update
+   before and no looker shows anything new but the record (a listing of removed records). A tool
+   that showed nothing on a record while no keyed reader of its store was known is tried once more
+   after the others, once one is (it may remove what every looker lags behind): an update
    changes what a reader shows; one whose call changed what a looker shows is a writer (an update);
    one that changed nothing and answered the record is a reader bound to that argument (asked for
    a second record, it answers that one and not the first).
@@ -375,6 +377,12 @@ class Watcher:
         self.beside: dict[str, tuple[str, bool]] = {}
         """Per tool already tried on the records of the store listed nearest it (see reads_beside),
         that store and whether the tool answered its values."""
+        self.accepted: set[str] = set()
+        """The tools that answered a call of this run as a success."""
+        self.unsettled: dict[str, str] = {}
+        """Per tool no experiment placed that answered a call as a success, and that showed nothing on
+        a record of a store while no keyed reader of that store was known to ask for the record: that
+        store (see unsettle)."""
 
     def callable(self, tool: Tool) -> bool:
         return self.deletes or not may_delete(tool)
@@ -383,7 +391,10 @@ class Watcher:
 
     def call(self, tool: Tool, args: dict[str, Any]) -> Outcome:
         self.calls.append(Call(tool.name, json.loads(json.dumps(args))))
-        return self.conn.call(tool.name, args)
+        answer = self.conn.call(tool.name, args)
+        if answer.ok:
+            self.accepted.add(tool.name)
+        return answer
 
     def look(self) -> Snapshot:
         """A new snapshot, kept as the current one: each looker asked for its largest page, and walked
@@ -523,6 +534,7 @@ class Watcher:
         for tool in self.tools:
             if tool.required and self.seen[tool.name].role is None and self.callable(tool):
                 self.on_records(tool)
+        self.try_again()
         self.lookers_roles()
 
     def settle(self) -> None:
@@ -953,6 +965,27 @@ class Watcher:
                 break
         self.catch_up()
 
+    def unsettle(self, tool: Tool, record: Record, readable: list[tuple[Key, str]]) -> None:
+        """A tool that answered some call as a success and showed nothing on the record, while no keyed
+        reader of its store showed the record before: a removal every looker lags behind looks like
+        this (the accepted call, or an earlier one that named the record by chance, took it, and the
+        tool then refused it), and nothing could tell. The record may be gone, so no later experiment
+        takes it for a live one, and the tool is tried again once a reader is placed (try_again)."""
+        if self.seen[tool.name].role is None and tool.name in self.accepted and not readable:
+            record.alive = False
+            self.unsettled[tool.name] = record.tool
+
+    def try_again(self) -> None:
+        """Each unsettled tool tried once more on its store, once a later experiment showed a keyed
+        reader of that store: a removal that every looker lags behind shows only as that reader
+        refusing the record (see on_store), and the tool was tried before any reader was placed."""
+        for name, creator in self.unsettled.items():
+            if self.seen[name].role is None and any(
+                    other != name and seen.role == "read" and seen.acts_on == creator and seen.bindings
+                    for other, seen in self.seen.items()):
+                self.on_store(next(t for t in self.tools if t.name == name), creator)
+        self.catch_up()
+
     def catch_up(self) -> None:
         """A snapshot after refused calls that none followed yet, before another tool is judged."""
         if self.unlooked is not None:
@@ -1012,6 +1045,7 @@ class Watcher:
                     continue
                 self.catch_up()
                 self.search(tool, record)
+                self.unsettle(tool, record, readable[id(record)])
                 return False
             answered = self.answers_store(answer, args, creator)
             if answered:
@@ -1078,6 +1112,7 @@ class Watcher:
                 return answered
             else:
                 self.read(tool, record, taken, answer, self.calls[start:])
+                self.unsettle(tool, record, readable[id(record)])
                 return answered
             self.answer_id(record, taken, tool, calls)
             seen.acts_on = record.tool

@@ -100,11 +100,15 @@ def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fi
     Where only the identity carries it, a number takes it too (one inside an object among them), else
     another text spelt bare (`beside`): a write under a variant of the identity (law 8) holds the same
     marked text, and only that mark tells the two records apart. Where no field at the top takes it, one
-    inside an object does. Unchanged where a required text carries the marker, or nothing fits."""
+    inside an object does. A text inside an object that carries the marker marks that object, not the
+    record (a reader finds the object holding the marker): the record is marked at its top as though
+    no text carried it, and left as it is where nothing at its top takes the marker. Unchanged where a
+    required text at the top carries the marker, or nothing fits."""
     required = set(tool.input_schema.get("required") or ())
-    placed = bool(tokens_of(args, marker))
-    keyed = placed and not tokens_of({k: v for k, v in args.items() if k != keep}, marker)
-    if placed and not keyed and (not required or marked_in(args, marker, required)):
+    top = {k: v for k, v in args.items() if not isinstance(v, dict)}
+    placed = bool(tokens_of(top, marker))
+    keyed = placed and not tokens_of({k: v for k, v in top.items() if k != keep}, marker)
+    if placed and not keyed and (not required or marked_in(top, marker, required)):
         return args
     mark = number_of(marker)
     # A required field first, in the schema's order; only required ones where a text already carries the marker.
@@ -127,7 +131,7 @@ def numbered(tool: Tool, args: dict[str, Any], marker: str, keep: str | None, fi
             for spelt in bare(marker):
                 if fits(tool, trial := {**args, name: spelt}):
                     return (beside(tool, trial, keep, marker, spelt) or trial) if name == keep else trial
-    return beside(tool, args, keep or "", marker) or args
+    return args if tokens_of(args, marker) else beside(tool, args, keep or "", marker) or args
 
 
 def beside(tool: Tool, args: dict[str, Any], skip: str, marker: str, taken: str | None = None) -> dict[str, Any] | None:
