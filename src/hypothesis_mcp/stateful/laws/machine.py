@@ -1243,8 +1243,18 @@ def enums(learned: Learned) -> dict[str, list[Any]]:
             if isinstance(sub, dict) and isinstance(sub.get("enum"), list)}
 
 
+@dataclass(frozen=True)
+class Duty:
+    """A step the machine takes itself, not one Hypothesis draws: called after every example's first
+    record (with the example's draws), it decides whether to act (once a round, say). A check that
+    must run on every server that allows it is a duty: a rule is drawn only as the search's order of
+    rules and its draws happen to fall, which any other rule's change moves."""
+
+    act: Callable[[Any, st.DataObject], None]
+
+
 Law = Callable[[Run], dict[str, Any]]
-"""A law of its own module: the machine's rules it adds, by name."""
+"""A law of its own module: the machine's rules it adds, by name, and its duties (`Duty`)."""
 
 
 def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
@@ -1276,8 +1286,14 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
 
         @initialize(target=records, which=st.sampled_from(range(len(creators))), data=st.data())
         def begin(self, which: int, data: st.DataObject) -> Any:
-            """Every example starts with a record: a step of any other rule then has one to act on."""
-            return self.create(which, data) if not run.stop() and not self.inert else multiple()
+            """Every example starts with a record: a step of any other rule then has one to act on.
+            The laws' duties follow it."""
+            if run.stop() or self.inert:
+                return multiple()
+            held = self.create(which, data)
+            for duty in duties:
+                duty.act(self, data)
+            return held
 
         @precondition(lambda self: len(self.example.held) < MAX_RECORDS and not run.stop() and not self.inert)
         @rule(target=records, which=st.sampled_from(range(len(creators))), data=st.data())
@@ -1286,9 +1302,15 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
             held = self.example.create(tool, seen.identity, data.draw(writes[tool.name]))
             return multiple() if held is None else held
 
-        @precondition(lambda self: bool(learned.updaters) and not self.inert)
-        @rule(held=records, which=st.integers(0, max(0, len(learned.updaters) - 1)), data=st.data())
-        def update(self, held: Held, which: int, data: st.DataObject) -> None:
+        @precondition(lambda self: bool(learned.updaters) and bool(self.bundle("records")) and not self.inert)
+        @rule(data=st.data())
+        def amend(self, data: st.DataObject) -> None:
+            """An update of a held record. Hypothesis draws the first rule of its order (no target, the
+            fewest arguments, then the name) in its simplest examples, the first two of every round, and
+            more often than any other after: with one draw and this name the update is that rule, so
+            those examples change their own records instead of reading one listing again and again."""
+            held = data.draw(self.records)
+            which = data.draw(st.integers(0, len(learned.updaters) - 1))
             actor = learned.updaters[turned(which, len(learned.updaters))]
             self.example.update(actor, held, data.draw(patches[actor.tool.name]))
 
@@ -1317,7 +1339,11 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
             elif live:
                 self.example.read(keyed[at - len(lookers)], self.example.oldest(live[-1]))
 
+    duties: list[Duty] = []
     for law in laws:
         for name, method in law(run).items():
-            setattr(Laws, name, method)
+            if isinstance(method, Duty):
+                duties.append(method)
+            else:
+                setattr(Laws, name, method)
     return Laws
