@@ -78,7 +78,7 @@ def covering_rules(run: Run) -> dict[str, Any]:
         """Each listing is walked in the first example of every round (its first examples, while
         the walk judged nothing and tries are left): the law does not wait for the search to draw
         its rule, whose share moves with every other rule's."""
-        for reader in listers:
+        for reader in (r for r in listers if r.tool.properties):  # one that takes no argument has no pages
             name = reader.tool.name
             count = taken.get(name, 0)
             if not ready(machine) or (count > 0 and name in run.walked) or count >= LEARN_TRIES:
