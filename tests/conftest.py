@@ -50,16 +50,20 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 LONGEST_FIRST = (
-    "test_real_servers_stores.py", "test_probe_fields.py", "test_probe_learned.py", "test_real_servers.py",
-    "test_probe_renames.py", "test_probes.py", "test_ci_trust.py", "test_probe_agreeing.py", "test_rule_verdicts.py",
+    "test_laws_storegen.py", "test_real_servers_stores.py", "test_probe_fields.py", "test_probe_learned.py",
+    "test_real_servers.py", "test_probe_renames.py", "test_probes.py", "test_ci_trust.py", "test_probe_agreeing.py",
+    "test_rule_verdicts.py",
     "test_probe_deletes.py", "test_pytest_plugin.py", "test_probe_variety.py", "test_real_servers_sandboxed.py",
-    "test_laws_storegen.py", "test_probe_laws_vault.py", "test_scorecard.py", "test_cli.py", "test_effect_failure.py",
+    "test_probe_laws_vault.py", "test_scorecard.py", "test_cli.py", "test_effect_failure.py",
     "test_strategies_hard_schemas.py", "test_error_as_success.py", "test_refusal_styles.py", "test_pytest_fleet.py",
     "test_smoke.py", "test_robustness.py",
     "test_crashes.py", "test_draws_stable.py", "test_readme_run.py", "test_surface_causes.py",
     "test_strategies_invalid.py", "test_workers.py", "test_tool_selection.py", "test_strategies_valid.py",
 )
 """The costliest test files, most test-seconds first (measured, docs/performance.md "The suite").
+test_laws_storegen (about 40 grading runs of storegen servers, an estimated 700-900 s of one worker
+from the CI logs' durations) is the longest file by far: handed out fourteenth, after some 1,200 s of
+the files above it, it started about 600 s into a 1,300-1,400 s run and could end last; it goes first.
 test_scorecard, the hard schemas' draws and the 8-10 s files at the end were, in alphabetical
 order, handed out among the very last; test_probe_laws_vault and test_cli (a 27 s and a 24 s test in
 the last CI log's slowest 15) after the files listed; test_refusal_styles and test_pytest_fleet (15 s

@@ -188,6 +188,25 @@ class LawsStores:
         return self.kept[(name, bug)]
 
 
+@dataclass
+class LawsAlone:
+    """A test server (`--bug NAME`, none for its correct twin) graded once per module and side by the
+    laws machine alone, at five examples (its budget is per server)."""
+
+    script: str
+    deletes: bool = False
+    kept: dict[str | None, Report] = field(default_factory=dict)
+
+    def command(self, bug: str | None) -> list[str]:
+        return [*SERVE, str(ROOT / self.script), *(["--bug", bug] if bug else [])]
+
+    def run(self, bug: str | None) -> Report:
+        if bug not in self.kept:
+            self.kept[bug] = engine(self.command(bug), grading(max_examples=5), probes=True, allow_writes=True,
+                                    allow_deletes=self.deletes, probe_config=ProbeConfig(laws="only"))
+        return self.kept[bug]
+
+
 _shared: dict[str, Report] = {}
 SHARED_RUNS: Path | None = None
 """A folder every pytest process of one session sees (conftest.py sets it): the reports of

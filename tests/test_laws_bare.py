@@ -10,27 +10,14 @@ from __future__ import annotations
 
 import re
 
-from helpers import ROOT, SERVE, engine, grading, machine_finding, machine_findings, results
+from helpers import LawsAlone, machine_finding, machine_findings, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
-from hypothesis_mcp.results import Report
-from hypothesis_mcp.stateful.config import ProbeConfig
 
 BARE = re.compile(r"HM[0-9A-F]{8}")
 """The marker in capitals: the spelling the tag's pattern admits."""
-_reports: dict[str | None, Report] = {}
-
-
-def lockers(bug: str | None) -> list[str]:
-    return [*SERVE, str(ROOT / "tests/servers/parcel_lockers.py"), *(["--bug", bug] if bug else [])]
-
-
-def run(bug: str | None) -> Report:
-    """One grading run per server, the laws machine alone (its budget is per server)."""
-    if bug not in _reports:
-        _reports[bug] = engine(lockers(bug), grading(max_examples=5), probes=True, allow_writes=True,
-                               probe_config=ProbeConfig(laws="only"))
-    return _reports[bug]
+STORE = LawsAlone("tests/servers/parcel_lockers.py")
+lockers, run = STORE.command, STORE.run
 
 
 def test_the_twin_draws_no_medium_or_high_finding() -> None:

@@ -7,25 +7,13 @@ server on the buggy store and not on its twin, which draws no finding of the mac
 
 from __future__ import annotations
 
-from helpers import ROOT, SERVE, engine, grading, machine_finding, machine_findings
+from helpers import LawsAlone, machine_finding, machine_findings
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
-from hypothesis_mcp.results import Report
-from hypothesis_mcp.stateful.config import ProbeConfig
 
 BUG = "glaze-forgotten"
-_reports: dict[str | None, Report] = {}
-
-
-def kiln(bug: str | None) -> list[str]:
-    return [*SERVE, str(ROOT / "tests/servers/kiln_log.py"), *(["--bug", bug] if bug else [])]
-
-
-def run(bug: str | None) -> Report:
-    if bug not in _reports:
-        _reports[bug] = engine(kiln(bug), grading(max_examples=5), probes=True, allow_writes=True,
-                               probe_config=ProbeConfig(laws="only"))
-    return _reports[bug]
+STORE = LawsAlone("tests/servers/kiln_log.py")
+kiln, run = STORE.command, STORE.run
 
 
 def test_the_field_never_kept_is_found_on_the_write_and_replays_only_on_the_buggy_store() -> None:

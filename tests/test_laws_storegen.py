@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from helpers import shared_run
+from helpers import hunting, shared_run
 from hypothesis_mcp.connection import parse_target
+from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Result
 from hypothesis_mcp.stateful.config import ProbeConfig
@@ -73,7 +74,8 @@ def serious(report: dict[str, Any]) -> list[tuple[str, str, str]]:
 LAWS_PAIRS = [(0, "field-dropped"), (3, "refusal-side-effect"), (29, "evicts-silently"), (29, "page-skip"),
               (36, "evicts-silently"), (36, "reader-stale"), (45, "page-skip"), (46, "field-dropped"),
               (137, "error-as-success"), (140, "read-mutates"), (185, "read-mutates"), (48, "delete-noop"),
-              (53, "read-mutates"), (187, "key-fold"), (24, "refusal-side-effect")]
+              (53, "read-mutates"), (187, "key-fold"), (163, "reader-stale"),
+              (178, "write-ignored"), (24, "refusal-side-effect")]
 """Seeds and classes graded with the laws machine on (probe config `laws: true`), bug and twin. Seed
 36's records hold a quantity of 1 to 5 and enumerations under a key of `[a-z0-9_-]{1,16}`: the only
 place for a marker is the key, spelt bare (stateful/laws/model.py `bare`); its count per status, taken
@@ -108,15 +110,26 @@ it changing records, and as it takes nothing but the id and its name says it del
 by guess (a low warning). Seed 53's records hold their numbers inside an object under a code no marker
 spelling fits: the marker's number goes inside the object (stateful/laws/model.py `beside`), and its
 get, shown removing records, is judged as a read. Seed 187's records are marked only in their key: a
-bare spelling in a short text inside an object tells a write under the key's variant apart (law 8). Seed
-24's update refused by its rule (pinned forbids a description) still sets what it named but the
+bare spelling in a short text inside an object tells a write under the key's variant apart (law 8).
+Seed 163's count misses removals until the next create brings it up to date: in the experiments the
+create after a removal (and after a removal of a record no marker told apart) moved it by none, so no
+experiment showed it counting and the guess of a count took only the records made right after another
+(a low warning). Seed 178's create answers a second write under a held id as a success and keeps the
+first record: law 10 drew that write's values unmarked where the only free text is optional (its
+draws left the marker to chance), and a write with no marked value judged nothing; it is marked as the
+machine's own writes are.
+Seed 24's update refused by its rule (pinned forbids a description) still sets what it named but the
 description: it needs updates, which the machine made about six times a run while its listing came
 first in Hypothesis's order, and a refused patch naming the flag alone, which carries no marker,
 changes the record it named (law 2 on the update, not data lost by another write)."""
 
 
-def graded_laws(seed: int, flags: tuple[str, ...]) -> dict[str, Any]:
-    report = shared_run(command(seed, flags=flags), smoke=True, probes=True, allow_writes=True,
+def graded_laws(seed: int, flags: tuple[str, ...], profile: Profile | None = None) -> dict[str, Any]:
+    """A grading run with the laws machine on (its own examples per server, whatever the profile's
+    examples per effect machine). The pairs' bugs run on `helpers.hunting` (two examples per effect
+    machine instead of eight: seed 3's bug made 2,087 calls instead of 3,781, each bug's finding the
+    same); the twins keep the grading profile, since eight clean examples are what a twin asserts."""
+    report = shared_run(command(seed, flags=flags), profile, smoke=True, probes=True, allow_writes=True,
                         allow_deletes=True, timeout=10, probe_config=ProbeConfig(laws=True))
     return report.to_dict()
 
@@ -124,7 +137,8 @@ def graded_laws(seed: int, flags: tuple[str, ...]) -> dict[str, Any]:
 @pytest.mark.parametrize(("seed", "bug_class"), LAWS_PAIRS)
 def test_the_laws_machine_finds_the_bug_and_keeps_the_twin_clean(seed: int, bug_class: str) -> None:
     flags = ("--bug", bug_class)
-    pair = judge(seed, describe(seed, flags)["bug"], graded_laws(seed, flags), graded_laws(seed, (*flags, "--correct")))
+    pair = judge(seed, describe(seed, flags)["bug"], graded_laws(seed, flags, hunting()),
+                 graded_laws(seed, (*flags, "--correct")))
     assert pair.found, pair.looser
     assert serious_alarms([pair]) == []
 

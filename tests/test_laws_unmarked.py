@@ -10,28 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import ROOT, SERVE, engine, grading, machine_finding, machine_findings, results
+from helpers import LawsAlone, machine_finding, machine_findings, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
-from hypothesis_mcp.results import Report
-from hypothesis_mcp.stateful.config import ProbeConfig
 from hypothesis_mcp.stateful.watch import NUMBERED
 
 FOUND = [("peak-dropped", "log_reading", "probe-value-changed"),
          ("forget-listed", "forget_reading", "probe-delete-kept")]
-_reports: dict[str | None, Report] = {}
-
-
-def meters(bug: str | None) -> list[str]:
-    return [*SERVE, str(ROOT / "tests/servers/meter_log.py"), *(["--bug", bug] if bug else [])]
-
-
-def run(bug: str | None) -> Report:
-    """One grading run per server, the laws machine alone (its budget is per server)."""
-    if bug not in _reports:
-        _reports[bug] = engine(meters(bug), grading(max_examples=5), probes=True, allow_writes=True,
-                               allow_deletes=True, probe_config=ProbeConfig(laws="only"))
-    return _reports[bug]
+STORE = LawsAlone("tests/servers/meter_log.py", deletes=True)
+meters, run = STORE.command, STORE.run
 
 
 def test_the_twin_draws_no_medium_or_high_finding() -> None:

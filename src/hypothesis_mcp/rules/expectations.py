@@ -268,10 +268,12 @@ class FieldEquals(Expectation):
 @dataclass(frozen=True)
 class FieldShown(Expectation):
     """The record the read shows (the object, or the text record, holding `marker`) has `field`:
-    a value written under it is not left out."""
+    a value written under it is not left out. `written`: the token the write of the field carried,
+    where a later call gave the record `marker` (a move) and the write's own token left it."""
 
     field: str
     marker: str
+    written: str = ""
     key: ClassVar[str] = "field_shown"
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
@@ -281,10 +283,12 @@ class FieldShown(Expectation):
         return not records or any(self.field in r for r in records)
 
     def written_by(self, arguments: list[dict[str, Any]]) -> bool:
-        return any(self.field in a and self.marker in json.dumps(a, ensure_ascii=False) for a in arguments)
+        sent = [(a, json.dumps(a, ensure_ascii=False)) for a in arguments]
+        return any(self.field in a and (self.written or self.marker) in text for a, text in sent) \
+            and any(self.marker in text for _, text in sent)
 
     def to_dict(self) -> dict[str, Any]:
-        return {self.key: self.field, "marker": self.marker}
+        return {self.key: self.field, "marker": self.marker, **({"written": self.written} if self.written else {})}
 
 
 @dataclass(frozen=True)
@@ -631,7 +635,7 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return NoRecordFor(tuple(str(a) for a in data[NoRecordFor.key]), tuple(data.get("members", ())),
                            tuple(data.get("flags", ())))
     if FieldShown.key in data:
-        return FieldShown(data[FieldShown.key], str(data.get("marker", "")))
+        return FieldShown(data[FieldShown.key], str(data.get("marker", "")), str(data.get("written", "")))
     if FieldKept.key in data:
         return FieldKept(data[FieldKept.key], str(data.get("marker", "")), str(data.get("witness", "")))
     if AtMost.key in data:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hypothesis_mcp.connection import Connection
+from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact, allowed
 from hypothesis_mcp.results import Call, Check, RuleId
 from hypothesis_mcp.rules.bindings import Rebinder
 from hypothesis_mcp.rules.expectations import (
+    ContainsAny,
     Expectation,
     Unjudged,
     from_dict,
@@ -18,6 +20,10 @@ from hypothesis_mcp.rules.expectations import (
     rebound,
 )
 from hypothesis_mcp.stateful.frames import without_library_lines
+
+Rest = Callable[[Connection, Call, Outcome], Outcome]
+"""The whole listing a read's answer is the first page of, read on to its end on the same server
+(the answer itself where the read is no listing that continues)."""
 
 
 @dataclass
@@ -74,15 +80,18 @@ class ProbeFailure(AssertionError):
         self.__notes__ = without_library_lines(self.notes_added)
 
 
-def reproduces(finding: ProbeFinding, conn: Connection) -> bool:
+def reproduces(finding: ProbeFinding, conn: Connection, rest: Rest | None = None) -> bool:
     """Replay the calls on `conn` (a fresh server) and see the last answer break the property. A call
     of the finding's own tool refused before the read that judges it shows nothing (premise_refused),
     nor does a read missing what only refused calls sent (premise_unstored): the failure rested on
-    their success, unless the finding is that a refused call changed something."""
+    their success, unless the finding is that a refused call changed something. With `rest`, a record
+    said missing from a listing is looked for on its later pages too: a replay may write more records
+    than its first page holds, and a correct listing shows the rest on the next."""
     rebinder = Rebinder()
     outcomes = []
+    last: Call | None = None
     for call in finding.calls:
-        call = rebinder.before(call)
+        last = call = rebinder.before(call)
         outcomes.append(conn.call(call.tool, call.arguments))
         rebinder.after(call, outcomes[-1])
     steps = list(zip(finding.calls, outcomes, strict=True))
@@ -93,4 +102,7 @@ def reproduces(finding: ProbeFinding, conn: Connection) -> bool:
     previous = outcomes[-2] if len(outcomes) > 1 else None
     if finding.fresh and not expect.written_by([c.arguments for c in finding.calls[:-1]]):
         return False
-    return bool(outcomes) and not expect.holds(outcomes[-1], previous)
+    if last is None or expect.holds(outcomes[-1], previous):
+        return False
+    return not (rest is not None and isinstance(expect, ContainsAny)
+                and expect.holds(rest(conn, last, outcomes[-1]), previous))

@@ -106,8 +106,9 @@ def items(answer: Outcome) -> list[Any]:
 
 def table(text: str) -> tuple[list[str], list[str], list[str]]:
     """A text's lines before its table's rows, the rows (header and separator left out), the lines
-    after."""
-    lines = text.splitlines()
+    after. Rows end at line feeds only: a cell may hold a character `str.splitlines` also breaks at
+    (\x1c, \x85, \u2028...), and the row is still one."""
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
     start = next((i for i, line in enumerate(lines) if line.lstrip().startswith("|")), None)
     if start is None or start + 1 >= len(lines) or not set(lines[start + 1].replace("|", "").strip()) <= set("-: "):
         return lines, [], []

@@ -28,7 +28,7 @@ from hypothesis_mcp.stateful.context import ProbeContext
 from hypothesis_mcp.stateful.deletes import delete_probes
 from hypothesis_mcp.stateful.fields import fields_probe
 from hypothesis_mcp.stateful.host import ProbeOutput
-from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, reproduces
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, Rest, reproduces
 from hypothesis_mcp.stateful.keys import choose_key
 from hypothesis_mcp.stateful.laws.confirm import LAWS_BASIS
 from hypothesis_mcp.stateful.laws.probe import Reach, laws_probe
@@ -607,10 +607,10 @@ class ProbeRun:
             if found.fresh or self.reproduces(found):
                 yield smaller(replace(found, fresh=True), write, self.reproduces)
 
-    def reproduces(self, finding: ProbeFinding) -> bool:
+    def reproduces(self, finding: ProbeFinding, rest: Rest | None = None) -> bool:
         conn = self.pool.acquire()
         try:
-            return reproduces(finding, conn)
+            return reproduces(finding, conn, rest)
         finally:
             self.pool.release(conn)
 

@@ -100,6 +100,9 @@ class Move:
     step: int
     delta: dict[str, float]
     creator: str
+    unseen: bool = False
+    """A looker showed a change between the move before and this one (another call's doing, that no
+    record made or removed explains): a number that lags behind may catch up with it here."""
 
 
 @dataclass(frozen=True)
@@ -349,6 +352,8 @@ class Watcher:
         self.shown_alive: dict[str, Call] = {}
         self.shown_removed: dict[str, Call] = {}
         self.moves: dict[str, list[Move]] = {t.name: [] for t in self.lookers}
+        self.moved_to: dict[str, Outcome] = {}
+        """What the lookers answered after the latest move."""
         self.changed: set[str] = set()
         self.snap = Snapshot()
         self.look_calls: list[Call] = []
@@ -766,10 +771,13 @@ class Watcher:
 
     def moved(self, before: dict[str, Outcome], after: dict[str, Outcome], step: int, creator: str) -> None:
         """How each looker's numbers moved with one record of `creator` made (+1) or removed (-1)."""
+        unseen = any(name in before and before[name].ok and prior.ok and shown(before[name]) != shown(prior)
+                     for name, prior in self.moved_to.items())
         for name in self.moves:
             if name in before and name in after and before[name].ok and after[name].ok:
                 old, new = numbers_in(before[name]), numbers_in(after[name])
-                self.moves[name].append(Move(step, {p: new[p] - old[p] for p in new if p in old}, creator))
+                self.moves[name].append(Move(step, {p: new[p] - old[p] for p in new if p in old}, creator, unseen))
+        self.moved_to = {name: after[name] for name in self.moves if name in after}
 
     def identity(self, tool: Tool) -> None:
         """Vary each candidate alone: a second write that shares only it with a live record."""

@@ -43,7 +43,7 @@ from hypothesis_mcp.stateful.laws.model import LIVE, REFUSED, REMOVED, Held, mar
 from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader, identity_text, search_field
 from hypothesis_mcp.stateful.laws.patching import defaulted, defaults_dropped, required_left
 from hypothesis_mcp.stateful.laws.room import crowded, make_room
-from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, stepper, walk
+from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, read_on, stepper, walk
 from hypothesis_mcp.stateful.looking import Pager, joined, scalars
 from hypothesis_mcp.stateful.readers import read_only_fact
 from hypothesis_mcp.stateful.variants import FOLDED, folded
@@ -173,6 +173,16 @@ class Run:
                 self.pagings[name] = found
             self.tries[name] = self.tries.get(name, 0) + full
         return self.pagings.get(name)
+
+    def rest(self, conn: Connection, call: Call, first: Outcome) -> Outcome:
+        """The listing `call` read on `conn` (a fresh replay's server), read on past `first` as the
+        checks read its tail on the warm server: a replay may write more records than a first page
+        holds. A listing whose paging was not learned is its first page, as the checks read it."""
+        pager = self.learned.pagers.get(call.tool)
+        paging = pager[0] if pager is not None else self.pagings.get(call.tool)
+        if paging is None:
+            return first
+        return joined(read_on(lambda a: conn.call(call.tool, a), call.arguments, first, paging))
 
     def marker(self) -> str:
         self.count += 1
@@ -340,6 +350,8 @@ class Example:
         answer = self.call(tool, args)
         held = Held.written(tool.name, args, marker, answer, LIVE if answer.ok else REFUSED)
         held.at = len(self.calls) - 1
+        if not held.tokens and answer.ok:
+            self.own_id(held)
         self.refused += not answer.ok
         if answer.ok:
             self.accepted.append(held)
@@ -363,6 +375,20 @@ class Example:
         facts = tuple(f for f in (creator.fact,) if f is not None)
         self.check(Step("create" if answer.ok else "refused", tool.name, held, facts))
         return held if answer.ok else None
+
+    def own_id(self, held: Held) -> None:
+        """A record whose write could carry no marker (no text, numbers bounded below the marker's)
+        is told apart by the id its write's answer gave it, where the experiments showed a tool taking
+        that member to act on or read a record: a text no other record of the run holds, nor is held
+        in another's (an id a number or a text holds by chance, a bare number, tells nothing)."""
+        takes = {a.arg for a in (*self.learned.removers, *self.learned.updaters)} | {
+            r.field for r in self.learned.readers if r.kind == "key" and r.field}
+        others = [str(v) for h in (*self.run.left, *self.held) for _, v in h.ids]
+        for member, value in held.ids:
+            if member in takes and isinstance(value, str) and len(value) >= 3 and not value.strip().isdigit() \
+                    and not any(value in o or o in value for o in others):
+                held.tokens[member] = value
+                return
 
     def try_readers(self, held: Held) -> None:
         """Each keyed read by guess not tried yet, asked for the record just written: one that shows
@@ -942,6 +968,10 @@ class Example:
             held.shown.add(name)
             mark = marking(answer, held)
             diffs = differing(answer, mark, held.values, self.enums)
+            if mine and step.moved:
+                found += self.left_behind(step, held, reader, answer, mark, at)
+            if mark is not None:
+                held.fields[name] = (frozenset(k for r in records_for(answer, mark) for k in r if k in held.values), at)
             if not diffs:
                 held.agreed.add(name)
             elif not mine and name not in held.agreed:
@@ -1033,6 +1063,35 @@ class Example:
                       FieldShown(name, mark), at, (*step.facts, *facts, reader.fact),
                       confidence="medium" if facts[0].shown else allowed("high", facts),
                       details={"field": name, "written": given[name], "read": None})
+
+    def left_behind(self, step: Step, held: Held, reader: Reader, answer: Outcome, mark: str | None,
+                    at: int) -> list[Breach]:
+        """Law 11 on a field the move's call did not send that this reader showed on the record before
+        the move and leaves out now (a field dropped, not reset: `differing` judges only the fields a
+        record shows). The reader's two reads show it, each of the same record."""
+        before = held.fields.get(reader.tool.name)
+        records = records_for(answer, mark) if mark is not None else []
+        if before is None or not records:
+            return []
+        sent_now = self.calls[step.at].arguments
+        written = [c.arguments for c in self.calls[:step.at]]
+        for name in sorted(before[0]):
+            if name in sent_now or name not in held.values or any(name in r for r in records):
+                continue
+            # The record's token the read finds it by, and one a write of the field carried (the move
+            # gave the record a new one): a replay judges the record by the first, written by the second.
+            found = [t for t in held.token_list() if t not in held.shared and records_for(answer, t)]
+            wrote = [t for t in (*held.token_list(), *sorted(held.stale)) if FieldShown(name, t).written_by(written)]
+            if not found or not wrote:
+                continue
+            expect = FieldShown(name, found[0], "" if found[0] in wrote else wrote[0])
+            shown_before = fact_shown(f"{reader.tool.name} showed the record's {name} before {step.tool}'s call",
+                                      calls=(self.calls[before[1]],), source="experiment")
+            return [Breach(RENAME_LOST, step.tool, f"{step.tool} gave the record a new identity, and lost its "
+                           f"{name}: {reader.tool.name} showed it before and shows the record without it now",
+                           expect, at, (*step.facts, reader.fact, shown_before),
+                           details={"field": name, "written": held.values[name], "read": None})]
+        return []
 
     def set_by(self, step: Step, shown_value: Any) -> bool:
         """The value a field reads back is one the step's call sent (as it was, or holding its marker)."""

@@ -32,6 +32,9 @@ class Held:
     shown: set[str] = field(default_factory=set)
     agreed: set[str] = field(default_factory=set)
     """The readers that showed every field as last written."""
+    fields: dict[str, tuple[frozenset[str], int]] = field(default_factory=dict)
+    """Per reader, the written fields it last showed on the record, and where that read is among the
+    example's calls: a field it showed that a later read leaves out was lost, not never displayed."""
     ids: list[tuple[str, Any]] = field(default_factory=list)
     at: int = 0
     """Where the write that made it (or was refused) is among the example's calls."""

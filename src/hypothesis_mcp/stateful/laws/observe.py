@@ -18,7 +18,7 @@ from hypothesis_mcp.rules.answers import numbers_in
 from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.deletes import deletes_fact
 from hypothesis_mcp.stateful.looking import Pager
-from hypothesis_mcp.stateful.watch import CREATORS, TEXT, Seen, Watcher, counter, draw_all, may_delete, size
+from hypothesis_mcp.stateful.watch import CREATORS, TEXT, Move, Seen, Watcher, counter, draw_all, may_delete, size
 
 
 @dataclass(frozen=True)
@@ -167,18 +167,30 @@ def search_field(reader: Reader, args: dict[str, Any], tokens: dict[str, str]) -
 def guessed_counters(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> None:
     """A tool no experiment placed whose number moved by one with each record made but not back
     with a removal: a count by guess (a removal it misses may be what is broken, so the experiments
-    could not show it counts). A finding that rests on it is at most low."""
+    could not show it counts). Where it lags behind removals until the next write, the record made
+    after a removal or another change moves it by more or less than one: then only the records made
+    right after another are its moves. A finding that rests on it is at most low."""
     for tool in watcher.tools:
         moves = watcher.moves.get(tool.name, [])
         seen = watcher.seen.get(tool.name)
         if (seen is not None and seen.role is not None) or not any(m.step < 0 for m in moves):
             continue
-        tally = counter([m for m in moves if m.step > 0], watcher.alike())
         numbers = numbers_in(first[tool.name]) if tool.name in first and first[tool.name].ok else {}
-        if tally is not None and (fresh := numbers.get(tally.path)) is not None:
-            fact = fact_guessed(f"{tool.name} counts records: its {tally.path} moved by one with each record made",
-                                "no removal moved it back, so no experiment showed that it counts")
-            found.counters.append(Counter(tool, tally.path, fact, fresh, numbers, tally.counts, tally.apart))
+        for made, how in (([m for m in moves if m.step > 0], "with each record made"),
+                          (in_a_row(moves), "with each record made right after another")):
+            tally = counter(made, watcher.alike())
+            if tally is not None and (fresh := numbers.get(tally.path)) is not None:
+                fact = fact_guessed(f"{tool.name} counts records: its {tally.path} moved by one {how}",
+                                    "no removal moved it back, so no experiment showed that it counts")
+                found.counters.append(Counter(tool, tally.path, fact, fresh, numbers, tally.counts, tally.apart))
+                break
+
+
+def in_a_row(moves: list[Move]) -> list[Move]:
+    """The records made with no removal and no other change between them and the move before: a
+    number that lags behind removals catches up at the next record made, by more or less than one."""
+    return [m for before, m in zip([None, *moves], moves, strict=False)
+            if m.step > 0 and not m.unseen and (before is None or before.step > 0)]
 
 
 def guessed_updaters(found: Learned, watcher: Watcher) -> None:

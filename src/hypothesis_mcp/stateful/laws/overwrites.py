@@ -15,6 +15,7 @@ refused call is."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from hypothesis import strategies as st
@@ -30,7 +31,7 @@ from hypothesis_mcp.stateful.laws.laws import Breach, shows
 from hypothesis_mcp.stateful.laws.machine import Duty, Example, Run, Step
 from hypothesis_mcp.stateful.laws.model import REFUSED, Held
 from hypothesis_mcp.stateful.laws.observe import Actor, Reader, search_field
-from hypothesis_mcp.stateful.watch import full_arguments, tokens_of
+from hypothesis_mcp.stateful.watch import all_marked, full_arguments, tokens_of
 from hypothesis_mcp.strategies import with_marker
 from hypothesis_mcp.strategies.markers import MARKER
 
@@ -71,7 +72,9 @@ def overwrite_rules(run: Run) -> dict[str, Any]:
     def overwritten(example: Example, held: Held, data: st.DataObject) -> None:
         """A write of new values under `held`'s identity, through the tool that wrote it."""
         if held.tool in ignoring:
-            kept_first(example, ignoring[held.tool], held, data.draw(full_arguments(ignoring[held.tool].tool)))
+            tool = ignoring[held.tool].tool
+            kept_first(example, ignoring[held.tool], held,
+                       data.draw(full_arguments(tool).map(partial(all_marked, tool))))
             return
         actor = writers.get(held.tool)
         if actor is None or not held.live or held.value_of(actor.arg) is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 
 from hypothesis.errors import Flaky
 from hypothesis.stateful import run_state_machine_as_test
@@ -97,7 +98,8 @@ def laws_probe(host: ProbeHost, allow_deletes: bool, reach: Reach | None = None)
                 tried.add((*key, steps))
                 run.quiet.add(key)
                 pool.expect(REPLAYS)
-                finding = confirmed(breach, calls, checks, host.reproduces, reads, marker=run.marker)
+                finding = confirmed(breach, calls, checks, partial(host.reproduces, rest=run.rest), reads,
+                                    marker=run.marker)
                 if finding is None:
                     host.fresh_missed += 1
                     run.missed.setdefault(key, set()).add(steps)

@@ -5,7 +5,9 @@ example began (walked through the member its answer names the next page by, or t
 takes, read as an offset or a page); the records an example writes, changes and removes are all from
 there on, so each check reads the first page and the tail, and judges them as one listing.
 
-A fresh replay reads the first page alone: there the store holds only its reproduction's records."""
+A fresh replay's read is its first page, where the store holds only its reproduction's records; a
+record it said missing is looked for on the pages after it too (`read_on`): a reproduction may write
+more records than a first page holds."""
 
 from __future__ import annotations
 
@@ -134,6 +136,20 @@ def walk(call: Caller, base: dict[str, Any], start: dict[str, Any], paging: Page
         answer = call(args)
         if not answer.ok:
             return []
+        pages.append(answer)
+        args = following_args(base, args, answer, paging)
+    return pages
+
+
+def read_on(call: Caller, base: dict[str, Any], first: Outcome, paging: Pager | Stepper) -> list[Outcome]:
+    """`first`, the page `base` asked for, and the pages after it to the end (at most MAX_PAGES; those
+    before one that failed)."""
+    pages = [first]
+    args = following_args(base, base, first, paging) if first.ok else None
+    while args is not None and len(pages) < MAX_PAGES:
+        answer = call(args)
+        if not answer.ok:
+            break
         pages.append(answer)
         args = following_args(base, args, answer, paging)
     return pages
