@@ -511,6 +511,7 @@ class Example:
             return
         refused = Held.written(actor.tool.name, args, marker, answer, REFUSED)
         refused.ids, refused.args, refused.at = held.ids, {**held.args, **args}, len(self.calls) - 1
+        refused.amends = True
         if refused.tokens:
             self.held.append(refused)
         self.check(Step("refused", actor.tool.name, refused, actor.facts))
@@ -747,7 +748,7 @@ class Example:
         """The records the example added net that the counter was shown to count (refused writes a
         reader showed stored among them); None where the example changed records of a creator the
         experiments showed it neither counting nor leaving alone: that number is not known."""
-        leaked = [self.held[i].tool for i in self.leaked]
+        leaked = [self.held[i].tool for i in self.leaked if not self.held[i].amends]
         if {*self.delta, *leaked} - counter.counts - counter.apart:
             return None
         return sum(self.delta.get(c, 0) for c in counter.counts) + sum(t in counter.counts for t in leaked)
@@ -757,7 +758,8 @@ class Example:
         records it counts, held or not (a series' writes, law 7's), and every refused write a reader
         showed stored. None may be shrunk away while the number still counts it, and a write it
         does not count may go."""
-        leaked = {self.held[i].at for i in self.leaked if self.held[i].tool in counter.counts}
+        leaked = {self.held[i].at for i in self.leaked if self.held[i].tool in counter.counts
+                  and not self.held[i].amends}
         return tuple(sorted({at for at, creator in self.moved_at.items() if creator in counter.counts} | leaked))
 
     def by_value(self, counter: Counter, answer: Outcome, start: int) -> list[Breach]:
