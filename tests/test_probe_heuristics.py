@@ -426,3 +426,13 @@ def test_an_integer_past_double_precision_read_back_as_the_same_double_is_unchan
     assert change("miles", 2**59 - 1, float(2**59 - 1)) is None
     moved = change("price", 12.125, 12.13)
     assert moved is not None and moved.loss
+
+
+def test_an_integer_past_the_largest_double_is_compared_not_crashed_on() -> None:
+    """float() of an integer past 1.8e308 raises: a store that reads such a number back otherwise has
+    lost it, and one that reads it back whole has not."""
+    from hypothesis_mcp.stateful.fidelity import change
+
+    moved = change("count", 10**400, 10**400 + 1)
+    assert moved is not None and moved.loss
+    assert change("count", 10**400, 10**400) is None

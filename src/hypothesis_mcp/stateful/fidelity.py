@@ -154,8 +154,6 @@ def _compare(name: str, written: Any, read: Any, token: str, typed: Enums | None
              member: str | None = None) -> Change | None:
     if written == read and (type(written) is type(read) or (is_number(written) and is_number(read))):
         return None
-    if is_number(written) and is_number(read) and float(written) == float(read):
-        return None  # one JSON number to a reader that holds it as a double (an integer past 2**53)
     if typed is not None and isinstance(written, bool) and read is not None:
         return _flag(name, written, read, token)
     if typed is not None and isinstance(written, str) and written in typed.get(member or name, ()):
@@ -179,8 +177,10 @@ def _compare(name: str, written: Any, read: Any, token: str, typed: Enums | None
     if is_number(written):
         try:
             same = float(read) == float(written)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             same = False
+        if same and is_number(read):
+            return None  # one JSON number to a reader that holds it as a double (an integer past 2**53)
         if same:
             return Change(name, written, read, token, False, f"{name!r} {written!r} read back as {read!r}")
         return Change(name, written, read, token, True, f"{name!r}: value {written!r} read back as {read!r}")

@@ -142,14 +142,7 @@ def walk(call: Caller, base: dict[str, Any], start: dict[str, Any], paging: Page
 
 
 def read_on(call: Caller, base: dict[str, Any], first: Outcome, paging: Pager | Stepper) -> list[Outcome]:
-    """`first`, the page `base` asked for, and the pages after it to the end (at most MAX_PAGES; those
-    before one that failed)."""
-    pages = [first]
-    args = following_args(base, base, first, paging) if first.ok else None
-    while args is not None and len(pages) < MAX_PAGES:
-        answer = call(args)
-        if not answer.ok:
-            break
-        pages.append(answer)
-        args = following_args(base, args, answer, paging)
-    return pages
+    """`first`, the page `base` asked for, and the pages after it to the end (`walk`: `first` alone
+    where a later page failed)."""
+    following = following_args(base, base, first, paging) if first.ok else None
+    return [first, *(walk(call, base, following, paging) if following is not None else [])]
