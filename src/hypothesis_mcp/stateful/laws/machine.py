@@ -718,7 +718,7 @@ class Example:
             now = numbers_in(answer).get(counter.path)
             began = self.start.get(counter.tool.name)
             if now is not None and began is not None and answer.ok and now != began + delta:
-                breach = miscounted(counter.tool.name, counter.path, len(self.calls) - 1, counter.fresh,
+                breach = miscounted(counter.tool.name, counter.path, len(self.calls) - 1, self.moves(counter),
                                     delta, now, began + delta, (counter.fact,))
                 breach.pinned = self.counting(counter)
                 if self.unchanged(asked, listed):
@@ -752,6 +752,18 @@ class Example:
         if {*self.delta, *leaked} - counter.counts - counter.apart:
             return None
         return sum(self.delta.get(c, 0) for c in counter.counts) + sum(t in counter.counts for t in leaked)
+
+    def moves(self, counter: Counter) -> NumberAt:
+        """What a replay expects of `counter`: its fresh number, moved by each call of a creator it
+        counts that the replay's server accepts (one under a name written before makes none) and by
+        each accepted call of a tool that removed such a record here. The replay's calls are counted,
+        not this example's: a write the warm server refused (a full store) is made on a fresh one, and
+        a reproduction that drops a write expects one record fewer."""
+        adds = tuple(sorted(counter.counts))
+        names = {t.name: seen.identity or "" for t, seen in self.learned.creators}
+        takes = {self.calls[at].tool for at, creator in self.moved_at.items()
+                 if creator in counter.counts and self.calls[at].tool != creator}
+        return NumberAt(counter.path, counter.fresh, adds, tuple(names.get(a, "") for a in adds), tuple(sorted(takes)))
 
     def counting(self, counter: Counter) -> tuple[int, ...]:
         """The calls the number a replay expects of `counter` counts: every write and removal of the
