@@ -38,11 +38,14 @@ class Replay:
 
 
 def judge_last(result: Result, outcome: Outcome, output_schema: dict[str, Any] | None,
-               previous: Outcome | None = None, rebinder: Rebinder | None = None) -> tuple[bool, str]:
+               previous: Outcome | None = None, rebinder: Rebinder | None = None,
+               steps: list[tuple[Call, Outcome]] | None = None) -> tuple[bool, str]:
     """(still fails, why) for the last call of a reproduction, by the rule that failed; with the ids
-    the replay's server made in place of the run's (`rebinder`), as the run's own confirmation judges."""
+    the replay's server made in place of the run's (`rebinder`), and settled on the replay's calls
+    and answers (`steps`: a count counts what they made), as the run's own confirmation judges."""
     expect = expectation_for(result, output_schema)
     expect = rebound(expect, rebinder) if rebinder is not None else expect
+    expect = expect.settled(steps) if steps is not None else expect
     broke = not expect.holds(outcome, previous)
     return broke, _why(expect, outcome, broke, result.kind == "probe")
 
@@ -127,7 +130,7 @@ def _judge(result: Result, steps: list[tuple[Call, Outcome]], conn: Connection,
     """(still fails, why, cannot confirm) for a reproduction's answers, by the rule that failed."""
     last = steps[-1][0]
     previous = steps[-2][1] if len(steps) > 1 else None
-    still_fails, verdict = judge_last(result, steps[-1][1], schema, previous, rebinder)
+    still_fails, verdict = judge_last(result, steps[-1][1], schema, previous, rebinder, steps)
     if (still_fails and result.kind == "probe" and result.tool and result.rule != "probe-refusal-changed-state"
             and premise_refused(steps, result.tool)):
         return False, (f"the server refused a call of {result.tool} before the last: nothing it did is left "

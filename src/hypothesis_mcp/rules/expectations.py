@@ -63,6 +63,11 @@ class Expectation:
         wrote."""
         return True
 
+    def settled(self, steps: list[tuple[Call, Outcome]]) -> Expectation:
+        """The expectation on a replay's own calls and answers (a count counts what the replay's
+        writes made, not what the run's did)."""
+        return self
+
 
 # Expectations about a single call --------------------------------------------------------------
 
@@ -576,13 +581,45 @@ class NumberAt(Expectation):
 
     path: str
     value: float
+    adds: tuple[str, ...] = ()
+    """Tools each of whose calls that a replay's server accepts makes one record the number counts:
+    `value` is then the number before any call, and the replay's accepted calls move it (`settled`).
+    A refused call counts none, so a reproduction expects what the calls it keeps made."""
+    keys: tuple[str, ...] = ()
+    """For each of `adds`, the argument naming the record it writes ("" where none does): an accepted
+    call under a name an earlier accepted call wrote replaces that record and makes none."""
+    takes: tuple[str, ...] = ()
+    """Tools each of whose accepted calls removes one record the number counts."""
     key: ClassVar[str] = "number_at"
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
         return not answer.ok or numbers_in(answer).get(self.path, self.value) == self.value
 
     def to_dict(self) -> dict[str, Any]:
-        return {self.key: self.path, "value": self.value}
+        moves = {"adds": list(self.adds), "keys": list(self.keys), "takes": list(self.takes)} \
+            if self.adds or self.takes else {}
+        return {self.key: self.path, "value": self.value, **moves}
+
+    def settled(self, steps: list[tuple[Call, Outcome]]) -> Expectation:
+        if not self.adds and not self.takes:
+            return self
+        named = dict(zip(self.adds, self.keys, strict=False))
+        live: set[tuple[str, str]] = set()
+        net = 0
+        for call, outcome in steps[:-1]:
+            if not outcome.ok:
+                continue
+            if call.tool in named:
+                arg = named[call.tool]
+                value = call.arguments.get(arg) if arg else None
+                name = None if value is None else (call.tool, json.dumps(value, sort_keys=True))
+                net += name is None or name not in live
+                live.update({name} if name is not None else set())
+            elif call.tool in self.takes:
+                net -= 1
+                sent = {json.dumps(v, sort_keys=True) for v in call.arguments.values()}
+                live = {n for n in live if n[1] not in sent}
+        return NumberAt(self.path, self.value + net)
 
 
 @dataclass(frozen=True)
@@ -626,7 +663,8 @@ def from_dict(data: dict[str, Any]) -> Expectation:
         return Moved(str(data[Moved.key]), str(data.get("new", "")), tuple(data.get("tokens", ())),
                      bool(data.get("carried")), bool(data.get("whole")))
     if NumberAt.key in data:
-        return NumberAt(str(data[NumberAt.key]), float(data.get("value", 0)))
+        return NumberAt(str(data[NumberAt.key]), float(data.get("value", 0)), tuple(data.get("adds", ())),
+                        tuple(data.get("keys", ())), tuple(data.get("takes", ())))
     if ContainsAny.key in data:
         return ContainsAny(tuple(data[ContainsAny.key]), bool(data.get("answered")))
     if FieldEquals.key in data:

@@ -95,7 +95,7 @@ def reproduces(finding: ProbeFinding, conn: Connection, rest: Rest | None = None
         outcomes.append(conn.call(call.tool, call.arguments))
         rebinder.after(call, outcomes[-1])
     steps = list(zip(finding.calls, outcomes, strict=True))
-    expect = rebound(finding.expectation, rebinder)
+    expect = rebound(finding.expectation, rebinder).settled(steps)
     if finding.rule != "probe-refusal-changed-state" and (
             premise_refused(steps, finding.tool) or premise_unstored(steps, expect)):
         return False

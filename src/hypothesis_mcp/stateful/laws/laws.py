@@ -148,10 +148,12 @@ def changed_by_read(tool: str, at: int, facts: tuple[Fact, ...]) -> Breach:
                   "time: the first call changed the record it read", SameAnswer(), at, facts)
 
 
-def miscounted(tool: str, path: str, at: int, fresh: float, delta: int, seen: float, expected: float,
+def miscounted(tool: str, path: str, at: int, fresh: NumberAt, delta: int, seen: float, expected: float,
                facts: tuple[Fact, ...]) -> Breach:
+    """A count that moved otherwise than the example's records; `fresh` is what a replay expects (the
+    fresh number, moved by the replay's own accepted writes and removals)."""
     return Breach("probe-count-wrong", tool, f"{tool}'s {path} moved by {seen - (expected - delta):g} while the "
-                  f"example added and removed {delta:+d} record(s) net", NumberAt(path, fresh + delta), at, facts,
+                  f"example added and removed {delta:+d} record(s) net", fresh, at, facts,
                   details={"path": path, "expected_change": delta, "shown": seen, "expected": expected})
 
 

@@ -44,6 +44,9 @@ class Held:
     """The fields the last update named, as they were before it."""
     shared: set[str] = field(default_factory=set)
     """Its tokens another record holds (a reference to it): they show where that record shows."""
+    amends: bool = False
+    """A refused call on a record already held (an update, or a write under its identity): stored
+    after all, it changed that record and made none."""
 
     @staticmethod
     def written(tool: str, args: dict[str, Any], marker: str, answer: Outcome, state: str = LIVE) -> Held:

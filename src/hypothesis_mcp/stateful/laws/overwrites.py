@@ -28,7 +28,7 @@ from hypothesis_mcp.rules.answers import NUMBER
 from hypothesis_mcp.rules.expectations import ContainsAny, ShowsNone
 from hypothesis_mcp.rules.text_records import text_records
 from hypothesis_mcp.stateful.laws.laws import Breach, shows
-from hypothesis_mcp.stateful.laws.machine import Example, Run, Step
+from hypothesis_mcp.stateful.laws.machine import Duty, Example, Run, Step
 from hypothesis_mcp.stateful.laws.model import REFUSED, Held
 from hypothesis_mcp.stateful.laws.observe import Actor, Reader, search_field
 from hypothesis_mcp.stateful.watch import all_marked, full_arguments, tokens_of
@@ -50,19 +50,35 @@ def overwrite_rules(run: Run) -> dict[str, Any]:
                 for tool, seen in run.learned.creators
                 if seen.overwrite == "ignored" and seen.identity is not None and seen.overwrite_fact is not None}
 
+    taken: list[bool] = []
+    """Whether the machine overwrote a record itself this round (first_overwrite)."""
+
     @precondition(lambda machine: bool(writers or ignoring) and not machine.inert and not run.stop())
     @rule(held=Bundle("records"), data=st.data())
     def overwrite(machine: Any, held: Held, data: st.DataObject) -> None:
+        overwritten(machine.example, held, data)
+
+    def first_overwrite(machine: Any, data: st.DataObject) -> None:
+        """The first example of every round that holds a record of such a creator overwrites it:
+        the law does not wait for the search to draw its rule, whose share moves with every other
+        rule's."""
+        if taken or machine.inert or run.stop():
+            return
+        held = next((h for h in machine.example.held if h.live and (h.tool in writers or h.tool in ignoring)), None)
+        if held is not None:
+            taken.append(True)
+            overwritten(machine.example, held, data)
+
+    def overwritten(example: Example, held: Held, data: st.DataObject) -> None:
         """A write of new values under `held`'s identity, through the tool that wrote it."""
         if held.tool in ignoring:
             tool = ignoring[held.tool].tool
-            kept_first(machine.example, ignoring[held.tool], held,
+            kept_first(example, ignoring[held.tool], held,
                        data.draw(full_arguments(tool).map(partial(all_marked, tool))))
             return
         actor = writers.get(held.tool)
         if actor is None or not held.live or held.value_of(actor.arg) is None:
             return
-        example: Example = machine.example
         old, at, first = dict(held.values), len(example.calls), held.at
         example.update(actor, held, data.draw(full_arguments(actor.tool)))
         if held.live and not example.spoiled and at < len(example.calls) and example.calls[at].tool == held.tool:
@@ -73,7 +89,7 @@ def overwrite_rules(run: Run) -> dict[str, Any]:
             for reader in (r for r in example.learned.readers if r.kind == "search"):
                 kept_old(example, reader, held, old, (first, at), actor.facts)
 
-    return {"overwrite": overwrite}
+    return {"overwrite": overwrite, "first_overwrite": Duty(first_overwrite)}
 
 
 def kept_old(example: Example, reader: Reader, held: Held, old: dict[str, Any], writes: tuple[int, int],

@@ -13,6 +13,7 @@ passed over while another is left."""
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from hypothesis import strategies as st
@@ -22,9 +23,10 @@ from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.results import Call, RuleId
 from hypothesis_mcp.rules.expectations import FailsAsError
 from hypothesis_mcp.stateful.laws.laws import Breach
-from hypothesis_mcp.stateful.laws.machine import Example, Run, Step
+from hypothesis_mcp.stateful.laws.machine import Duty, Example, Run, Step
 from hypothesis_mcp.stateful.laws.model import REMOVED, Held
 from hypothesis_mcp.stateful.laws.observe import Actor
+from hypothesis_mcp.stateful.watch import all_marked, full_arguments
 
 AGAIN: RuleId = "probe-delete-again-succeeded"
 LAW_4: tuple[RuleId, ...] = ("probe-delete-kept", "probe-delete-took-other", AGAIN)
@@ -54,12 +56,34 @@ def removals_rules(run: Run) -> dict[str, Any]:
         again, would only leave each example that calls it unjudged."""
         return any((r, actor.tool.name) in run.quiet and (r, actor.tool.name) not in run.missed for r in LAW_4)
 
+    taken: list[bool] = []
+    """Whether the machine removed a record beside another itself this round (first_removal)."""
+
     @precondition(lambda machine: bool(learned.removers) and not machine.inert)
     @rule(held=consumes(Bundle("records")), which=st.integers(0, max(0, len(learned.removers) - 1)))
     def remove(machine: Any, held: Held, which: int) -> None:
+        removed(machine.example, held, which)
+
+    def first_removal(machine: Any, data: st.DataObject) -> None:
+        """The first example of every round whose record a remover not yet found broken takes writes
+        a second record of the same creator and removes the first: a removal that takes another
+        record shows only where another is held, which the search's draws leave to chance."""
+        example: Example = machine.example
+        held = next((h for h in example.held if h.live), None)
+        if taken or held is None or machine.inert or run.stop() or example.spoiled:
+            return
+        maker = next((t for t, _ in learned.creators if t.name == held.tool), None)
+        seen = next((s for t, s in learned.creators if t.name == held.tool), None)
+        if maker is None or seen is None or not any(
+                held.value_of(a.arg) is not None and not judged(a) for a in learned.removers):
+            return
+        taken.append(True)
+        if example.create(maker, seen.identity, data.draw(full_arguments(maker).map(partial(all_marked, maker)))):
+            removed(example, held, 0)
+
+    def removed(example: Example, held: Held, which: int) -> None:
         """The machine's removal (the same draws), through a remover that takes the record and is not yet
         found broken where there is one, then the same call again."""
-        example: Example = machine.example
         takes = [a for a in learned.removers if held.value_of(a.arg) is not None and not judged(a)] or [
             a for a in learned.removers if held.value_of(a.arg) is not None] or learned.removers
         actor = takes[(which + run.examples) % len(takes)]
@@ -82,4 +106,4 @@ def removals_rules(run: Run) -> dict[str, Any]:
         elif answer.ok:
             example.check(Step("remove", name, held, actor.facts, at))
 
-    return {"remove": remove}
+    return {"remove": remove, "first_removal": Duty(first_removal)}
