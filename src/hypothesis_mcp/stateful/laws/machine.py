@@ -145,7 +145,8 @@ class Run:
     """Listings law 7 judged a walk of (covering.py, own_pages.py): the pages machine, which it retires
     under `laws: true`, walks only the others."""
     removals: dict[str, set[str]] = field(default_factory=dict)
-    """Per creator, the removers whose successful removal of its records law 4 judged: the removal
+    """Per creator, the removers whose successful removal of its records law 4 judged while another of
+    its records was live (a removal beside no other record cannot show one taken with it): the removal
     probe, which it retires under `laws: true`, runs only on the others."""
     unwritten: set[str] = field(default_factory=set)
     """Keyed readers asked for an identity no call wrote (unwritten.py): once per run."""
@@ -628,7 +629,8 @@ class Example:
         elif answer.ok:
             held.state, held.removed = REMOVED, (actor.tool.name, len(self.calls) - 1)
             self.made(held.tool, -1)
-            self.run.removals.setdefault(held.tool, set()).add(actor.tool.name)
+            if any(h.live and h.tool == held.tool for h in self.held):
+                self.run.removals.setdefault(held.tool, set()).add(actor.tool.name)
             self.check(Step("remove", actor.tool.name, held, actor.facts))
 
     def read(self, reader: Reader, held: Held) -> None:

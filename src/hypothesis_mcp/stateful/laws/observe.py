@@ -238,7 +238,8 @@ def guessed_removers(found: Learned, watcher: Watcher) -> None:
     placed = {t.name for t, _ in found.creators} | {r.tool.name for r in found.readers} | {
         a.tool.name for a in (*found.removers, *found.updaters)}
     for tool in watcher.tools:
-        if tool.name in placed or not tool.is_destructive or tool.is_sending or not watcher.callable(tool):
+        sends = "send" in tool.reading.groups  # not is_sending: that also holds for every delete verb
+        if tool.name in placed or not tool.is_destructive or sends or not watcher.callable(tool):
             continue
         if len(tool.properties) == 1 and (arg := next(iter(tool.properties))) in identities:
             found.removers.append(Actor(tool, arg, (removal_guess(tool),)))
