@@ -206,6 +206,14 @@ class LawsAlone:
                                     allow_deletes=self.deletes, probe_config=ProbeConfig(laws="only"))
         return self.kept[bug]
 
+    def assert_twin_clean(self) -> None:
+        """The correct twin draws no medium or high finding, and the machine no finding at all."""
+        found = [r for r in results(self.run(None)) if r.status in ("fail", "warn") and r.kind != "lint"
+                 and r.confidence in ("high", "medium")]
+        assert not found, [(r.tool, r.rule, r.confidence, r.message) for r in found]
+        drawn = machine_findings(self.run(None))
+        assert not drawn, [(r.tool, r.rule, r.message) for r in drawn]
+
 
 _shared: dict[str, Report] = {}
 SHARED_RUNS: Path | None = None

@@ -9,7 +9,7 @@ draws no finding of the machine and none at medium or high confidence.
 
 from __future__ import annotations
 
-from helpers import LawsAlone, machine_finding, machine_findings, results
+from helpers import LawsAlone, machine_finding
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 
@@ -18,10 +18,7 @@ herbarium, run = STORE.command, STORE.run
 
 
 def test_the_twin_draws_no_medium_or_high_finding() -> None:
-    found = [r for r in results(run(None)) if r.status in ("fail", "warn") and r.kind != "lint"
-             and r.confidence in ("high", "medium")]
-    assert not found, [(r.tool, r.rule, r.confidence, r.message) for r in found]
-    assert not machine_findings(run(None)), [(r.tool, r.rule, r.message) for r in machine_findings(run(None))]
+    STORE.assert_twin_clean()
 
 
 def test_an_erase_that_keeps_the_sheet_is_found_on_its_guessed_remover() -> None:

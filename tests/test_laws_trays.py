@@ -12,7 +12,7 @@ Each twin draws no finding of the machine and none at medium or high confidence.
 
 from __future__ import annotations
 
-from helpers import LawsAlone, machine_finding, machine_findings, results
+from helpers import LawsAlone, machine_finding
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 
@@ -21,10 +21,7 @@ trays, run = STORE.command, STORE.run
 
 
 def test_the_twin_draws_no_medium_or_high_finding() -> None:
-    found = [r for r in results(run(None)) if r.status in ("fail", "warn") and r.kind != "lint"
-             and r.confidence in ("high", "medium")]
-    assert not found, [(r.tool, r.rule, r.confidence, r.message) for r in found]
-    assert not machine_findings(run(None)), [(r.tool, r.rule, r.message) for r in machine_findings(run(None))]
+    STORE.assert_twin_clean()
 
 
 def test_grams_cut_on_a_tray_marked_only_inside_its_find_is_a_value_changed() -> None:

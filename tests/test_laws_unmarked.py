@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import LawsAlone, machine_finding, machine_findings, results
+from helpers import LawsAlone, machine_finding
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.stateful.watch import NUMBERED
@@ -22,10 +22,7 @@ meters, run = STORE.command, STORE.run
 
 
 def test_the_twin_draws_no_medium_or_high_finding() -> None:
-    found = [r for r in results(run(None)) if r.status in ("fail", "warn") and r.kind != "lint"
-             and r.confidence in ("high", "medium")]
-    assert not found, [(r.tool, r.rule, r.confidence, r.message) for r in found]
-    assert not machine_findings(run(None))
+    STORE.assert_twin_clean()
 
 
 @pytest.mark.parametrize(("bug", "tool", "rule"), FOUND)
