@@ -52,7 +52,6 @@ from hypothesis_mcp.stateful.laws.observe import Actor, Counter, Learned, Reader
 from hypothesis_mcp.stateful.laws.patching import defaulted, defaults_dropped, required_left
 from hypothesis_mcp.stateful.laws.room import crowded, make_room
 from hypothesis_mcp.stateful.laws.tails import Stepper, last_page, read_on, stepper, walk
-from hypothesis_mcp.stateful.laws.unwritten import unwritten_reads
 from hypothesis_mcp.stateful.looking import Pager, joined, scalars
 from hypothesis_mcp.stateful.readers import read_only_fact
 from hypothesis_mcp.stateful.variants import FOLDED, folded
@@ -150,6 +149,8 @@ class Run:
     probe, which it retires under `laws: true`, runs only on the others."""
     unwritten: set[str] = field(default_factory=set)
     """Keyed readers asked for an identity no call wrote (unwritten.py): once per run."""
+    judges: list[Check] = field(default_factory=list)
+    """The laws' own judgements, made at every check beside the machine's (`Check`)."""
 
     def settle(self, example: Example) -> bool:
         """Before `example` reads anything: the records the example before it left are kept, and where
@@ -718,7 +719,8 @@ class Example:
                 removal = (held.removed[1],) if held.removed is not None else ()
                 breach.pinned = (held.at, *removal, *((step.at,) if step.at >= 0 else ()))
                 breaches.append(breach)
-        breaches += unwritten_reads(self)
+        for judge in self.run.judges:
+            breaches += judge.breaches(self)
         if step.kind == "read" and step.tool in {c.tool.name for c in self.learned.counters} and any(
                 b.rule == READ_CHANGED and b.tool == step.tool for b in breaches):
             breaches = self.counted(step.tool)
@@ -1356,8 +1358,17 @@ class Duty:
     act: Callable[[Any, st.DataObject], None]
 
 
+@dataclass(frozen=True)
+class Check:
+    """A judgement a law's module adds to every check, after the machine's own (the breaches it
+    finds): it makes its calls inside the check, so it adds no rule and moves no draw."""
+
+    breaches: Callable[[Example], list[Breach]]
+
+
 Law = Callable[[Run], dict[str, Any]]
-"""A law of its own module: the machine's rules it adds, by name, and its duties (`Duty`)."""
+"""A law of its own module: the machine's rules it adds, by name, its duties (`Duty`) and its
+judgements at every check (`Check`)."""
 
 
 def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
@@ -1443,10 +1454,13 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
                 self.example.read(keyed[at - len(lookers)], self.example.oldest(live[-1]))
 
     duties: list[Duty] = []
+    run.judges = []
     for law in laws:
         for name, method in law(run).items():
             if isinstance(method, Duty):
                 duties.append(method)
+            elif isinstance(method, Check):
+                run.judges.append(method)
             else:
                 setattr(Laws, name, method)
     return Laws

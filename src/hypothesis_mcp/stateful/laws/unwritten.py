@@ -13,22 +13,25 @@ The call is made inside a check, so the machine's draws stay as they were."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.expectations import NoRecordFor
 from hypothesis_mcp.stateful.laws.edges import renamed
 from hypothesis_mcp.stateful.laws.laws import Breach, short, shows
+from hypothesis_mcp.stateful.laws.machine import Check, Example, Run
 from hypothesis_mcp.stateful.laws.model import Held
 from hypothesis_mcp.stateful.laws.observe import Reader, identity_text
 from hypothesis_mcp.strategies.markers import MARKER
 
-if TYPE_CHECKING:
-    from hypothesis_mcp.stateful.laws.machine import Example
-
 TRIES = 3
 """Turns of spelling tried per reader: a turn may leave no free spelling, or one that holds a record
 the run wrote after all."""
+
+
+def unwritten_rules(run: Run) -> dict[str, Any]:
+    """No rule of its own: a judgement at every check, until each keyed reader was asked once."""
+    return {"unwritten": Check(unwritten_reads)}
 
 
 def unwritten_reads(example: Example) -> list[Breach]:
