@@ -13,10 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from helpers import ROOT, SERVE
-from hypothesis_mcp.connection import Connection, parse_target
+from hypothesis_mcp.connection import Connection, Outcome, parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Call, Result
-from hypothesis_mcp.stateful.judge import ProbeFinding, reproduces
+from hypothesis_mcp.rules.expectations import NumberAt
+from hypothesis_mcp.stateful.judge import ProbeFinding, replayed, reproduces
+from hypothesis_mcp.stateful.laws.confirm import counted_fresh
 
 EXPECT = {"number_at": "taken", "value": 0, "adds": ["moor"], "keys": ["hull"], "takes": ["cast_off"]}
 """The count as the machine records it: no berth taken on a fresh marina, one per accepted mooring of
@@ -65,3 +67,32 @@ def test_the_runs_confirmation_judges_the_count_as_the_replay_does() -> None:
     for bug in (True, False):
         with Connection(parse_target(marina(bug))) as conn:
             assert reproduces(finding, conn) is bug
+
+
+def test_a_confirmed_count_is_told_in_its_own_replays_numbers() -> None:
+    """The warm example's numbers (moved by 6 on a store of other examples' records) are replaced by
+    what the fresh replay of the reproduction showed: three berths its moorings take, four shown."""
+    finding = ProbeFinding("probe-count-wrong", "berths", "berths's taken moved by 6 while the example added "
+                           "and removed +0 record(s) net", "high", "laws machine: a count",
+                           calls=[*FULL, Call("berths", {})], expect=dict(EXPECT), details={"shown": 9})
+    with Connection(parse_target(marina(True))) as conn:
+        told = counted_fresh(finding, replayed(finding, conn))
+    assert told.message == ("berths's taken shows 4 on a fresh server after the calls below, where the records "
+                            "they made and removed make it 3 (0 before them, +3 net)")
+    assert told.details == {"shown": 4, "expected": 3, "expected_change": 3}
+    with Connection(parse_target(marina(False))) as conn:
+        assert counted_fresh(finding, replayed(finding, conn)) is finding
+
+
+def test_a_second_removal_of_the_same_record_takes_none() -> None:
+    """A correct store may answer a removal of a record already gone as a success: the expected count
+    moves once for it. A removal by a name no write sent (an id the server made) still takes one."""
+    done = Outcome(kind="result", content=[{"type": "text", "text": "ok"}])
+    expect = NumberAt("taken", 0, ("moor",), ("hull",), ("cast_off",))
+    twice = [(moor("KTR101"), done), (moor("KTR102"), done), (Call("cast_off", {"hull": "KTR101"}), done),
+             (Call("cast_off", {"hull": "KTR101"}), done), (Call("berths", {}), done)]
+    assert expect.settled(twice) == NumberAt("taken", 1)
+    by_id = [(moor("KTR101"), done), (Call("cast_off", {"id": 7}), done), (Call("berths", {}), done)]
+    assert expect.settled(by_id) == NumberAt("taken", 0)
+    again = [*twice[:3], (moor("KTR101"), done), (Call("cast_off", {"hull": "KTR101"}), done), twice[-1]]
+    assert expect.settled(again) == NumberAt("taken", 1)

@@ -605,6 +605,7 @@ class NumberAt(Expectation):
             return self
         named = dict(zip(self.adds, self.keys, strict=False))
         live: set[tuple[str, str]] = set()
+        gone: set[str] = set()
         net = 0
         for call, outcome in steps[:-1]:
             if not outcome.ok:
@@ -615,10 +616,16 @@ class NumberAt(Expectation):
                 name = None if value is None else (call.tool, json.dumps(value, sort_keys=True))
                 net += name is None or name not in live
                 live.update({name} if name is not None else set())
+                gone -= {name[1]} if name is not None else set()
             elif call.tool in self.takes:
-                net -= 1
                 sent = {json.dumps(v, sort_keys=True) for v in call.arguments.values()}
-                live = {n for n in live if n[1] not in sent}
+                taken = {n for n in live if n[1] in sent}
+                # A removal naming a record this replay removed already, and no live one, takes none
+                # (a correct server may answer it as a success); any other takes one (it may name
+                # the record by an id its server made, which no write sent).
+                net -= bool(taken or not sent & gone)
+                live -= taken
+                gone |= {n[1] for n in taken}
         return NumberAt(self.path, self.value + net)
 
 

@@ -17,7 +17,7 @@ from hypothesis_mcp.profiles import Profile
 from hypothesis_mcp.results import Check, Result, RuleId, Status
 from hypothesis_mcp.search.pool import ServerPool
 from hypothesis_mcp.stateful.config import Pair, ProbeConfig
-from hypothesis_mcp.stateful.judge import ProbeFinding, Rest
+from hypothesis_mcp.stateful.judge import ProbeFinding, Replay, Rest
 from hypothesis_mcp.stateful.readers import Reader
 from hypothesis_mcp.stateful.roles import GuessedUpdate
 from hypothesis_mcp.stateful.watch import Seen
@@ -55,6 +55,8 @@ class ProbeHost(Protocol):
     def write_args(self, tool: Tool, pair: Pair | None) -> dict[str, Any]: ...
 
     def reproduces(self, finding: ProbeFinding, rest: Rest | None = None) -> bool: ...
+
+    def replayed(self, finding: ProbeFinding) -> Replay: ...
 
     def other_causes(self, candidates: list[ProbeFinding], reported: ProbeFinding,
                      write: str) -> Iterator[ProbeFinding]: ...

@@ -80,6 +80,29 @@ class ProbeFailure(AssertionError):
         self.__notes__ = without_library_lines(self.notes_added)
 
 
+@dataclass(frozen=True)
+class Replay:
+    """A finding's calls made on a fresh server: each call with its answer, and what the last answer
+    should satisfy there (settled on these answers: a count moves by the calls the server accepted)."""
+
+    steps: list[tuple[Call, Outcome]]
+    expect: Expectation
+    last: Call
+    """The last call as sent, the ids an earlier answer made bound into it."""
+
+
+def replayed(finding: ProbeFinding, conn: Connection) -> Replay:
+    rebinder = Rebinder()
+    outcomes = []
+    last = finding.calls[-1]
+    for call in finding.calls:
+        last = call = rebinder.before(call)
+        outcomes.append(conn.call(call.tool, call.arguments))
+        rebinder.after(call, outcomes[-1])
+    steps = list(zip(finding.calls, outcomes, strict=True))
+    return Replay(steps, rebound(finding.expectation, rebinder).settled(steps), last)
+
+
 def reproduces(finding: ProbeFinding, conn: Connection, rest: Rest | None = None) -> bool:
     """Replay the calls on `conn` (a fresh server) and see the last answer break the property. A call
     of the finding's own tool refused before the read that judges it shows nothing (premise_refused),
@@ -87,22 +110,17 @@ def reproduces(finding: ProbeFinding, conn: Connection, rest: Rest | None = None
     their success, unless the finding is that a refused call changed something. With `rest`, a record
     said missing from a listing is looked for on its later pages too: a replay may write more records
     than its first page holds, and a correct listing shows the rest on the next."""
-    rebinder = Rebinder()
-    outcomes = []
-    last: Call | None = None
-    for call in finding.calls:
-        last = call = rebinder.before(call)
-        outcomes.append(conn.call(call.tool, call.arguments))
-        rebinder.after(call, outcomes[-1])
-    steps = list(zip(finding.calls, outcomes, strict=True))
-    expect = rebound(finding.expectation, rebinder).settled(steps)
+    if not finding.calls:
+        return False
+    replay = replayed(finding, conn)
+    steps, expect = replay.steps, replay.expect
     if finding.rule != "probe-refusal-changed-state" and (
             premise_refused(steps, finding.tool) or premise_unstored(steps, expect)):
         return False
-    previous = outcomes[-2] if len(outcomes) > 1 else None
+    previous = steps[-2][1] if len(steps) > 1 else None
     if finding.fresh and not expect.written_by([c.arguments for c in finding.calls[:-1]]):
         return False
-    if last is None or expect.holds(outcomes[-1], previous):
+    if expect.holds(steps[-1][1], previous):
         return False
     return not (rest is not None and isinstance(expect, ContainsAny)
-                and expect.holds(rest(conn, last, outcomes[-1]), previous))
+                and expect.holds(rest(conn, replay.last, steps[-1][1]), previous))

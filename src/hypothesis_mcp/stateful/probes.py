@@ -28,7 +28,7 @@ from hypothesis_mcp.stateful.context import ProbeContext
 from hypothesis_mcp.stateful.deletes import delete_probes
 from hypothesis_mcp.stateful.fields import fields_probe
 from hypothesis_mcp.stateful.host import ProbeOutput
-from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, Rest, reproduces
+from hypothesis_mcp.stateful.judge import ProbeFailure, ProbeFinding, Replay, Rest, replayed, reproduces
 from hypothesis_mcp.stateful.keys import choose_key
 from hypothesis_mcp.stateful.laws.confirm import LAWS_BASIS
 from hypothesis_mcp.stateful.laws.probe import Reach, laws_probe
@@ -611,6 +611,13 @@ class ProbeRun:
         conn = self.pool.acquire()
         try:
             return reproduces(finding, conn, rest)
+        finally:
+            self.pool.release(conn)
+
+    def replayed(self, finding: ProbeFinding) -> Replay:
+        conn = self.pool.acquire()
+        try:
+            return replayed(finding, conn)
         finally:
             self.pool.release(conn)
 

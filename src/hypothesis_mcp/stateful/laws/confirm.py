@@ -19,16 +19,18 @@ from dataclasses import replace
 
 from hypothesis_mcp.model.facts import fact_shown
 from hypothesis_mcp.results import Call
+from hypothesis_mcp.rules.answers import numbers_in
 from hypothesis_mcp.rules.expectations import (
     ContainsAny,
     FieldEquals,
     FieldShown,
     FindsNothing,
     NoRecordFor,
+    NumberAt,
     SameAnswer,
     ShowsNone,
 )
-from hypothesis_mcp.stateful.judge import ProbeFinding
+from hypothesis_mcp.stateful.judge import ProbeFinding, Replay
 from hypothesis_mcp.stateful.laws.laws import Breach
 from hypothesis_mcp.stateful.shrink import plain_calls
 from hypothesis_mcp.strategies.markers import MARKER
@@ -201,3 +203,21 @@ def elsewhere(found: ProbeFinding, breach: Breach, tool: str, kept: list[Call], 
                f"(on a fresh server only after {count} more write(s) of {tool} before it)")
     return replace(found, message=message, facts=(*found.facts, fact),
                    details={**found.details, "writes_before": count})
+
+
+def counted_fresh(finding: ProbeFinding, replay: Replay) -> ProbeFinding:
+    """A count's finding told in the numbers of its own reproduction on a fresh server: the warm
+    example's (a number moved on a store of other examples' records) are not what the calls below it
+    show. Unchanged where this replay kept the law or shows no number there."""
+    asked, expect = finding.expectation, replay.expect
+    if not isinstance(asked, NumberAt) or not isinstance(expect, NumberAt):
+        return finding
+    shown = numbers_in(replay.steps[-1][1]).get(expect.path)
+    if shown is None or shown == expect.value:
+        return finding
+    moved = bool(asked.adds or asked.takes)
+    change = expect.value - asked.value if moved else finding.details.get("expected_change")
+    net = f" ({asked.value:g} before them, {change:+g} net)" if moved else ""
+    return replace(finding, message=f"{finding.tool}'s {expect.path} shows {shown:g} on a fresh server after the calls "
+                   f"below, where the records they made and removed make it {expect.value:g}{net}",
+                   details={**finding.details, "shown": shown, "expected": expect.value, "expected_change": change})

@@ -15,10 +15,10 @@ from hypothesis_mcp.results import CONFIDENCE_ORDER
 from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
 from hypothesis_mcp.stateful.laws.absent import absent_rules
-from hypothesis_mcp.stateful.laws.confirm import REPLAYS, confirmed
+from hypothesis_mcp.stateful.laws.confirm import REPLAYS, confirmed, counted_fresh
 from hypothesis_mcp.stateful.laws.covering import covering_rules
 from hypothesis_mcp.stateful.laws.folding import folding_rules
-from hypothesis_mcp.stateful.laws.machine import Law, Run, build, steps_of
+from hypothesis_mcp.stateful.laws.machine import COUNT_WRONG, Law, Run, build, steps_of
 from hypothesis_mcp.stateful.laws.observe import Learned, learned
 from hypothesis_mcp.stateful.laws.overwrites import overwrite_rules
 from hypothesis_mcp.stateful.laws.references import references_rules
@@ -106,7 +106,7 @@ def laws_probe(host: ProbeHost, allow_deletes: bool, reach: Reach | None = None)
                     run.missed.setdefault(key, set()).add(steps)
                 else:
                     run.missed.pop(key, None)
-                    yield finding
+                    yield counted_fresh(finding, host.replayed(finding)) if finding.rule == COUNT_WRONG else finding
             if not run.breaches:
                 return
     finally:
