@@ -736,7 +736,6 @@ class Example:
             if now is not None and began is not None and answer.ok and now != began + delta:
                 breach = miscounted(counter.tool.name, counter.path, len(self.calls) - 1, self.moves(counter),
                                     delta, now, began + delta, (counter.fact,))
-                breach.pinned = self.counting(counter)
                 if self.unchanged(asked, listed):
                     breaches.append(breach)
                 else:
@@ -780,15 +779,6 @@ class Example:
         takes = {self.calls[at].tool for at, creator in self.moved_at.items()
                  if creator in counter.counts and self.calls[at].tool != creator}
         return NumberAt(counter.path, counter.fresh, adds, tuple(names.get(a, "") for a in adds), tuple(sorted(takes)))
-
-    def counting(self, counter: Counter) -> tuple[int, ...]:
-        """The calls the number a replay expects of `counter` counts: every write and removal of the
-        records it counts, held or not (a series' writes, law 7's), and every refused write a reader
-        showed stored. None may be shrunk away while the number still counts it, and a write it
-        does not count may go."""
-        leaked = {self.held[i].at for i in self.leaked if self.held[i].tool in counter.counts
-                  and not self.held[i].amends}
-        return tuple(sorted({at for at, creator in self.moved_at.items() if creator in counter.counts} | leaked))
 
     def by_value(self, counter: Counter, answer: Outcome, start: int) -> list[Breach]:
         """Law 5 on a number a count shows per value of a field (its path ends with a value the
