@@ -80,8 +80,11 @@ class Calibrator:
     """The experiments of one write tool on one fresh server."""
 
     def __init__(self, run: ProbeHost, tool: Tool, readers: list[Reader], key_path: str | None,
-                 given: dict[str, Any]) -> None:
+                 given: dict[str, Any], warm: bool = False) -> None:
         self.run, self.tool, self.readers, self.key_path, self.given = run, tool, readers, key_path, given
+        self.warm = warm
+        """Run on the pool's warm server, which the caller has just made new, and leave it running
+        for the probe's examples after it (which then start from what these calls left)."""
         self.found = Calibration(tool.name)
         self.salt = scope_salt(run.profile.seed, "calibrate", tool)
         self.count = 0
@@ -102,7 +105,7 @@ class Calibrator:
         def calibrate(first: dict[str, Any], second: dict[str, Any]) -> None:
             if self.found.calls or self.found.refused is not None:
                 return
-            self.conn = self.run.pool.acquire()
+            self.conn = self.run.pool.warm() if self.warm else self.run.pool.acquire()
             try:
                 self.experiments(first, second)
                 self.learn_refusal(first)
@@ -331,5 +334,5 @@ def calibrated_readers(readers: list[Reader], calibration: Calibration) -> list[
 
 
 def calibrate(run: ProbeHost, tool: Tool, readers: list[Reader], key_path: str | None,
-              given: dict[str, Any]) -> Calibration:
-    return Calibrator(run, tool, readers, key_path, given).run_once()
+              given: dict[str, Any], warm: bool = False) -> Calibration:
+    return Calibrator(run, tool, readers, key_path, given, warm).run_once()

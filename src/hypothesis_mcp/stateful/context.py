@@ -88,6 +88,10 @@ class ProbeContext:
     """A failure's text where a user reads it (their own suite: with its calls as Python); the
     probe run reads the finding itself."""
     warm_shrink: bool = True
+    warm: bool = False
+    """Every example runs on the pool's one warm server (markers keep them apart): the write tool
+    repeats the shape of one whose examples ran fresh, so nothing is judged of a new process, and
+    each finding is replayed on a fresh server before it is reported."""
     open_many: bool = True
     """The first example and one in MANY_EVERY open with a long batch, chosen by the run's count of
     examples. A replay then meets other rules than the run that failed, which the probe run survives

@@ -44,9 +44,10 @@ class Example:
         if self.ctx.smallest is not None:
             self.ctx.runs_after_failure += 1
         self.inert = self.ctx.spent
-        # Exploration runs on fresh servers; once a failure is known, shrinking candidates run
-        # on one warm server (markers keep them apart) and the result is verified fresh later.
-        self.fresh = self.ctx.smallest is None or not self.ctx.warm_shrink
+        # Exploration runs on fresh servers (on the warm one where the context says so); once a
+        # failure is known, shrinking candidates run on one warm server (markers keep them apart)
+        # and the result is verified fresh later.
+        self.fresh = not self.ctx.warm and (self.ctx.smallest is None or not self.ctx.warm_shrink)
         self.conn: Connection | None = None
         self.calls: list[Call] = []
         self.model: dict[str, Record] = {}

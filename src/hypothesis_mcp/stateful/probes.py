@@ -108,6 +108,8 @@ class ProbeRun:
     """What the experiments (stateful.watch) showed of each tool, once run (see `watched`)."""
     guessed: dict[str, GuessedUpdate] | None = None
     """The updates the schema's shape proposes where the experiments showed no role (see `guesses`)."""
+    warmed: list[str] = field(default_factory=list)
+    """The write tools whose calibration and examples ran on the warm server (`alike_round_trips`)."""
 
     def base(self, tool: Tool) -> dict[str, Any]:
         return base_arguments(tool, self.overrides, self.config)
@@ -238,19 +240,21 @@ class ProbeRun:
         elif writes and self.config.laws != "only":
             shared = round_trip_profile(self.profile, len(writes))
             first_of_shape: dict[str, str] = {}
-            alike: dict[str, list[str]] = {}
+            alike: dict[str, list[Tool]] = {}
             for tool in writes:
                 if self.stop():
-                    yield Piece(outputs=(self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
-                                                    "not run: --max-time was reached"),))
+                    yield Piece(outputs=(self.out_of_time(tool),))
                     continue
                 first = first_of_shape.setdefault(self.shape(tool), tool.name)
-                like = None if first == tool.name else first
-                alike.setdefault(first, []).extend([tool.name] if like else [])
-                yield Piece(round_trip_of(tool, like), servers=shared.probe_examples, profile=shared)
-            self.notes.extend(f"{', '.join(names)}: the same shape as {first}, so their model machines (reads, "
-                              f"variants, agreement, fields, renames) ran only where their round trip failed"
-                              for first, names in alike.items() if names)
+                if first == tool.name:
+                    yield Piece(round_trip_of(tool), servers=shared.probe_examples, profile=shared)
+                else:
+                    alike.setdefault(first, []).append(tool)
+            for first, tools in alike.items():
+                yield Piece(alike_round_trips(tools, first), profile=shared)
+            self.notes.extend(f"{', '.join(t.name for t in tools)}: the same shape as {first}, so their model "
+                              "machines (reads, variants, agreement, fields, renames) ran only where their round "
+                              "trip failed" for first, tools in alike.items())
             if self.config.laws is not True:  # under `laws: true` laws 7 and 4 go first (`laws`)
                 yield Piece(ProbeRun.pages, servers=self.profile.probe_examples)
                 yield Piece(lambda run: delete_probes(run, run.allow_deletes, run.learned),
@@ -288,7 +292,7 @@ class ProbeRun:
             def run_on(lane: Lane) -> None:
                 lane.pool.retire_warm()
                 copy = copies[index] = replace(self, pool=lane.pool, results=[], notes=[], examples=0, fresh_missed=0,
-                                               lanes=None, later=after[index], profile=budget)
+                                               lanes=None, later=after[index], profile=budget, warmed=[])
                 outputs[index] = list(work(copy))
             return run_on
 
@@ -359,7 +363,8 @@ class ProbeRun:
     def round_trip(self, tool: Tool, like: str | None = None) -> Iterator[ProbeOutput]:
         """The round trip of one write tool, then its model machines (reads, variants, agreement,
         fields, renames), unless it is `like` an earlier write tool of the same shape and its own round
-        trip found nothing: then they would repeat that tool's experiments."""
+        trip found nothing: then they would repeat that tool's experiments. Such a tool's calibration
+        and examples run on the pool's warm server (`alike_round_trips`), not a fresh one each."""
         pair = self.config.pair_for(tool.name)
         readers = self.readers(tool)
         if not readers:
@@ -374,7 +379,10 @@ class ProbeRun:
             yield from update_probe(self, tool, needed, readers, given)
             return
         key_path = self.key_of(tool, readers, given, pair)
-        calibration = self.calibrated(tool, readers, key_path, given)
+        warm = like is not None and not self.pool.shared
+        if warm:
+            self.warmed.append(tool.name)
+        calibration = self.calibrated(tool, readers, key_path, given, warm)
         readers = calibrated_readers(readers, calibration)
         if calibration.identity is not None and calibration.identity in tool.properties and not (pair and pair.key):
             key_path = calibration.identity
@@ -383,12 +391,12 @@ class ProbeRun:
         if kept is not None and self.reproduces(kept):
             yield kept  # the failure this probe shrank to last time, replayed first
             return
-        ctx, error = self.explore(tool, readers, pair, key_path, self.config.builtins, calibration)
+        ctx, error = self.explore(tool, readers, pair, key_path, self.config.builtins, calibration, warm)
         verified = self.verified(ctx)
         if verified is not None and verified.tool != tool.name:
             # A bound of a reader broke first; judge the round trip itself without bounded reads.
             yield verified
-            ctx, error = self.explore(tool, readers, pair, ctx.key_path, False, calibration)
+            ctx, error = self.explore(tool, readers, pair, ctx.key_path, False, calibration, warm)
             verified = self.verified(ctx)
         yield from self.isolation(tool, ctx)
         machines = like is None or verified is not None
@@ -435,11 +443,16 @@ class ProbeRun:
                 judged += f"; shown by resource {', '.join(sorted(ctx.resources_shown))}"
             if ctx.unmarked is not None:
                 judged += f"; a marker in {', '.join(sorted(ctx.unmarked.fields))} was refused, so writes left it out"
-            where = "shared-server (URL target)" if self.pool.shared else "fresh-process"
+            where = ("shared-server (URL target)" if self.pool.shared else "warm-server" if ctx.warm
+                     else "fresh-process")
             yield self.result(tool.name, "round-trip", "pass", "round-trip",
                               f"writes were visible and kept ({judged}, {ctx.runs} {where} example(s))",
                               confidence="high" if ctx.overwrites_judged or ctx.confirmed else best.confidence,
                               basis=best.basis)
+
+    def out_of_time(self, tool: Tool) -> Result:
+        return self.result(tool.name, "round-trip", "skip", "probe-write-not-observable",
+                           "not run: --max-time was reached")
 
     def pages(self) -> Iterator[ProbeOutput]:
         """Paged readers walked to the end over records the run wrote (stateful/pages.py)."""
@@ -511,20 +524,23 @@ class ProbeRun:
             SavedFailures(self.profile.database_dir).keep(scope, finding.to_dict() if finding else None)
 
     def calibrated(self, tool: Tool, readers: list[Reader], key_path: str | None,
-                   given: dict[str, Any]) -> Calibration:
-        """The calibration of a write tool, run once (with --allow-writes, before its probe)."""
+                   given: dict[str, Any], warm: bool = False) -> Calibration:
+        """The calibration of a write tool, run once (with --allow-writes, before its probe); `warm`:
+        on the pool's warm server, where its examples then run too (`round_trip`)."""
         if tool.name not in self.learned:
-            self.pool.expect(1 + self.profile.probe_examples + self.later)
-            self.learned[tool.name] = calibrate(self, tool, readers, key_path, given)
+            self.pool.expect((0 if warm else 1 + self.profile.probe_examples) + self.later)
+            self.learned[tool.name] = calibrate(self, tool, readers, key_path, given, warm)
         for learned in self.learned.values():  # a lane's own pool reads answers by every shape learned
             if learned.refusal is not None and learned.refusal not in self.pool.refusals:
                 self.pool.refusals.append(learned.refusal)
         return self.learned[tool.name]
 
     def explore(self, tool: Tool, readers: list[Reader], pair: Pair | None, key_path: str | None,
-                bounds: bool, calibration: Calibration | None = None) -> tuple[ProbeContext, str | None]:
-        """Run the effect machine for one write tool; `bounds` adds the bounded and sliced reads.
-        What the user stated of the key wins over what calibration showed."""
+                bounds: bool, calibration: Calibration | None = None,
+                warm: bool = False) -> tuple[ProbeContext, str | None]:
+        """Run the effect machine for one write tool; `bounds` adds the bounded and sliced reads, `warm`
+        runs every example on the pool's warm server. What the user stated of the key wins over what
+        calibration showed."""
         stated = self.stated_key(tool, pair, key_path)
         if calibration is not None and stated == (None, None):
             replaced = calibration.overwrite == REPLACES and calibration.identity in (None, key_path)
@@ -540,10 +556,10 @@ class ProbeRun:
             if bounds else [],
             slices=bounds,
             salt=scope_salt(self.profile.seed, "effect", tool),
-            shrink_runs=self.profile.shrink_calls // 2, stop=self.stop,
+            shrink_runs=self.profile.shrink_calls // 2, stop=self.stop, warm=warm,
         )
         error = None
-        self.pool.expect(self.profile.probe_examples + self.later)
+        self.pool.expect((0 if warm else self.profile.probe_examples) + self.later)
         machine = seeded(build_machine(ctx), self.profile.seed, "effect", tool, "bounds" if bounds else "plain")
         try:
             with own_draws():
@@ -750,8 +766,25 @@ def known(outputs: Iterable[ProbeOutput]) -> Work:
     return lambda run: outputs
 
 
-def round_trip_of(tool: Tool, like: str | None = None) -> Work:
-    return lambda run: run.round_trip(tool, like)
+def round_trip_of(tool: Tool) -> Work:
+    return lambda run: run.round_trip(tool)
+
+
+def alike_round_trips(tools: list[Tool], like: str) -> Work:
+    """The round trips of the write tools of one shape after its first, `like`, in catalog order on
+    one new warm server: that tool's examples ran fresh and judged what a new process holds; these
+    show whether the others behave alike, each finding replayed on a fresh server before it is
+    reported. One work, so which server holds what depends on the catalog alone."""
+    def work(run: ProbeRun) -> Iterator[ProbeOutput]:
+        run.pool.retire_warm()
+        start = len(run.warmed)
+        for tool in tools:
+            yield from [run.out_of_time(tool)] if run.stop() else run.round_trip(tool, like)
+        if warmed := run.warmed[start:]:
+            run.notes.append(f"{', '.join(warmed)}: calibrated and explored on one warm server, not a fresh one each "
+                             f"(the same shape as {like}, whose examples ran fresh); each finding was replayed on a "
+                             "fresh server")
+    return work
 
 
 @dataclass(frozen=True)
