@@ -173,7 +173,9 @@ def engine(target: list[str] | str | Target, profile: Profile | None = None, **o
 @dataclass
 class LawsStores:
     """A test server of several stores (`--store NAME`, `--bug`), each store and side graded once per
-    module with the laws machine on and deletes allowed."""
+    module with the laws machine on and deletes allowed: the buggy side on `hunting` (absent_updates'
+    kennel: the same finding and reproduction in 25 s of CPU instead of 33), the twin on the full
+    grading profile."""
 
     script: str
     kept: dict[tuple[str, bool], Report] = field(default_factory=dict)
@@ -183,8 +185,9 @@ class LawsStores:
 
     def run(self, name: str, bug: bool) -> Report:
         if (name, bug) not in self.kept:
-            self.kept[(name, bug)] = engine(self.command(name, bug), grading(), probes=True, allow_writes=True,
-                                            allow_deletes=True, probe_config=ProbeConfig(laws=True))
+            self.kept[(name, bug)] = engine(self.command(name, bug), hunting() if bug else grading(), probes=True,
+                                            allow_writes=True, allow_deletes=True,
+                                            probe_config=ProbeConfig(laws=True))
         return self.kept[(name, bug)]
 
 
