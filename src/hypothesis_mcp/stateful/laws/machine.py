@@ -789,13 +789,17 @@ class Example:
         a removal kept or a number drifting, no count can tell (both answer alike until an identity
         removed is written again), so the machine raises the law 4 one first and the law 5 one in
         a later round (probe.py), each confirmed on its own."""
-        gone = [h.removed for h in self.held if h.state == REMOVED and h.removed is not None
+        gone = [(h.at, h.removed) for h in self.held if h.state == REMOVED and h.removed is not None
                 and h.tool in counter.counts]
         if not gone or over != len(gone):
             return []
-        tool = gone[-1][0]
+        tool = gone[-1][1][0]
         facts = next((a.facts for a in self.learned.removers if a.tool.name == tool), ())
-        return [kept_count(breach, tool, counter.tool.name, counter.path, len(gone), (*facts, counter.fact))]
+        found = kept_count(breach, tool, counter.tool.name, counter.path, len(gone), (*facts, counter.fact))
+        # The law rests on each removed record's write and removal; the replay's number counts the
+        # writes it keeps, so any other write may go.
+        found.pinned = tuple(sorted({at for write, (_, removal) in gone for at in (write, removal)}))
+        return [found]
 
     def counting(self, counter: Counter) -> tuple[int, ...]:
         """The calls the number a replay expects of `counter` counts: every write and removal of the
