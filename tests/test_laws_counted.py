@@ -9,7 +9,9 @@ showing the sheet breaks the law on the withdrawal. seedbank: a discard moves th
 discarded lots; the removal probe once judged that listing too, so the correct twin drew a low
 `probe-delete-kept` (it shows the lot only once discarded), the same rule on the same tool as the bug
 (a keyed read that still answers a discarded lot), and the pair cancelled. Each twin draws no probe
-finding at all."""
+finding at all. pantry: a toss every reader shows but the tally, which still counts the jar; law 5
+alone once judged it (`probe-count-wrong` on the tally, the rule of a drifting number), now law 4 also
+names it on the toss: the tally stands above the example's number by exactly the jars it tossed."""
 
 from __future__ import annotations
 
@@ -51,6 +53,19 @@ def test_a_removal_only_the_count_shows_is_shown_by_the_count_and_not_judged_as_
     assert ("census", "probe-count-wrong", "high") not in findings("herbarium", True)
 
 
-@pytest.mark.parametrize("name", ["herbarium", "seedbank"])
+def test_a_removal_only_the_count_keeps_is_found_by_law_4_on_the_remover() -> None:
+    found = [r for r in results(run("pantry", True), kind="probe", tool="jar_toss", rule="probe-delete-kept")
+             if r.status in ("fail", "warn")]
+    assert found, findings("pantry", True)
+    result = found[0]
+    assert "jars_tally's total still counts them" in result.message
+    assert result.reproduction is not None and result.reproduction.fresh_server
+    assert [c.tool for c in result.reproduction.calls][-2:] == ["jar_toss", "jars_tally"]
+    assert replay(result, parse_target(store("pantry", True))).still_fails
+    assert not replay(result, parse_target(store("pantry", False))).still_fails
+    assert ("jars_tally", "probe-count-wrong", result.confidence) in findings("pantry", True)  # law 5 stays
+
+
+@pytest.mark.parametrize("name", ["herbarium", "seedbank", "pantry"])
 def test_twins_draw_no_probe_finding(name: str) -> None:
     assert findings(name, False) == []

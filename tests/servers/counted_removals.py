@@ -1,5 +1,5 @@
-"""Removals told by a count alone, and removals kept in a bin (`--store NAME`; `--bug` switches on the
-one bug).
+"""Removals told by a count alone, removals kept in a bin, and removals a count keeps (`--store NAME`;
+`--bug` switches on the one bug).
 
 - herbarium (camelCase names, plain text answers, no annotations): pressSpecimen(accession, genus,
   leaves) files a sheet; specimen(accession) answers it as `name: value` lines, refused (isError) for
@@ -10,6 +10,10 @@ one bug).
   variety, grams) banks a lot; lot_get(lot) answers one, refused (isError) for a lot not banked;
   lots_all() answers `{"lots": [...]}`; lot_discard(lot) moves a lot to the discards;
   lots_discarded() answers the discarded lots. Bug: lot_get still answers a lot discarded.
+- pantry (noun-first snake_case names, structured answers, the toss annotated destructive): jar_fill(label,
+  grams) fills a jar; jar_get(label) answers one, refused (isError) for a label with no jar;
+  jars_all() answers `{"jars": [...]}`; jars_tally() answers `{"total": n}`; jar_toss(label) throws
+  a jar out. Bug: the tally still counts every jar tossed, while jar_get and jars_all show it gone.
 
     python tests/servers/counted_removals.py --store NAME [--bug]
 """
@@ -21,6 +25,7 @@ from typing import Annotated
 import serving
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
 Name = Annotated[str, Field(min_length=1, max_length=120)]
@@ -110,5 +115,53 @@ def seedbank(mcp: MCPServer, bug: bool) -> None:
         return Lots(lots=list(discards.values()))
 
 
+class Jar(BaseModel):
+    label: str
+    grams: int
+
+
+class Jars(BaseModel):
+    jars: list[Jar]
+
+
+class Tally(BaseModel):
+    total: int
+
+
+def pantry(mcp: MCPServer, bug: bool) -> None:
+    shelf: dict[str, Jar] = {}
+    tossed: set[str] = set()
+
+    @mcp.tool(name="jar_fill", description="Fill a jar under a new label.")
+    def fill(label: Name, grams: Annotated[int, Field(ge=1, le=5000)]) -> Jar:
+        if label in shelf:
+            raise ToolError(f"a jar is labelled {label} already")
+        tossed.discard(label)
+        shelf[label] = Jar(label=label, grams=grams)
+        return shelf[label]
+
+    @mcp.tool(name="jar_get", description="One jar by its label.")
+    def get(label: str) -> Jar:
+        if label not in shelf:
+            raise ToolError(f"no jar is labelled {label}")
+        return shelf[label]
+
+    @mcp.tool(name="jars_all", description="Every jar on the shelf.")
+    def all_() -> Jars:
+        return Jars(jars=list(shelf.values()))
+
+    @mcp.tool(name="jars_tally", description="How many jars are on the shelf.")
+    def tally() -> Tally:
+        return Tally(total=len(shelf) + (len(tossed) if bug else 0))
+
+    @mcp.tool(name="jar_toss", description="Throw a jar out.", annotations=ToolAnnotations(destructive_hint=True))
+    def toss(label: str) -> Jar:
+        if label not in shelf:
+            raise ToolError(f"no jar is labelled {label}")
+        tossed.add(label)  # the tally of the buggy store goes on counting it
+        return shelf.pop(label)
+
+
 if __name__ == "__main__":
-    serving.main_stores({"herbarium": herbarium, "seedbank": seedbank}, "counted", __doc__ or "")
+    serving.main_stores({"herbarium": herbarium, "seedbank": seedbank, "pantry": pantry}, "counted",
+                        __doc__ or "")

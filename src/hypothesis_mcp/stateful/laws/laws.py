@@ -157,6 +157,14 @@ def miscounted(tool: str, path: str, at: int, fresh: NumberAt, delta: int, seen:
                   details={"path": path, "expected_change": delta, "shown": seen, "expected": expected})
 
 
+def kept_count(count: Breach, remover: str, reader: str, path: str, removed: int, facts: tuple[Fact, ...]) -> Breach:
+    """Law 4 seen on a count (`count`, law 5's breach of the same read): every record the example
+    removed with success is still counted. Judged as law 5 judges it, by the number a replay expects."""
+    return replace(count, rule="probe-delete-kept", tool=remover, facts=facts,
+                   message=f"{removed} record(s) were removed with success by {remover}: {reader}'s {path} still "
+                   "counts them: it stands as if none was removed")
+
+
 def first(breaches: list[Breach]) -> Breach | None:
     return min(breaches, key=lambda b: (ORDER.index(b.rule), b.at), default=None)
 
