@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hypothesis_mcp.connection import Outcome
-from hypothesis_mcp.results import Call
+from hypothesis_mcp.results import Binding, Call
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.expectations import InOrder
 from hypothesis_mcp.stateful.laws.laws import Breach, short, shows
@@ -30,11 +30,20 @@ from hypothesis_mcp.stateful.laws.observe import Reader
 
 @dataclass(frozen=True)
 class Earlier:
-    """A record an earlier write of the run made: its write, and a marked text only it holds."""
+    """A record an earlier write of the run made: its write, the values its answer gave it (a
+    server-made id), and a marked text only it holds."""
 
     tool: str
     args: dict[str, Any]
+    ids: tuple[tuple[str, Any], ...]
     mark: str
+
+    def value_of(self, name: str) -> Any:
+        return self.args[name] if name in self.args else next((v for m, v in self.ids if m == name), None)
+
+    def write(self) -> Call:
+        """Its write again; a later call of a fresh replay takes the id that server gives it."""
+        return Call(self.tool, self.args, binds=tuple(Binding(v, (m,)) for m, v in self.ids[:2]))
 
 
 def read_order_rules(run: Run) -> dict[str, Any]:
@@ -45,9 +54,9 @@ def read_order_rules(run: Run) -> dict[str, Any]:
 def earlier(example: Example) -> list[Earlier]:
     """The run's records written before this example, oldest first: the experiments' live ones, then
     those earlier examples left. Each is found by a marked text of its own (its marker in it)."""
-    found = [Earlier(r.tool, r.args, mark) for r in example.learned.records if r.alive and r.answer.ok
+    found = [Earlier(r.tool, r.args, tuple(r.ids), mark) for r in example.learned.records if r.alive and r.answer.ok
              and (mark := min((t for t in r.tokens if r.marker in t), default=None)) is not None]
-    found += [Earlier(h.tool, h.args, mark) for h in example.run.left if h.live
+    found += [Earlier(h.tool, h.args, tuple(h.ids), mark) for h in example.run.left if h.live
               and (mark := min((t for t in h.tokens.values() if h.marker in t), default=None)) is not None]
     return found
 
@@ -81,8 +90,9 @@ def in_window(answer: Outcome, records: list[Earlier]) -> list[Earlier]:
 
 
 def readable(reader: Reader, record: Earlier) -> bool:
-    """The reader was shown reading this writer's records, by a field the write sent."""
-    return reader.field in record.args and any(c.tool == record.tool for c in reader.fact.shown_by)
+    """The reader was shown reading this writer's records, by a field the write sent or its answer gave."""
+    return reader.field is not None and record.value_of(reader.field) is not None and \
+        any(c.tool == record.tool for c in reader.fact.shown_by)
 
 
 def read_between(example: Example, reader: Reader, lister: Reader, records: list[Earlier]) -> Breach | None:
@@ -97,7 +107,7 @@ def read_between(example: Example, reader: Reader, lister: Reader, records: list
     first = next((r for r in window[:-1] if readable(reader, r)), None)
     if first is None:
         return None
-    args = {**example.learned.widest(reader.tool), reader.arg: first.args[reader.field]}
+    args = {**example.learned.widest(reader.tool), reader.arg: first.value_of(reader.field)}
     if not example.valid(reader.tool, args) or not shows(example.call(reader.tool, args), (first.mark,)):
         return None  # the read did not show the record: another record holds the identity now
     after = in_window(example.call(lister.tool, widest), records)
@@ -107,9 +117,9 @@ def read_between(example: Example, reader: Reader, lister: Reader, records: list
     writes = sorted(pair, key=records.index)
     how = "no longer shows it" if first not in after else "shows the records it showed in another order"
     return Breach(READ_CHANGED, reader.tool.name, f"a record an earlier write made was read by {reader.tool.name} "
-                  f"({reader.arg}={short(first.args[reader.field])}): {lister.tool.name}, which showed it among "
+                  f"({reader.arg}={short(first.value_of(reader.field))}): {lister.tool.name}, which showed it among "
                   f"{len(window)} of the run's records twice before the read, {how} after it",
                   InOrder(tuple(r.mark for r in pair)), len(example.calls) - 1, (reader.fact, lister.fact),
                   "medium", pinned=(0, 1, 2),
-                  replay=(*(Call(r.tool, r.args) for r in writes), Call(reader.tool.name, args),
+                  replay=(*(r.write() for r in writes), Call(reader.tool.name, args),
                           Call(lister.tool.name, widest)))
