@@ -10,7 +10,7 @@ from typing import Any
 
 from hypothesis_mcp.connection import Outcome
 from hypothesis_mcp.model.facts import Fact
-from hypothesis_mcp.results import RuleId
+from hypothesis_mcp.results import Call, RuleId
 from hypothesis_mcp.rules.answers import shown
 from hypothesis_mcp.rules.expectations import (
     ContainsAny,
@@ -52,6 +52,9 @@ class Breach:
     history: int = 0
     """Writes the warm server had answered as successes when the law broke: at most as many copies of
     the record's write go before a reproduction that a fresh server does not show (confirm.py)."""
+    replay: tuple[Call, ...] = ()
+    """The reproduction's calls where they are not the example's own up to its read: a law that judged
+    records earlier writes of the run made gives their writes, then its own reads."""
 
 
 def shows(answer: Outcome, tokens: tuple[str, ...]) -> bool:

@@ -150,6 +150,8 @@ class Run:
     probe, which it retires under `laws: true`, runs only on the others."""
     unwritten: set[str] = field(default_factory=set)
     """Keyed readers asked for an identity no call wrote (unwritten.py): once per run."""
+    ordered: set[tuple[str, str]] = field(default_factory=set)
+    """(keyed reader, listing) pairs read_order.py judged on records earlier writes made: once per run."""
     judges: list[Check] = field(default_factory=list)
     """The laws' own judgements, made at every check beside the machine's (`Check`)."""
 
@@ -289,6 +291,8 @@ class Example:
             answer = self.run.conn.call(counter.tool.name, self.learned.widest(counter.tool))
             self.numbers[counter.tool.name] = numbers_in(answer)
             self.start[counter.tool.name] = self.numbers[counter.tool.name].get(counter.path, float("nan"))
+        self.listings: dict[str, tuple[int, Outcome]] = {}
+        """What each listing answered at the current check (its tail joined), and where that call is."""
         self.tails: dict[str, dict[str, Any]] = {}
         self.tailed: set[str] = set()
         self.unsized: set[str] = set()
@@ -720,6 +724,7 @@ class Example:
                 removal = (held.removed[1],) if held.removed is not None else ()
                 breach.pinned = (held.at, *removal, *((step.at,) if step.at >= 0 else ()))
                 breaches.append(breach)
+        self.listings = listed
         for judge in self.run.judges:
             breaches += judge.breaches(self)
         if step.kind == "read" and step.tool in {c.tool.name for c in self.learned.counters} and any(
@@ -863,7 +868,7 @@ class Example:
         if self.spoiled:
             return
         checks = self.checks | set(range(start, len(self.calls)))
-        broken = first([b for b in breaches if self.run.fresh(b, steps_of(self.calls[:b.at + 1], checks))])
+        broken = first([b for b in breaches if self.run.fresh(b, steps_of(*self.replayed(b, checks)))])
         # A count already tried says nothing of the records: the example goes on, its counts unjudged
         # (a store that drops records past a size moves no count with each write once full).
         if breaches and broken is None and all(isinstance(b.expect, NumberAt) for b in breaches):
@@ -873,8 +878,15 @@ class Example:
         if broken is not None:
             broken.history = self.run.writes
             self.checks.update(range(start, len(self.calls)))
-            self.run.breaches.append((broken, self.calls[:broken.at + 1], set(self.checks)))
+            self.run.breaches.append((broken, *self.replayed(broken, self.checks)))
             raise LawBroken(broken.message)
+
+    def replayed(self, breach: Breach, checks: set[int]) -> tuple[list[Call], set[int]]:
+        """The calls a fresh replay of `breach` starts from, and which of them are the checks': the
+        example's up to its read, or the breach's own replay (all steps)."""
+        if breach.replay:
+            return list(breach.replay), set()
+        return self.calls[:breach.at + 1], set(checks)
 
     def counted(self, tool: str) -> list[Breach]:
         """A tool taken for a count whose call changed what the readers show: it does more than

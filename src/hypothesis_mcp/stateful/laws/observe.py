@@ -18,7 +18,18 @@ from hypothesis_mcp.rules.answers import numbers_in
 from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.deletes import deletes_fact
 from hypothesis_mcp.stateful.looking import Pager
-from hypothesis_mcp.stateful.watch import CREATORS, TEXT, Move, Seen, Watcher, counter, draw_all, may_delete, size
+from hypothesis_mcp.stateful.watch import (
+    CREATORS,
+    TEXT,
+    Move,
+    Record,
+    Seen,
+    Watcher,
+    counter,
+    draw_all,
+    may_delete,
+    size,
+)
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,9 @@ class Learned:
     """The listings that showed no record on the fresh server."""
     used: set[str] = field(default_factory=set)
     """Identity values the experiments wrote on the server the machine goes on with."""
+    records: list[Record] = field(default_factory=list)
+    """The records the experiments' creators wrote, oldest first: on a store the experiments filled,
+    a listing's window may show only these, never the examples' own (read_order.py)."""
     widest: Callable[[Tool], dict[str, Any]] = lambda tool: {}
     done: bool = False
 
@@ -149,6 +163,8 @@ def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> N
     guessed_updaters(found, watcher)
     guessed_removers(found, watcher)
     guessed_readers(found, watcher)
+    creators = {t.name for t, _ in found.creators}
+    found.records = [r for r in watcher.records if r.tool in creators]
     found.used = {identity_text(r.args.get(watcher.seen[r.tool].identity or "")) for r in watcher.records}
 
 

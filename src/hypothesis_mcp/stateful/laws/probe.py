@@ -21,6 +21,7 @@ from hypothesis_mcp.stateful.laws.folding import folding_rules
 from hypothesis_mcp.stateful.laws.machine import COUNT_WRONG, Law, Run, build, steps_of
 from hypothesis_mcp.stateful.laws.observe import Learned, learned
 from hypothesis_mcp.stateful.laws.overwrites import overwrite_rules
+from hypothesis_mcp.stateful.laws.read_order import read_order_rules
 from hypothesis_mcp.stateful.laws.references import references_rules
 from hypothesis_mcp.stateful.laws.removals import removals_rules
 from hypothesis_mcp.stateful.laws.series import series_rules
@@ -35,7 +36,7 @@ server of several faults draws each: fresh starts grow with findings, not with t
 CONFIRMS = 3
 """Breaches of one round tried on fresh servers, at most (shortest first)."""
 LAWS: tuple[Law, ...] = (series_rules, covering_rules, folding_rules, references_rules, overwrite_rules,
-                         absent_rules, removals_rules, unwritten_rules)
+                         absent_rules, removals_rules, unwritten_rules, read_order_rules)
 """The laws of their own modules (6 to 10, law 2 on updates of absent records, law 4 on a second
 removal), beside those machine.py judges after every step."""
 
