@@ -37,8 +37,9 @@ CONFIRMS = 3
 """Breaches of one round tried on fresh servers, at most (shortest first)."""
 LAWS: tuple[Law, ...] = (series_rules, covering_rules, folding_rules, references_rules, overwrite_rules,
                          absent_rules, removals_rules, unwritten_rules, read_order_rules)
-"""The laws of their own modules (6 to 10, law 2 on updates of absent records, law 4 on a second
-removal), beside those machine.py judges after every step."""
+"""The laws of their own modules (6 to 10, law 2 on updates of absent records and on reads of
+identities no call wrote, law 4 on a second removal, law 1 on a listing's window), beside those
+machine.py judges after every step."""
 
 
 @dataclass
