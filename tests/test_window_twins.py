@@ -6,6 +6,9 @@ and 68), each with a faulty twin that still draws the law (tests/servers/window_
   newest receipts still loses data.
 - tags: a handle's variant past a full first page of the listing is not folded into the handle it
   varies; the store that folds handles still folds them.
+- crates: a text listing whose largest page (5) is full, and whose offset the engine does not know
+  how to walk: a record past that page is not lost (storegen twin 153, blind). The store whose every
+  third put drops the crate before it still loses data.
 - lockers: a copy of a record's write placed before a reproduction takes the same code, and the
   record's own write is then refused: that replay shows nothing of the free that follows. The store
   whose free also empties the locker before still takes another record.
@@ -58,6 +61,18 @@ def test_a_variant_past_a_full_first_page_is_not_folded() -> None:
 def test_the_store_that_folds_handles_is_found_folding() -> None:
     report = graded("tags", True)
     assert ("tag_set", "probe-identity-folded") in {(r.tool, r.rule) for r in serious(report)}, summary(report)
+
+
+def test_a_record_past_a_full_page_that_cannot_be_walked_is_not_lost() -> None:
+    report = graded("crates", False)
+    assert serious(report) == [], summary(report)
+
+
+def test_the_crates_whose_puts_drop_the_one_before_lose_data() -> None:
+    report = graded("crates", True)
+    lost = [r for r in serious(report) if (r.tool, r.rule, r.confidence) == ("crate_put", "probe-data-lost", "high")]
+    assert lost, summary(report)
+    assert lost[0].reproduction is not None and lost[0].reproduction.calls[-1].tool == "crates_listed"
 
 
 def fresh(argv: list[str]) -> Callable[[ProbeFinding], bool]:

@@ -12,6 +12,10 @@ structured (and the same JSON as text); a refusal is an isError result.
   replacing it; tag_show(handle) shows one; tags_browse(page=1, per=3, at most 10) the oldest first.
   Handles that differ in case or surrounding spaces are other tags. Fault: handles are folded
   (trimmed, case-insensitive), so " Ab " replaces "ab".
+- crates (user keys, a text listing): crate_put(label, note) keeps one crate per label;
+  crates_listed(limit=5, at most 5; past=0) shows the newest first, one `label | note` line each,
+  then a `total: N` line. Past five crates the oldest lie beyond the largest page, reached through
+  `past`, which is no loss. Fault: every third put also drops the crate put just before it.
 - lockers (user keys, refused twice): locker_claim(code, contents) refuses a code already claimed;
   locker_free(code) frees one; lockers_shown() lists all. Fault: a free also empties the locker
   claimed just before the freed one.
@@ -85,6 +89,24 @@ def tags(mcp: MCPServer, bug: bool) -> None:
         return {"tags": page_of(list(kept.values()), page, per)}
 
 
+def crates(mcp: MCPServer, bug: bool) -> None:
+    kept: dict[str, str] = {}
+    puts = itertools.count(1)
+
+    @mcp.tool(description="Put a crate under its label; a second put of a label replaces it.")
+    def crate_put(label: Annotated[str, Field(pattern="^[a-z0-9]{3,12}$")], note: Words) -> str:
+        kept.pop(label, None)
+        if bug and next(puts) % 3 == 0 and kept:
+            kept.pop(list(kept)[-1])
+        kept[label] = note
+        return f"{label} | {note}"
+
+    @mcp.tool(description="Crates, newest first, one line each, then their total.")
+    def crates_listed(limit: Annotated[int, Field(ge=1, le=5)] = 5, past: Annotated[int, Field(ge=0)] = 0) -> str:
+        rows = list(kept.items())[::-1][past:past + limit]
+        return "\n".join([*(f"{label} | {note}" for label, note in rows), "", f"total: {len(kept)}"])
+
+
 def lockers(mcp: MCPServer, bug: bool) -> None:
     kept: list[dict[str, str]] = []
 
@@ -108,7 +130,8 @@ def lockers(mcp: MCPServer, bug: bool) -> None:
         return {"lockers": kept}
 
 
-STORES: dict[str, Callable[[MCPServer, bool], None]] = {"tills": tills, "tags": tags, "lockers": lockers}
+STORES: dict[str, Callable[[MCPServer, bool], None]] = {"tills": tills, "tags": tags, "crates": crates,
+                                                         "lockers": lockers}
 
 
 def main() -> None:

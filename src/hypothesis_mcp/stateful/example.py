@@ -50,6 +50,8 @@ class Example:
         self.fresh = not self.ctx.warm and (self.ctx.smallest is None or not self.ctx.warm_shrink)
         self.conn: Connection | None = None
         self.calls: list[Call] = []
+        self.answered: dict[int, int] = {}
+        """Each answer's object id, to the number of calls made up to and with its own."""
         self.model: dict[str, Record] = {}
         self.reads: dict[tuple[str, str], Outcome] = {}
         self.proven: dict[str, str] = {}
@@ -78,18 +80,23 @@ class Example:
 
     def call(self, tool: str, args: dict[str, Any]) -> Outcome:
         self.calls.append(Call(tool, json.loads(json.dumps(args))))
-        return self.connect().call(tool, args)
+        outcome = self.connect().call(tool, args)
+        self.answered[id(outcome)] = len(self.calls)
+        return outcome
 
     def fail(self, rule_id: RuleId, message: str, reader: Reader, expect: dict[str, Any],
              confidence: str | None = None, check: Check = "round-trip", tool: str | None = None,
              details: dict[str, Any] | None = None, facts: tuple[Fact, ...] = (), *,
-             stop: bool = True) -> ProbeFinding:
+             stop: bool = True, judged: Outcome | None = None) -> ProbeFinding:
         """Record the finding and end the example; with `stop=False` only record it (`stopped`
-        ends the example later), so each cause one answer shows (every field it changed) is kept."""
+        ends the example later), so each cause one answer shows (every field it changed) is kept.
+        `judged`: the answer the finding rests on, where calls made after it (a next page tried and
+        found wanting) are not part of the reproduction, whose last read must be that answer's."""
+        end = self.answered.get(id(judged), len(self.calls)) if judged is not None else len(self.calls)
         finding = ProbeFinding(
             rule=rule_id, tool=tool or self.ctx.write.name, message=message,
             confidence=confidence or reader.confidence, basis=reader.basis,
-            calls=list(self.calls), expect=expect, check=check, fresh=self.fresh, details=details or {},
+            calls=self.calls[:end], expect=expect, check=check, fresh=self.fresh, details=details or {},
             facts=(*facts, *self.ctx.refusals),
         )
         self.ctx.record_failure(finding)
@@ -324,7 +331,8 @@ class Example:
                           f"record with key {record.key!r}, shown earlier by {reader.tool.name}, is gone "
                           f"after a later write ({reader.tool.name} {said})", reader,
                           {"contains_any": sorted(wanted), "answered": True}, confidence="high",
-                          facts=(self.showed(reader.tool.name, record.marker), self.distinct(record)))
+                          facts=(self.showed(reader.tool.name, record.marker), self.distinct(record)),
+                          judged=outcome)
 
     def read_all(self, reader: Reader, record: Record, answer: Outcome) -> Outcome | None:
         """A list as long as the one that showed the record may be a window of the newest
@@ -343,7 +351,8 @@ class Example:
         # The largest page may still be one page of more: the record may sit on a later one.
         later = pages_after(self.call, reader.tool, args, most)
         if later is None:
-            return None if paging_of(reader.tool) is not None else most
+            # A page as long as was asked, with no way to the next one, may hold the record after it.
+            return None if paging_of(reader.tool) is not None or records_in(most) >= wanted else most
         page = next((p for p in later.pages if any(t in shown(p) for t in record.evidence)), None)
         return page if page is not None else most if later.ended else None
 
