@@ -9,6 +9,10 @@ and 68), each with a faulty twin that still draws the law (tests/servers/window_
 - crates: a text listing whose largest page (5) is full, and whose offset the engine does not know
   how to walk: a record past that page is not lost (storegen twin 153, blind). The store whose every
   third put drops the crate before it still loses data.
+- stalls: a record a listing showed, then left unsure by writes that judge nothing (law 7's walk, a
+  series), is judged by that listing again once it shows the record again. The store whose listing
+  answers from a copy taken at the last open, still showing a stall closed since, was missed: law 4
+  asked only the listings still marked as showing the stall. Its twin stays clean.
 - lockers: a copy of a record's write placed before a reproduction takes the same code, and the
   record's own write is then refused: that replay shows nothing of the free that follows. The store
   whose free also empties the locker before still takes another record.
@@ -73,6 +77,22 @@ def test_the_crates_whose_puts_drop_the_one_before_lose_data() -> None:
     lost = [r for r in serious(report) if (r.tool, r.rule, r.confidence) == ("crate_put", "probe-data-lost", "high")]
     assert lost, summary(report)
     assert lost[0].reproduction is not None and lost[0].reproduction.calls[-1].tool == "crates_listed"
+
+
+def graded_deleting(name: str, bug: bool) -> Report:
+    return engine(store(name, bug), hunting() if bug else grading(), probes=True, allow_writes=True,
+                  allow_deletes=True, probe_config=ProbeConfig(laws=True))
+
+
+def test_a_listing_that_shows_a_record_again_is_judged_on_its_removal() -> None:
+    report = graded_deleting("stalls", True)
+    kept = {(r.tool, r.rule, r.confidence) for r in serious(report)}
+    assert ("stall_close", "probe-delete-kept", "high") in kept, summary(report)
+
+
+def test_the_stalls_twin_draws_no_finding() -> None:
+    report = graded_deleting("stalls", False)
+    assert serious(report) == [], summary(report)
 
 
 def fresh(argv: list[str]) -> Callable[[ProbeFinding], bool]:

@@ -16,6 +16,10 @@ structured (and the same JSON as text); a refusal is an isError result.
   crates_listed(limit=5, at most 5; past=0) shows the newest first, one `label | note` line each,
   then a `total: N` line. Past five crates the oldest lie beyond the largest page, reached through
   `past`, which is no loss. Fault: every third put also drops the crate put just before it.
+- stalls (user keys): stall_open(code, goods) opens one stall per code; stall_view(code) shows one;
+  stall_close(code) closes one; stalls_listed(limit=4, at most 4) shows the oldest first, with no way
+  past its largest page: once earlier stalls fill it, a new stall is never listed. Fault: the listing
+  answers from a copy taken at the last open, so it still shows a stall closed since.
 - lockers (user keys, refused twice): locker_claim(code, contents) refuses a code already claimed;
   locker_free(code) frees one; lockers_shown() lists all. Fault: a free also empties the locker
   claimed just before the freed one.
@@ -107,6 +111,38 @@ def crates(mcp: MCPServer, bug: bool) -> None:
         return "\n".join([*(f"{label} | {note}" for label, note in rows), "", f"total: {len(kept)}"])
 
 
+def stalls(mcp: MCPServer, bug: bool) -> None:
+    kept: dict[str, str] = {}
+    listed: list[dict[str, str]] = []
+
+    def rows() -> list[dict[str, str]]:
+        return listed if bug else [{"code": c, "goods": g} for c, g in kept.items()]
+
+    @mcp.tool(description="Open a stall under its code; a code already open is refused.")
+    def stall_open(code: Annotated[str, Field(pattern="^[a-z0-9]{3,12}$")], goods: Words) -> dict[str, str]:
+        if code in kept:
+            raise ToolError(f"stall {code} is already open")
+        kept[code] = goods
+        listed[:] = [{"code": c, "goods": g} for c, g in kept.items()]
+        return {"code": code, "goods": goods}
+
+    @mcp.tool(description="One stall by its code.")
+    def stall_view(code: str) -> dict[str, str]:
+        if code not in kept:
+            raise ToolError(f"no stall {code}")
+        return {"code": code, "goods": kept[code]}
+
+    @mcp.tool(description="Close a stall by its code.")
+    def stall_close(code: str) -> dict[str, str]:
+        if kept.pop(code, None) is None:
+            raise ToolError(f"no stall {code}")
+        return {"closed": code}
+
+    @mcp.tool(description="Stalls, oldest first.")
+    def stalls_listed(limit: Annotated[int, Field(ge=1, le=4)] = 4) -> dict[str, Any]:
+        return {"stalls": rows()[:limit]}
+
+
 def lockers(mcp: MCPServer, bug: bool) -> None:
     kept: list[dict[str, str]] = []
 
@@ -131,7 +167,7 @@ def lockers(mcp: MCPServer, bug: bool) -> None:
 
 
 STORES: dict[str, Callable[[MCPServer, bool], None]] = {"tills": tills, "tags": tags, "crates": crates,
-                                                         "lockers": lockers}
+                                                         "stalls": stalls, "lockers": lockers}
 
 
 def main() -> None:

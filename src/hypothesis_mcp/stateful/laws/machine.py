@@ -157,17 +157,33 @@ class Run:
 
     def settle(self, example: Example) -> bool:
         """Before `example` reads anything: the records the example before it left are kept, and where
-        that one found the store full, room is made. Whether room was made."""
+        that one found the store full or a listing's window full of earlier records (`hidden`), room
+        is made. Whether room was made."""
         previous, self.last = self.last, example
         if previous is None:
             return False
+        hidden = self.hidden(previous)
         self.left += [h for h in previous.accepted if h.live]
-        if self.roomless or not crowded(len(previous.accepted), previous.refused):
+        if self.roomless or not (crowded(len(previous.accepted), previous.refused) or hidden):
             return False
         if previous.roomy:
             self.roomless = True
             return False
         return make_room(self.conn, self.learned.removers, self.learned.widest, self.left) > 0
+
+    def hidden(self, example: Example) -> bool:
+        """A listing shown to list a creator's records whose last answer in `example` showed records
+        earlier examples left and none of the example's own live ones: those records fill its window
+        (its largest page, oldest first), so no law judged it there."""
+        for lister in self.learned.listers:
+            last = example.listings.get(lister.tool.name)
+            makers = {c.tool for c in lister.fact.shown_by}
+            own = [h for h in example.accepted if h.live and h.tool in makers and h.tokens]
+            if last is None or not own or any(shows(last[1], tuple(h.tokens.values())) for h in own):
+                continue
+            if any(shows(last[1], tuple(h.tokens.values())) for h in self.left if h.tool in makers):
+                return True
+        return False
 
     def fresh(self, breach: Breach, steps: frozenset[str]) -> bool:
         """A breach not tried on fresh servers yet: its rule and tool never tried, or tried only
@@ -994,9 +1010,11 @@ class Example:
             # was shown for one record, not for every field a write sets.
             one_more = size(answer) == self.sizes.get(name, -1) + 1 and not self.continues(reader, answer) \
                 and name not in self.unsized
+            # A listing that shows the record is judged on it from then on, also where a series' writes
+            # (which leave no listing's window known) made it unsure whether the listing still holds it.
             expected = name in held.shown or reader.kind == "key" or (
                 reader.kind == "search" and (reader.field != TEXT or shows(answer, tokens))) or (
-                reader.kind == "list" and mine and step.kind == "create" and (one_more or shows(answer, tokens)))
+                reader.kind == "list" and (shows(answer, tokens) or (mine and step.kind == "create" and one_more)))
             if not expected:
                 continue
             if not shows(answer, tokens):

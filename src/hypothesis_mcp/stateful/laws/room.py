@@ -4,8 +4,9 @@ of pages over the records it wrote, a series of writes) find none stored and jud
 an example's writes were all refused, the next example begins by removing records that earlier
 examples wrote and left, oldest first, through a remover an experiment showed, before it reads
 any count or listing: no law judges those records any more, and its own model starts from the
-store as the removals left it. A fresh replay holds only its reproduction's records, so it needs
-no such room."""
+store as the removals left it. So does a store whose listing (its largest page, oldest first) the
+records earlier examples left fill, so that it shows none of an example's own (`Run.hidden`). A
+fresh replay holds only its reproduction's records, so it needs no such room."""
 
 from __future__ import annotations
 
