@@ -30,6 +30,8 @@ class Held:
     state: str = LIVE
     stale: set[str] = field(default_factory=set)
     shown: set[str] = field(default_factory=set)
+    relisted: set[str] = field(default_factory=set)
+    """Listings that showed it as last written after a series' writes left their windows unknown."""
     agreed: set[str] = field(default_factory=set)
     """The readers that showed every field as last written."""
     fields: dict[str, tuple[frozenset[str], int]] = field(default_factory=dict)
