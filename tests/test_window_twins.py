@@ -10,7 +10,7 @@ and 68), each with a faulty twin that still draws the law (tests/servers/window_
   how to walk: a record past that page is not lost (storegen twin 153, blind). The store whose every
   third put drops the crate before it still loses data.
 - stalls: a record a listing showed, then left unsure by writes that judge nothing (law 7's walk, a
-  series), is judged by that listing again once it shows the record again. The store whose listing
+  series), is asked of that listing again on its removal once the listing shows it again. The store whose listing
   answers from a copy taken at the last open, still showing a stall closed since, was missed: law 4
   asked only the listings still marked as showing the stall. Its twin stays clean.
 - lockers: a copy of a record's write placed before a reproduction takes the same code, and the
