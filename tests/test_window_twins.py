@@ -1,5 +1,6 @@
-"""Correct stores that drew a false alarm with the laws machine on (issue #43's storegen twins 196, 79
-and 68), each with a faulty twin that still draws the law (tests/servers/window_stores.py).
+"""Correct stores that drew a false alarm (issue #43's storegen twins 196, 79 and 68 with the laws machine
+on; 153, name-blind, from the round trip), each with a faulty twin that still draws the law, and one
+fault the laws machine missed (stalls), with its correct twin (tests/servers/window_stores.py).
 
 - tills: a listing whose first page (2) is smaller than the largest one may ask for (10). A record
   that only the larger page showed is no record the first page lost. The store that keeps only its
@@ -10,9 +11,9 @@ and 68), each with a faulty twin that still draws the law (tests/servers/window_
   how to walk: a record past that page is not lost (storegen twin 153, blind). The store whose every
   third put drops the crate before it still loses data.
 - stalls: a record a listing showed, then left unsure by writes that judge nothing (law 7's walk, a
-  series), is asked of that listing again on its removal once the listing shows it again. The store whose listing
-  answers from a copy taken at the last open, still showing a stall closed since, was missed: law 4
-  asked only the listings still marked as showing the stall. Its twin stays clean.
+  series), is asked of that listing again on its removal once the listing shows it again. The store
+  whose listing answers from a copy taken at the last open, still showing a stall closed since, was
+  missed: law 4 asked only the listings still marked as showing the stall. Its twin stays clean.
 - lockers: a copy of a record's write placed before a reproduction takes the same code, and the
   record's own write is then refused: that replay shows nothing of the free that follows. The store
   whose free also empties the locker before still takes another record.
