@@ -14,6 +14,10 @@ fault the laws machine missed (stalls), with its correct twin (tests/servers/win
   series), is asked of that listing again on its removal once the listing shows it again. The store
   whose listing answers from a copy taken at the last open, still showing a stall closed since, was
   missed: law 4 asked only the listings still marked as showing the stall. Its twin stays clean.
+- kiosks: a fresh replay of a removal that a listing keeps reads the listing on past its first page,
+  as the warm checks read it (storegen reader-stale 165: the kept record sat on a later page of a
+  listing two a page, so no replay showed it, and the law was not tried again). Its twin's replay
+  shows the record gone from every page.
 - lockers: a copy of a record's write placed before a reproduction takes the same code, and the
   record's own write is then refused: that replay shows nothing of the free that follows. The store
   whose free also empties the locker before still takes another record.
@@ -23,13 +27,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from helpers import ROOT, SERVE, engine, grading, hunting, summary
-from hypothesis_mcp.connection import Connection, parse_target
+from hypothesis_mcp.connection import Connection, Outcome, parse_target
 from hypothesis_mcp.results import Call, Report, Result
 from hypothesis_mcp.stateful.config import ProbeConfig
 from hypothesis_mcp.stateful.judge import ProbeFinding, reproduces
-from hypothesis_mcp.stateful.laws.confirm import confirmed
-from hypothesis_mcp.stateful.laws.laws import Breach, missing
+from hypothesis_mcp.stateful.laws.confirm import confirmed, finding_of
+from hypothesis_mcp.stateful.laws.laws import Breach, kept, missing
+from hypothesis_mcp.stateful.laws.tails import read_on
+from hypothesis_mcp.stateful.looking import Pager, joined
 
 SERIOUS = ("high", "medium")
 
@@ -101,6 +109,28 @@ def fresh(argv: list[str]) -> Callable[[ProbeFinding], bool]:
         with Connection(parse_target(argv)) as conn:
             return reproduces(finding, conn)
     return replays
+
+
+def kiosk_removal() -> ProbeFinding:
+    """Three kiosks opened, the oldest closed, and the listing's first page read: the closed one, if
+    kept, sits on its second page."""
+    calls = [Call("kiosk_open", {"code": code, "wares": f"hm0f0c500{n}-wares"})
+             for n, code in enumerate(("ka7", "jb3", "lc9"))]
+    calls += [Call("kiosk_close", {"code": "ka7"}), Call("kiosks_listed", {})]
+    return finding_of(kept("probe-delete-kept", "kiosk_close", "kiosks_listed", 4, ("hm0f0c5000-wares",), (),
+                           "a record was removed with success"), calls)
+
+
+def read_on_by_next(conn: Connection, call: Call, first: Outcome) -> Outcome:
+    return joined(read_on(lambda a: conn.call(call.tool, a), call.arguments, first, Pager("next", "after")))
+
+
+@pytest.mark.parametrize("bug", [True, False])
+def test_a_removal_a_listing_keeps_past_its_first_page_replays(bug: bool) -> None:
+    with Connection(parse_target(store("kiosks", bug))) as conn:
+        assert reproduces(kiosk_removal(), conn, read_on_by_next) is bug
+    with Connection(parse_target(store("kiosks", bug))) as conn:
+        assert not reproduces(kiosk_removal(), conn)  # its first page alone shows nothing of it
 
 
 def breach_and_calls() -> tuple[Breach, list[Call]]:

@@ -20,6 +20,10 @@ structured (and the same JSON as text); a refusal is an isError result.
   stall_close(code) closes one; stalls_listed(limit=4, at most 4) shows the oldest first, with no way
   past its largest page: once earlier stalls fill it, a new stall is never listed. Fault: the listing
   answers from a copy taken at the last open, so it still shows a stall closed since.
+- kiosks (user keys, a paged listing): kiosk_open(code, wares), kiosk_close(code); kiosks_listed(after)
+  shows the newest first, two a page, with the cursor of the next page under `next` (null on the
+  last). Fault: the listing answers from a copy taken at the last open, so it still shows a kiosk
+  closed since, on whichever page its place falls.
 - lockers (user keys, refused twice): locker_claim(code, contents) refuses a code already claimed;
   locker_free(code) frees one; lockers_shown() lists all. Fault: a free also empties the locker
   claimed just before the freed one.
@@ -143,6 +147,32 @@ def stalls(mcp: MCPServer, bug: bool) -> None:
         return {"stalls": rows()[:limit]}
 
 
+def kiosks(mcp: MCPServer, bug: bool) -> None:
+    kept: dict[str, str] = {}
+    listed: list[dict[str, str]] = []
+
+    @mcp.tool(description="Open a kiosk under its code; a code already open is refused.")
+    def kiosk_open(code: Annotated[str, Field(pattern="^[a-z0-9]{3,12}$")], wares: Words) -> dict[str, str]:
+        if code in kept:
+            raise ToolError(f"kiosk {code} is already open")
+        kept[code] = wares
+        listed[:] = [{"code": c, "wares": w} for c, w in kept.items()]
+        return {"code": code, "wares": wares}
+
+    @mcp.tool(description="Close a kiosk by its code.")
+    def kiosk_close(code: str) -> dict[str, str]:
+        if kept.pop(code, None) is None:
+            raise ToolError(f"no kiosk {code}")
+        return {"closed": code}
+
+    @mcp.tool(description="Kiosks, newest first, two a page; pass a page's `next` as `after` for the one after.")
+    def kiosks_listed(after: str | None = None) -> dict[str, Any]:
+        rows = (listed if bug else [{"code": c, "wares": w} for c, w in kept.items()])[::-1]
+        start = int(after) if after and after.isdigit() else 0
+        more = start + 2 < len(rows)
+        return {"kiosks": rows[start:start + 2], "next": str(start + 2) if more else None}
+
+
 def lockers(mcp: MCPServer, bug: bool) -> None:
     kept: list[dict[str, str]] = []
 
@@ -167,7 +197,8 @@ def lockers(mcp: MCPServer, bug: bool) -> None:
 
 
 STORES: dict[str, Callable[[MCPServer, bool], None]] = {"tills": tills, "tags": tags, "crates": crates,
-                                                         "stalls": stalls, "lockers": lockers}
+                                                         "stalls": stalls, "kiosks": kiosks,
+                                                         "lockers": lockers}
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ from hypothesis_mcp.rules.bindings import Rebinder
 from hypothesis_mcp.rules.expectations import (
     ContainsAny,
     Expectation,
+    ShowsNone,
     Unjudged,
     from_dict,
     premise_refused,
@@ -109,7 +110,8 @@ def reproduces(finding: ProbeFinding, conn: Connection, rest: Rest | None = None
     nor does a read missing what only refused calls sent (premise_unstored): the failure rested on
     their success, unless the finding is that a refused call changed something. With `rest`, a record
     said missing from a listing is looked for on its later pages too: a replay may write more records
-    than its first page holds, and a correct listing shows the rest on the next."""
+    than its first page holds, and a correct listing shows the rest on the next. So is a record said
+    to be gone (`ShowsNone`): a listing that keeps it may show it past its first page only."""
     if not finding.calls:
         return False
     replay = replayed(finding, conn)
@@ -121,6 +123,7 @@ def reproduces(finding: ProbeFinding, conn: Connection, rest: Rest | None = None
     if finding.fresh and not expect.written_by([c.arguments for c in finding.calls[:-1]]):
         return False
     if expect.holds(steps[-1][1], previous):
-        return False
+        return rest is not None and isinstance(expect, ShowsNone) and not expect.holds(
+            rest(conn, replay.last, steps[-1][1]), previous)
     return not (rest is not None and isinstance(expect, ContainsAny)
                 and expect.holds(rest(conn, replay.last, steps[-1][1]), previous))
