@@ -114,10 +114,10 @@ def fresh(argv: list[str]) -> Callable[[ProbeFinding], bool]:
 def kiosk_removal() -> ProbeFinding:
     """Three kiosks opened, the oldest closed, and the listing's first page read: the closed one, if
     kept, sits on its second page."""
-    calls = [Call("kiosk_open", {"code": code, "wares": f"hm0f0c500{n}-wares"})
+    calls = [Call("kiosk_open", {"code": code, "goods": f"hm0f0c500{n}-goods"})
              for n, code in enumerate(("ka7", "jb3", "lc9"))]
     calls += [Call("kiosk_close", {"code": "ka7"}), Call("kiosks_listed", {})]
-    return finding_of(kept("probe-delete-kept", "kiosk_close", "kiosks_listed", 4, ("hm0f0c5000-wares",), (),
+    return finding_of(kept("probe-delete-kept", "kiosk_close", "kiosks_listed", 4, ("hm0f0c5000-goods",), (),
                            "a record was removed with success"), calls)
 
 

@@ -20,9 +20,9 @@ structured (and the same JSON as text); a refusal is an isError result.
   stall_close(code) closes one; stalls_listed(limit=4, at most 4) shows the oldest first, with no way
   past its largest page: once earlier stalls fill it, a new stall is never listed. Fault: the listing
   answers from a copy taken at the last open, so it still shows a stall closed since.
-- kiosks (user keys, a paged listing): kiosk_open(code, wares), kiosk_close(code); kiosks_listed(after)
-  shows the newest first, two a page, with the cursor of the next page under `next` (null on the
-  last). Fault: the listing answers from a copy taken at the last open, so it still shows a kiosk
+- kiosks (user keys, a paged listing): kiosk_open, kiosk_view, kiosk_close as the stalls';
+  kiosks_listed(after) shows the newest first, two a page, with the cursor of the next page under
+  `next` (null on the last). Fault: the listing answers from a copy taken at the last open, so it still shows a kiosk
   closed since, on whichever page its place falls.
 - lockers (user keys, refused twice): locker_claim(code, contents) refuses a code already claimed;
   locker_free(code) frees one; lockers_shown() lists all. Fault: a free also empties the locker
@@ -115,32 +115,40 @@ def crates(mcp: MCPServer, bug: bool) -> None:
         return "\n".join([*(f"{label} | {note}" for label, note in rows), "", f"total: {len(kept)}"])
 
 
-def stalls(mcp: MCPServer, bug: bool) -> None:
+def booths(mcp: MCPServer, bug: bool, noun: str) -> Callable[[], list[dict[str, str]]]:
+    """`{noun}_open`, `{noun}_view` and `{noun}_close` over one store; the rows its listing shows,
+    oldest first (with the bug, the copy taken at the last open)."""
     kept: dict[str, str] = {}
     listed: list[dict[str, str]] = []
 
     def rows() -> list[dict[str, str]]:
         return listed if bug else [{"code": c, "goods": g} for c, g in kept.items()]
 
-    @mcp.tool(description="Open a stall under its code; a code already open is refused.")
-    def stall_open(code: Annotated[str, Field(pattern="^[a-z0-9]{3,12}$")], goods: Words) -> dict[str, str]:
+    @mcp.tool(name=f"{noun}_open", description=f"Open a {noun} under its code; a code already open is refused.")
+    def opened(code: Annotated[str, Field(pattern="^[a-z0-9]{3,12}$")], goods: Words) -> dict[str, str]:
         if code in kept:
-            raise ToolError(f"stall {code} is already open")
+            raise ToolError(f"{noun} {code} is already open")
         kept[code] = goods
         listed[:] = [{"code": c, "goods": g} for c, g in kept.items()]
         return {"code": code, "goods": goods}
 
-    @mcp.tool(description="One stall by its code.")
-    def stall_view(code: str) -> dict[str, str]:
+    @mcp.tool(name=f"{noun}_view", description=f"One {noun} by its code.")
+    def view(code: str) -> dict[str, str]:
         if code not in kept:
-            raise ToolError(f"no stall {code}")
+            raise ToolError(f"no {noun} {code}")
         return {"code": code, "goods": kept[code]}
 
-    @mcp.tool(description="Close a stall by its code.")
-    def stall_close(code: str) -> dict[str, str]:
+    @mcp.tool(name=f"{noun}_close", description=f"Close a {noun} by its code.")
+    def close(code: str) -> dict[str, str]:
         if kept.pop(code, None) is None:
-            raise ToolError(f"no stall {code}")
+            raise ToolError(f"no {noun} {code}")
         return {"closed": code}
+
+    return rows
+
+
+def stalls(mcp: MCPServer, bug: bool) -> None:
+    rows = booths(mcp, bug, "stall")
 
     @mcp.tool(description="Stalls, oldest first.")
     def stalls_listed(limit: Annotated[int, Field(ge=1, le=4)] = 4) -> dict[str, Any]:
@@ -148,29 +156,14 @@ def stalls(mcp: MCPServer, bug: bool) -> None:
 
 
 def kiosks(mcp: MCPServer, bug: bool) -> None:
-    kept: dict[str, str] = {}
-    listed: list[dict[str, str]] = []
-
-    @mcp.tool(description="Open a kiosk under its code; a code already open is refused.")
-    def kiosk_open(code: Annotated[str, Field(pattern="^[a-z0-9]{3,12}$")], wares: Words) -> dict[str, str]:
-        if code in kept:
-            raise ToolError(f"kiosk {code} is already open")
-        kept[code] = wares
-        listed[:] = [{"code": c, "wares": w} for c, w in kept.items()]
-        return {"code": code, "wares": wares}
-
-    @mcp.tool(description="Close a kiosk by its code.")
-    def kiosk_close(code: str) -> dict[str, str]:
-        if kept.pop(code, None) is None:
-            raise ToolError(f"no kiosk {code}")
-        return {"closed": code}
+    rows = booths(mcp, bug, "kiosk")
 
     @mcp.tool(description="Kiosks, newest first, two a page; pass a page's `next` as `after` for the one after.")
     def kiosks_listed(after: str | None = None) -> dict[str, Any]:
-        rows = (listed if bug else [{"code": c, "wares": w} for c, w in kept.items()])[::-1]
+        newest = rows()[::-1]
         start = int(after) if after and after.isdigit() else 0
-        more = start + 2 < len(rows)
-        return {"kiosks": rows[start:start + 2], "next": str(start + 2) if more else None}
+        more = start + 2 < len(newest)
+        return {"kiosks": newest[start:start + 2], "next": str(start + 2) if more else None}
 
 
 def lockers(mcp: MCPServer, bug: bool) -> None:
