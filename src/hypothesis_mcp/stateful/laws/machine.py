@@ -112,6 +112,12 @@ class Run:
     """Guessed updates whose change no keyed read showed: not called again."""
     updates: dict[str, int] = field(default_factory=dict)
     """Updates drawn so far, by tool: every third names one field."""
+    refusals: dict[str, tuple[dict[str, Any], str]] = field(default_factory=dict)
+    """Each writer's last refused call, its arguments and marker, the latest last (Example.refused_by)."""
+    carried: set[tuple[str, str]] = field(default_factory=set)
+    """(updater, marker of another writer's refused call) where the updater was asked with its values."""
+    last_refused: str | None = None
+    """The writer refused last: the machine carries what it refused to the other updaters."""
     controls: dict[tuple[str, str], bool] = field(default_factory=dict)
     """(keyed reader, identity never written): whether its read answered a success."""
     echoing: dict[tuple[str, str], bool] = field(default_factory=dict)
@@ -184,6 +190,11 @@ class Run:
             if any(shows(last[1], tuple(h.tokens.values())) for h in self.left if h.tool in makers):
                 return True
         return False
+
+    def refused(self, tool: str, args: dict[str, Any], marker: str) -> None:
+        self.refusals.pop(tool, None)  # the latest last
+        self.refusals[tool] = (args, marker)
+        self.last_refused = tool
 
     def fresh(self, breach: Breach, steps: frozenset[str]) -> bool:
         """A breach not tried on fresh servers yet: its rule and tool never tried, or tried only
@@ -387,6 +398,8 @@ class Example:
         if not held.tokens and answer.ok:
             self.own_id(held)
         self.refused += not answer.ok
+        if not answer.ok:
+            self.run.refused(tool.name, args, marker)
         if answer.ok:
             self.accepted.append(held)
             self.run.writes += 1
@@ -490,10 +503,12 @@ class Example:
             last = self.calls[-1]
             self.calls[-1] = Call(last.tool, last.arguments, last.method, binds)
 
-    def update(self, actor: Actor, held: Held, drawn: dict[str, Any]) -> None:
+    def update(self, actor: Actor, held: Held, drawn: dict[str, Any], carry: bool = False) -> None:
         """An update of `held`, its fields at the edges its turn picks; every third update of each
         tool (by its own turns, so what the other rules drew does not decide it) a patch that names
-        just one field where the schema allows it (a store may treat such a patch otherwise)."""
+        just one field where the schema allows it (a store may treat such a patch otherwise). The
+        first update of a tool after another writer's refusal sends what that one was refused for
+        (`refused_by`); with `carry`, there is no call unless it does."""
         value = held.value_of(actor.arg)
         if value is None or not held.live:
             return
@@ -504,10 +519,15 @@ class Example:
                                              self.run.count, actor.arg), marker, actor.arg, fixed=True)
         fields = sorted(set(args) - {actor.arg})
         turn = self.run.updates[actor.tool.name] = self.run.updates.get(actor.tool.name, 0) + 1
-        only = fields[turn // 3 % len(fields)] if fields and turn % 3 == 2 else None
+        only = fields[turn // 3 % len(fields)] if fields and turn % 3 == 2 and not carry else None
         if only is not None and only in args and only != actor.arg and self.valid(
                 actor.tool, narrow := {actor.arg: value, only: args[only]}):
             args = narrow
+        taken = self.refused_by(actor, args)
+        if taken and self.valid(actor.tool, {**args, **taken}):
+            args = {**args, **taken}
+        elif carry:
+            return
         before = dict(held.values)
         answer = self.call(actor.tool, args)
         at = len(self.calls) - 1
@@ -543,12 +563,25 @@ class Example:
             return
         if actor.guessed and actor.tool.name not in self.run.proven:
             return
+        self.run.refused(actor.tool.name, args, marker)
         refused = Held.written(actor.tool.name, args, marker, answer, REFUSED)
         refused.ids, refused.args, refused.at = held.ids, {**held.args, **args}, len(self.calls) - 1
         refused.amends = True
         if refused.tokens:
             self.held.append(refused)
         self.check(Step("refused", actor.tool.name, refused, actor.facts))
+
+    def refused_by(self, actor: Actor, args: dict[str, Any]) -> dict[str, Any]:
+        """The values another writer's latest refused call sent, not yet sent through this one, that
+        this update takes and does not send already, marked texts and identity aside: a store's rule
+        (one value forbids another) holds for every writer of the same fields, so this one is asked
+        with them, and law 2 judges what it does with its refusal."""
+        for writer, (refused, marker) in reversed(self.run.refusals.items()):
+            if writer != actor.tool.name and (actor.tool.name, marker) not in self.run.carried:
+                self.run.carried.add((actor.tool.name, marker))
+                return {k: v for k, v in refused.items() if k in actor.tool.properties and k != actor.arg
+                        and (k not in args or args[k] != v) and not marks({k: v}, marker)}
+        return {}
 
     def prove(self, actor: Actor, held: Held, sent: tuple[str, ...], old: tuple[str, ...]) -> tuple[Fact, ...]:
         """A guessed update is one where a keyed read of the record then shows a value its call
@@ -1458,7 +1491,9 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
         @rule(target=records, which=st.sampled_from(range(len(creators))), data=st.data())
         def create(self, which: int, data: st.DataObject) -> Any:
             tool, seen = creators[turned(which, len(creators))]
+            run.last_refused = None
             held = self.example.create(tool, seen.identity, data.draw(writes[tool.name]))
+            self.carry(data)
             return multiple() if held is None else held
 
         @precondition(lambda self: bool(learned.updaters) and bool(self.bundle("records")) and not self.inert)
@@ -1471,7 +1506,21 @@ def build(run: Run, laws: tuple[Law, ...] = ()) -> type[RuleBasedStateMachine]:
             held = data.draw(self.records)
             which = data.draw(st.integers(0, len(learned.updaters) - 1))
             actor = learned.updaters[turned(which, len(learned.updaters))]
+            run.last_refused = None
             self.example.update(actor, held, data.draw(patches[actor.tool.name]))
+            self.carry(data)
+
+        def carry(self, data: st.DataObject) -> None:
+            """Law 2 across writers: a call the last step's writer was refused is made again at once
+            through every other updater that takes the same fields, on the example's newest live
+            record (a store's rule for a value holds for all its writers, and one of them may keep
+            what it refuses). Hypothesis's draws alone seldom bring the refused values to another
+            writer, and the updates may all come before the first refusal."""
+            writer, live = run.last_refused, [h for h in self.example.held if h.live]
+            if writer is None or not live:
+                return
+            for actor in [a for a in learned.updaters if a.tool.name != writer]:
+                self.example.update(actor, live[-1], data.draw(patches[actor.tool.name]), carry=True)
 
         @precondition(lambda self: bool(learned.removers) and not self.inert)
         @rule(held=consumes(records), which=st.integers(0, max(0, len(learned.removers) - 1)))
