@@ -192,6 +192,7 @@ class Run:
         return False
 
     def refused(self, tool: str, args: dict[str, Any], marker: str) -> None:
+        """A writer's call was refused: the other updaters are to be asked with what it sent."""
         self.refusals.pop(tool, None)  # the latest last
         self.refusals[tool] = (args, marker)
         self.last_refused = tool
