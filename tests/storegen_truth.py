@@ -69,8 +69,8 @@ def command(seed: int, *, blind: bool = False, python: str = sys.executable,
             flags: Sequence[str] = TWIN) -> list[str]:
     """The server of seed `seed` (by default the correct twin), served named or through the name-blind
     proxy. Inside the suite, through its zygote (tests/zygote.py), which has imported jsonschema as
-    storegen does: a grading run starts dozens of servers, and a forked start costs about a third of
-    an interpreter's. Elsewhere (the benches) `python SCRIPT` itself."""
+    storegen does: a grading run starts dozens of servers, and a forked start skips the imports
+    (docs/performance.md, session 33). Elsewhere (the benches) `python SCRIPT` itself."""
     place = storegen_dir()
     assert place is not None, SKIP_REASON
     serve = [python, str(ZYGOTE)] if os.environ.get(zygote.ENV) else [python]
