@@ -101,7 +101,7 @@ def absent_rules(run: Run) -> dict[str, Any]:
             return
         gone = [(r, i) for r, i, a in reads if r.kind == "key" and a.kind == "result" and not a.ok] or [
             (r, i) for r, i, a in reads if r.kind == "list" and example.whole(r, a)]
-        if not gone or not answered_alike(answer, run.answers[actor.tool.name]):
+        if not gone or not answered_alike(answer, *run.answers[actor.tool.name], args):
             example.spoiled = True  # what the call did is not known: the example is judged no further
             return
         reader, read_at = gone[0]
@@ -133,10 +133,11 @@ def absent_rules(run: Run) -> dict[str, Any]:
         if record is None or value is None:
             return
         if actor.tool.name not in run.answers:
-            shaped = example.call(actor.tool, {**data.draw(patches), actor.arg: value})
+            shaping = {**data.draw(patches), actor.arg: value}
+            shaped = example.call(actor.tool, shaping)
             if not shaped.ok:
                 return
-            run.answers[actor.tool.name] = shaped
+            run.answers[actor.tool.name] = (shaped, shaping)
         ways = [w for w in (REMOVED, UNWRITTEN) if refused.get((actor.tool.name, w), 0) < REFUSALS
                 and (w == UNWRITTEN or learned.removers)]
         if not ways:
@@ -155,7 +156,7 @@ def absent_rules(run: Run) -> dict[str, Any]:
         read = example.call(reader.tool, asked)
         if read.ok:
             makes.add(actor.tool.name)  # an upsert: the store holds a record the example does not count
-        if read.ok or read.kind != "result" or not answered_alike(answer, run.answers[actor.tool.name]):
+        if read.ok or read.kind != "result" or not answered_alike(answer, *run.answers[actor.tool.name], args):
             example.spoiled = True  # what the call did is not known: the example is judged no further
             return
         facts = (*actor.facts, *removal_facts(learned.removers, record), reader.fact)

@@ -139,8 +139,9 @@ class Run:
     flags: dict[str, set[str]] = field(default_factory=dict)
     """The members every live record a keyed reader showed held true, by tool: false, they say the
     record is not there (answers.shaped_record)."""
-    answers: dict[str, Outcome] = field(default_factory=dict)
-    """Each update's latest answer that was no refusal: the shape its successes take."""
+    answers: dict[str, tuple[Outcome, dict[str, Any]]] = field(default_factory=dict)
+    """Each update's latest answer that was no refusal, with what its call sent: the shape its
+    successes take."""
     left: list[Held] = field(default_factory=list)
     """Records earlier examples wrote and left on the warm server, oldest first (room.py)."""
     last: Example | None = None
@@ -539,7 +540,7 @@ class Example:
             if not facts:
                 return
         if answer.ok:
-            self.run.answers[actor.tool.name] = answer
+            self.run.answers[actor.tool.name] = (answer, args)
             held.before = {k: before[k] for k in args if k != actor.arg and k in before}
             held.updated(args, marker, actor.arg)
             held.agreed.clear()
@@ -1163,7 +1164,7 @@ class Example:
             return None  # shown on another record, or under another name
         facts: tuple[Fact, ...] = (fact_guessed(f"{name} is a field of the record {step.tool} writes: its "
                                                 "schema takes it", source="schema"),)
-        wrote = held.answer if step.kind == "create" else self.run.answers.get(step.tool)
+        wrote = held.answer if step.kind == "create" else self.run.answers.get(step.tool, (None, {}))[0]
         if wrote is not None and any(r.get(name) == given[name] for r in records_for(wrote, mark)):
             facts = (fact_shown(f"{step.tool}'s answer showed the record with {name} as written",
                                 calls=(self.calls[step.at],), source="experiment"),)

@@ -165,7 +165,7 @@ def kept_first(example: Example, actor: Actor, held: Held, drawn: dict[str, Any]
     # The example's refused writes through the tool are no part of this law, and a replay in which a
     # call of the tool is refused shows nothing (rules.expectations.premise_refused): tried without first.
     example.checks.update(h.at for h in example.held if h.state == REFUSED and h.tool == actor.tool.name)
-    alike = answered_alike(answer, held.answer)
+    alike = answered_alike(answer, held.answer, held.args, args)
     sure = alike and all(f.shown for f in (*actor.facts, reader.fact))
     how = "the write stored nothing and said it did" if alike else (
         "the write stored nothing, and its answer is not shaped as the record's own write's was (a refusal in a "
@@ -193,23 +193,37 @@ def read_all(example: Example, held: Held) -> list[tuple[Reader, int, Outcome]]:
     return found
 
 
-def answered_alike(answer: Outcome, other: Outcome) -> bool:
+def answered_alike(answer: Outcome, other: Outcome, *sent: dict[str, Any]) -> bool:
     """Two writes answered in one shape: the same members (a JSON answer), the same names of its
-    `name: value` records (a text of records), else the same text once markers and numbers are blanked."""
-    return bool(shape(answer) == shape(other))
+    `name: value` records (a text of records), else the same text once markers and numbers are blanked.
+    A member below the top named inside an object either call `sent` is left out: a store that echoes
+    a nested object as sent answers a call that sent more of it with more members, not otherwise."""
+    echoed = {k for args in sent for v in args.values() for k in inner_keys(v)}
+    return bool(shape(answer, echoed) == shape(other, echoed))
 
 
-def shape(answer: Outcome) -> Any:
+def inner_keys(value: Any) -> set[str]:
+    """The member names of every object inside `value`, at any depth."""
+    if isinstance(value, dict):
+        return {str(k) for k in value} | {k for v in value.values() for k in inner_keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in inner_keys(v)}
+    return set()
+
+
+def shape(answer: Outcome, echoed: set[str]) -> Any:
     value = answer.value()
     if not isinstance(value, str):
-        return form(value)
+        return form(value, echoed)
     if records := text_records(answer):
         return tuple(tuple(sorted(r)) for r in records)
     return NUMBER.sub("0", MARKER.sub("", value))
 
 
-def form(value: Any, depth: int = 0) -> Any:
-    """A value's shape without its values: an object's members, each with its value's shape."""
+def form(value: Any, echoed: set[str], depth: int = 0) -> Any:
+    """A value's shape without its values: an object's members, each with its value's shape; below
+    the top, members named in `echoed` left out."""
     if isinstance(value, dict) and depth < 8:
-        return tuple(sorted((str(k), form(v, depth + 1)) for k, v in value.items()))
+        return tuple(sorted((str(k), form(v, echoed, depth + 1)) for k, v in value.items()
+                            if not depth or str(k) not in echoed))
     return "list" if isinstance(value, list) else "value"
