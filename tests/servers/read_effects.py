@@ -11,6 +11,10 @@ store is the correct twin.
   kv.put(slot, content) keeps one content per slot; kv.fetch(slot) one entry, kv.all() every
   entry as an object keyed by slot. Bug: a fetch moves the entry into a recently-used cache that
   kv.fetch still reads and kv.all does not list.
+- crate (dotted, no annotations, no word of reading but the verb): crate.stow(tag, note) keeps one
+  note per tag; crate.read(tag) the note, refused for a tag that holds none; crate.manifest() the
+  three oldest notes; crate.count() how many the crate holds. Bug: a read takes the note out of the
+  crate, so its read shows a removal, and on a crate fuller than the manifest only the count sees it.
 
     python tests/servers/read_effects.py --store NAME [--bug]
 """
@@ -23,6 +27,7 @@ from typing import Annotated
 
 import serving
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
@@ -85,7 +90,32 @@ def kv(mcp: MCPServer, bug: bool) -> None:
         return json.dumps({"ok": True, "entries": entries})
 
 
-STORES: dict[str, Callable[[MCPServer, bool], None]] = {"inbox": inbox, "kv": kv}
+def crate(mcp: MCPServer, bug: bool) -> None:
+    notes: dict[str, str] = {}
+
+    @mcp.tool(name="crate.stow", description="Stow a note under a tag, replacing what it held.",
+              structured_output=False)
+    def stow(tag: Annotated[str, Field(min_length=1, max_length=80)], note: Text) -> str:
+        notes[tag] = note
+        return json.dumps({"tag": tag})
+
+    @mcp.tool(name="crate.read", description="The note under a tag.", structured_output=False)
+    def read(tag: str) -> str:
+        if tag not in notes:
+            raise ToolError(f"no note under {tag!r}")
+        note = notes.pop(tag) if bug else notes[tag]
+        return json.dumps({"tag": tag, "note": note})
+
+    @mcp.tool(name="crate.manifest", description="Every note.", structured_output=False)
+    def manifest() -> str:
+        return json.dumps([{"tag": t, "note": n} for t, n in notes.items()])
+
+    @mcp.tool(name="crate.count", description="How many notes the crate holds.", structured_output=False)
+    def count() -> str:
+        return json.dumps({"notes": len(notes)})
+
+
+STORES: dict[str, Callable[[MCPServer, bool], None]] = {"inbox": inbox, "kv": kv, "crate": crate}
 
 
 def main() -> None:

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from types import MappingProxyType
 
-from hypothesis_mcp.model.facts import fact_shown
+from hypothesis_mcp.model.facts import Fact, fact_shown
 from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import numbers_in
 from hypothesis_mcp.rules.expectations import (
@@ -58,7 +59,7 @@ def finding_of(breach: Breach, calls: list[Call]) -> ProbeFinding:
 
 
 def confirmed(breach: Breach, calls: list[Call], checks: set[int], replays: Callable[[ProbeFinding], bool],
-              reads: frozenset[str] = frozenset(), budget: int = SHRINK_REPLAYS,
+              reads: Mapping[str, tuple[Fact, ...]] = MappingProxyType({}), budget: int = SHRINK_REPLAYS,
               marker: Callable[[], str] | None = None) -> ProbeFinding | None:
     """The breach as a finding seen on a fresh server, as small as `budget` replays make it; None
     when no fresh replay shows it. `marker` gives the run's new markers (copies of a write)."""
@@ -137,9 +138,11 @@ def read_is_cause(finding: ProbeFinding, head: list[Call], tail: list[Call],
 
 
 def read_to_blame(finding: ProbeFinding, head: list[Call], tail: list[Call], pinned: list[Call],
-                  reads: frozenset[str], replays: Callable[[ProbeFinding], bool]) -> ProbeFinding | None:
+                  reads: Mapping[str, tuple[Fact, ...]],
+                  replays: Callable[[ProbeFinding], bool]) -> ProbeFinding | None:
     """A read the broken law needs: without that one call a fresh replay keeps the law, so the read
-    changed what the later read shows (a get that consumes, a search that archives)."""
+    changed what the later read shows (a get that consumes, a search that archives). The finding also
+    rests on what says the tool reads: a verb in its name keeps it low."""
     if finding.rule == "probe-read-changed-state":
         return None
     for index, call in enumerate(head):
@@ -147,6 +150,7 @@ def read_to_blame(finding: ProbeFinding, head: list[Call], tail: list[Call], pin
             continue
         if not replays(replace(finding, calls=head[:index] + head[index + 1:] + tail)):
             return replace(finding, rule="probe-read-changed-state", tool=call.tool,
+                           facts=(*reads[call.tool], *finding.facts),
                            message=f"a call of {call.tool}, which only reads, changed what {tail[-1].tool} shows: "
                            f"without it the law holds ({finding.message})")
     return None

@@ -11,6 +11,7 @@ from hypothesis.errors import Flaky
 from hypothesis.stateful import run_state_machine_as_test
 
 from hypothesis_mcp.connection import Connection
+from hypothesis_mcp.model.facts import Fact
 from hypothesis_mcp.results import CONFIDENCE_ORDER
 from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.host import ProbeHost, ProbeOutput
@@ -26,6 +27,7 @@ from hypothesis_mcp.stateful.laws.references import references_rules
 from hypothesis_mcp.stateful.laws.removals import removals_rules
 from hypothesis_mcp.stateful.laws.series import series_rules
 from hypothesis_mcp.stateful.laws.unwritten import unwritten_rules
+from hypothesis_mcp.stateful.readers import read_only_fact
 
 EXAMPLES = 12
 """Examples per round on the warm server: the budget is per server, not per tool."""
@@ -74,7 +76,12 @@ def laws_probe(host: ProbeHost, allow_deletes: bool, reach: Reach | None = None)
             return
         run = Run(conn, model, host.profile.seed, stop=host.stop, writes=answered(conn, model), walked=reach.walked)
         reach.ran = True
-        reads = frozenset({r.tool.name for r in model.readers} | {t.name for t in host.tools if t.read_only_hint})
+        # Tools the machine takes for reads, each with what says it changes nothing beyond the
+        # experiments: a remover that says it reads (machine.remove) is judged as a read by its words.
+        reads: dict[str, tuple[Fact, ...]] = {
+            **{a.tool.name: (read_only_fact(a.tool),) for a in model.removers if a.tool.is_read},
+            **{t.name: (read_only_fact(t),) for t in host.tools if t.read_only_hint},
+            **{r.tool.name: () for r in model.readers}}
         for round_ in range(ROUNDS):
             run.breaches, run.first_broken = [], None
             machine = seeded(build(run, LAWS), host.profile.seed, "laws", str(round_))
