@@ -9,7 +9,8 @@ store is still found, with no data-loss alarm in between); a store that matches 
 prefix fails at high confidence on facts the reproduction shows. Each finding replays on its
 buggy store, not on its twin, and loses its failure without either write. The twins draw no
 finding. A store that drops the characters a slug cannot hold folds `abcé` into `abc` without
-matching prefixes: a fold, never the prefix failure. Five grading runs in all.
+matching prefixes: a fold, never the prefix failure. A correct store whose listing shows only its
+oldest few draws no fold. Six grading runs in all.
 """
 
 from __future__ import annotations
@@ -57,6 +58,16 @@ def test_a_correct_store_draws_no_probe_finding(name: str) -> None:
     problems = [r for r in results(report, kind="probe") if r.status in ("fail", "warn")]
     assert not problems, [(r.tool, r.rule, r.confidence, r.message) for r in problems]
     assert results(report, kind="probe", rule="round-trip", status="pass")
+
+
+def test_a_listing_of_the_oldest_few_witnesses_no_fold() -> None:
+    """shelf: a correct store whose listing shows only its three oldest notes, with no page to ask
+    for. A variant's note is never among them, nor is a note of an unrelated label written after it:
+    the listing shows a window, not two identities made one (it drew five medium folds before)."""
+    report = engine([*SERVE, str(ROOT / "tests/servers/identity_variants.py"), "--store", "shelf"], grading(),
+                    probes=True, allow_writes=True)
+    problems = [r for r in results(report, kind="probe") if r.status in ("fail", "warn")]
+    assert not problems, [(r.tool, r.rule, r.confidence, r.message) for r in problems]
 
 
 @pytest.mark.parametrize("name", STORES)

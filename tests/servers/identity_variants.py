@@ -13,8 +13,12 @@ switches on one bug of its store.
   page as an object keyed by slug. Bugs: `trim` strips the spaces around a slug and `nfc`
   normalises it to Unicode NFC (warnings: the store folds them); `prefix-get` makes page.get answer
   with the first page whose slug starts with the one asked for (a failure: a page is lost).
+- shelf (dotted names, JSON text, no bugs: a control): shelf.put(label, note) keeps one note per
+  label; shelf.get(label) answers it, refused (isError) for a label that holds none; shelf.front()
+  shows only the three oldest notes, with no page to ask for: a listing that never shows a newer
+  note, however its label is spelt.
 
-    python tests/servers/identity_variants.py --store notes|pages [--bug NAME ...]
+    python tests/servers/identity_variants.py --store notes|pages|shelf [--bug NAME ...]
 """
 
 from __future__ import annotations
@@ -92,9 +96,31 @@ def pages(mcp: MCPServer, bugs: set[str]) -> None:
         return answer(ok=True, pages=stored)
 
 
+def shelf(mcp: MCPServer, bugs: set[str]) -> None:
+    stored: dict[str, str] = {}
+
+    @mcp.tool(name="shelf.put", description="Put a note on the shelf under a label.", structured_output=False)
+    def put(label: Annotated[Text, Field(min_length=1)], note: Text) -> str:
+        stored[label] = note
+        return json.dumps({"label": label})
+
+    @mcp.tool(name="shelf.get", description="The note under a label.", annotations=READ_ONLY,
+              structured_output=False)
+    def get(label: str) -> str:
+        if label not in stored:
+            raise ValueError(f"no note under {label!r}")
+        return json.dumps({"label": label, "note": stored[label]})
+
+    @mcp.tool(name="shelf.front", description="The three oldest notes.", annotations=READ_ONLY,
+              structured_output=False)
+    def front() -> str:
+        return json.dumps([{"label": k, "note": v} for k, v in list(stored.items())[:3]])
+
+
 STORES: dict[str, tuple[Callable[[MCPServer, set[str]], None], tuple[str, ...]]] = {
     "notes": (notes, ("fold-case", "prefix", "slug")),
     "pages": (pages, ("trim", "nfc", "prefix-get")),
+    "shelf": (shelf, ()),
 }
 
 

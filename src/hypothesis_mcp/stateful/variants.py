@@ -158,7 +158,7 @@ class VariantsExample(Example):
                 if self.holds(answer, other):
                     folded_before = kind in self.folds
                     self.fold(first, second, missing, kind, reader)
-                    if not folded_before and self.vanish(drawn, {missing.marker}):
+                    if not folded_before and self.vanish(drawn, {missing.marker}, reader):
                         del self.folds[kind]  # records vanish whatever their identities: no fold
                     elif kind in PREFIXES and (pair := self.prefix_pair(reader, kind, drawn)) is not None:
                         if not folded_before:
@@ -169,21 +169,23 @@ class VariantsExample(Example):
         self.shown_by[second.marker] = readers
         return second
 
-    def vanish(self, drawn: dict[str, Any], gone: set[str]) -> bool:
+    def vanish(self, drawn: dict[str, Any], gone: set[str], reader: Reader) -> bool:
         """Whether a record of an identity unrelated to any held one makes a held record vanish (a
         store that drops its oldest records past a limit): then a record that vanished after a
         variant's write was lost to the write, not folded into the variant. Held records that did
-        vanish leave the model."""
+        vanish leave the model. Also whether `reader`, a listing, leaves that new record out (it shows
+        the oldest few): then it leaves out a variant's record whatever the store did with it."""
         assert self.ctx.key_path is not None
         plain = json.loads(json.dumps(drawn))
         set_path(plain, self.ctx.key_path, f"{PLACEHOLDER}-{self.ctx.key_path.rsplit('.', 1)[-1]}")
         held = [r for r in self.model.values() if r.marker not in gone and self.shown_by.get(r.marker)]
-        if self.put(plain) is None:
+        new = self.put(plain)
+        if new is None:
             return False
-        lost = [r for r in held if not any(self.holds(self.shows(reader, r), r) for reader in self.shown_by[r.marker])]
+        lost = [r for r in held if not any(self.holds(self.shows(shower, r), r) for shower in self.shown_by[r.marker])]
         for record in lost:
             self.model.pop(record.marker, None)
-        return bool(lost)
+        return bool(lost) or not (self.keyed(reader, new) or self.holds(self.looked(reader, new), new))
 
     def prefix_pair(self, reader: Reader, kind: str,
                     drawn: dict[str, Any]) -> tuple[Record, Record, Record, Record] | None:
