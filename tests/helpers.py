@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hypothesis_mcp.connection import Target, parse_target
+from hypothesis_mcp.connection import Connection, Target, parse_target
 from hypothesis_mcp.engine import RunOptions, run
 from hypothesis_mcp.profiles import Profile, make_profile
 from hypothesis_mcp.results import Report, Result
 from hypothesis_mcp.stateful.config import ProbeConfig
+from hypothesis_mcp.stateful.judge import ProbeFinding, Rest, reproduces
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -269,6 +270,15 @@ def sample_smoked(bug: str | None = None) -> Report:
 def smoke_bug_run(bug: str) -> Report:
     """`--smoke --profile grading` on tests/servers/smoke_bugs.py --bug BUG."""
     return shared_run(smoke_bugs(bug), smoke=True)
+
+
+def fresh(argv: list[str], later: Rest | None = None) -> Callable[[ProbeFinding], bool]:
+    """The laws machine's fresh replays, each on a new server of `argv` (a listing read on through
+    `later` where its first page leaves the record out)."""
+    def replays(finding: ProbeFinding) -> bool:
+        with Connection(parse_target(argv)) as conn:
+            return reproduces(finding, conn, later)
+    return replays
 
 
 def results(report: Report, **match: Any) -> list[Result]:

@@ -10,13 +10,11 @@ the newest bottle still draws the law on the removal."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from helpers import ROOT, SERVE, engine, grading, summary
+from helpers import ROOT, SERVE, engine, fresh, grading, summary
 from hypothesis_mcp.connection import Connection, parse_target
 from hypothesis_mcp.results import Call, Report, Result
 from hypothesis_mcp.stateful.config import ProbeConfig
-from hypothesis_mcp.stateful.judge import ProbeFinding, Rest, reproduces
+from hypothesis_mcp.stateful.judge import Rest
 from hypothesis_mcp.stateful.laws.confirm import confirmed
 from hypothesis_mcp.stateful.laws.laws import Breach, missing
 from hypothesis_mcp.stateful.laws.machine import Run
@@ -76,13 +74,6 @@ def rest(argv: list[str]) -> Rest:
     run = Run(Connection(parse_target(argv)), Learned(), 0)
     run.pagings["bottles_list"] = Stepper("skip", "offset", "n", 3)
     return run.rest
-
-
-def fresh(argv: list[str], later: Rest | None) -> Callable[[ProbeFinding], bool]:
-    def replays(finding: ProbeFinding) -> bool:
-        with Connection(parse_target(argv)) as conn:
-            return reproduces(finding, conn, later)
-    return replays
 
 
 def breach_and_calls() -> tuple[Breach, list[Call]]:

@@ -9,11 +9,13 @@ that low warning, and the correct patch draws nothing.
 
 from __future__ import annotations
 
-from helpers import ROOT, SERVE, engine, grading, machine_finding, machine_findings, results
+from helpers import ROOT, SERVE, engine, fresh, grading, machine_finding, machine_findings, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
-from hypothesis_mcp.results import Report, Result
+from hypothesis_mcp.results import Call, Report, Result
 from hypothesis_mcp.stateful.config import ProbeConfig
+from hypothesis_mcp.stateful.laws.confirm import confirmed
+from hypothesis_mcp.stateful.laws.laws import field_breach
 
 _reports: dict[tuple[str, bool], Report] = {}
 
@@ -71,3 +73,24 @@ def test_a_correct_replace_that_does_not_say_so_draws_at_most_a_low_warning() ->
     report = run("recast", False)
     assert serious(report) == []
     assert all(r.confidence == "low" for r in machine_findings(report))
+
+
+def test_a_shrunk_reproduction_keeps_the_update_that_wrote_the_value_it_expects() -> None:
+    """A hand-made breach on the blank-landing amend: the trail charted at 3 miles, amended to 7, then
+    amended naming only the ranger, after which the trail reads 0 miles where 7 was last written.
+    Without the first amend the buggy store still reads 0, not 7, yet then no call wrote the 7 the
+    read is held to, and the twin fails it too (it keeps the charted 3): the shrinking keeps it, and
+    the reproduction fails on the bug alone (storegen seed 180's update-lost-fields, whose replays
+    failed on the twin as well)."""
+    slug = "hm0feed001-trail"
+    calls = [Call("chartTrail", {"slug": slug, "ranger": "hm0feed001-ranger", "miles": 3.0}),
+             Call("amendTrail", {"slug": slug, "miles": 7.0}),
+             Call("amendTrail", {"slug": slug, "ranger": "hm0feed002-ranger"}),
+             Call("lookTrail", {"slug": slug})]
+    breach = field_breach("probe-data-lost", "amendTrail", "lookTrail", 3, "hm0feed002-ranger",
+                          ("miles", 7.0, 0.0, "high"), (), "amendTrail changed a field its call did not name")
+    breach.pinned = (0, 2)
+    found = confirmed(breach, calls, set(), fresh(trails("amend", True)))
+    assert found is not None and found.fresh
+    assert found.calls == calls, found.calls
+    assert not fresh(trails("amend", False))(found)

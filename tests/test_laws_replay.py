@@ -10,18 +10,17 @@ listed, shows the listing was no full window, so the write stored nothing. The t
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
 
-from helpers import ROOT, SERVE, engine, grading, machine_finding, machine_findings
-from hypothesis_mcp.connection import Connection, parse_target
+from helpers import ROOT, SERVE, engine, fresh, grading, machine_finding, machine_findings
+from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
 from hypothesis_mcp.results import Call, Report
 from hypothesis_mcp.rules.expectations import NumberAt
 from hypothesis_mcp.stateful.config import ProbeConfig
-from hypothesis_mcp.stateful.judge import ProbeFinding, reproduces
+from hypothesis_mcp.stateful.judge import ProbeFinding
 from hypothesis_mcp.stateful.laws.confirm import confirmed
 from hypothesis_mcp.stateful.laws.laws import missing
 
@@ -57,13 +56,6 @@ def test_every_third_write_dropped_is_found_and_replays_from_a_fresh_server(name
 def test_the_twin_draws_nothing(name: str) -> None:
     report = alone(name, False)
     assert not machine_findings(report), [(r.tool, r.rule, r.message) for r in machine_findings(report)]
-
-
-def fresh(argv: list[str]) -> Callable[[ProbeFinding], bool]:
-    def replays(finding: ProbeFinding) -> bool:
-        with Connection(parse_target(argv)) as conn:
-            return reproduces(finding, conn)
-    return replays
 
 
 def test_a_replay_with_copies_before_it_keeps_only_the_copies_it_needs() -> None:

@@ -25,11 +25,9 @@ fault the laws machine missed (stalls), with its correct twin (tests/servers/win
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
-from helpers import ROOT, SERVE, engine, grading, hunting, summary
+from helpers import ROOT, SERVE, engine, fresh, grading, hunting, summary
 from hypothesis_mcp.connection import Connection, Outcome, parse_target
 from hypothesis_mcp.results import Call, Report, Result
 from hypothesis_mcp.stateful.config import ProbeConfig
@@ -102,13 +100,6 @@ def test_a_listing_that_shows_a_record_again_is_judged_on_its_removal() -> None:
 def test_the_stalls_twin_draws_no_finding() -> None:
     report = graded_deleting("stalls", False)
     assert serious(report) == [], summary(report)
-
-
-def fresh(argv: list[str]) -> Callable[[ProbeFinding], bool]:
-    def replays(finding: ProbeFinding) -> bool:
-        with Connection(parse_target(argv)) as conn:
-            return reproduces(finding, conn)
-    return replays
 
 
 def kiosk_removal() -> ProbeFinding:

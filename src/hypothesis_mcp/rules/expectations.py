@@ -266,6 +266,11 @@ class FieldEquals(Expectation):
         shown_values = [r[self.field] for r in records_for(answer, self.marker) if self.field in r]
         return not shown_values or any(v == self.value for v in shown_values)
 
+    def written_by(self, arguments: list[dict[str, Any]]) -> bool:
+        """A call sent the value under the field: a replay shrunk past the write that set it (an
+        earlier update) expects a value none of its calls wrote."""
+        return any(self.field in a and a[self.field] == self.value for a in arguments)
+
     def to_dict(self) -> dict[str, Any]:
         return {self.key: self.field, "value": self.value, "marker": self.marker}
 
