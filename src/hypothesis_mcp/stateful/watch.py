@@ -1061,7 +1061,7 @@ class Watcher:
             # of the store no snapshot holds, that showed the record before the call, then tells by
             # refusing it.
             keys = [] if gone or self.showing(after, tokens_of(args, marker)) else [k for k, _ in readable[id(record)]]
-            lost = next((k.reader.name for k in keys if self.unread(k, record)), None)
+            lost, rewritten = self.unread_by(keys, record, tokens_of(args, marker))
             gone = gone or lost is not None
             changed = [n for n in after if shown(after[n]) != shown(before[n])]
             ident = self.named_by(record, taken)
@@ -1099,12 +1099,13 @@ class Watcher:
                                        f"of a record, {counted} counted one record fewer, as it counted one more "
                                        "with each record made, and no reader showed the record changed",
                                        calls=calls, source="experiment")
-            elif changed:
+            elif changed or rewritten:
                 record.alive = False
                 seen.role = "update"
+                showing = changed[0] if changed else rewritten
                 seen.fact = fact_shown(f"{tool.name} changes records: its successful call with the {ident[1]} of "
-                                       f"a record changed what {changed[0]} shows, and made no record appear "
-                                       "or vanish", calls=calls, source="experiment")
+                                       f"a record changed what {showing} shows, and made no record appear or "
+                                       "vanish", calls=calls, source="experiment")
             elif not [k for k, v in args.items() if k not in taken and record.args.get(k) != v] and (
                     set(tool.properties) - set(taken)):
                 # Given nothing but what the record holds, a writer has nothing to write: a call that
@@ -1159,15 +1160,21 @@ class Watcher:
                       for b in seen.bindings]
         return found
 
-    def unread(self, key: Key, record: Record) -> bool:
-        """The keyed reader asked for a live record refuses it, or answers a success that shows none of
-        its marked values beyond those it was asked with (with none beyond, only a refusal tells)."""
-        read = self.read_back(key, record)
-        return read is not None and read[1]
+    def unread_by(self, keys: list[Key], record: Record, sent: set[str]) -> tuple[str | None, str | None]:
+        """The first keyed reader that no longer shows the record: as the reader that lost it, or, where
+        its answer for the record's key shows the values the call sent instead (an update in place
+        that no looker showed yet), as the reader that shows it rewritten."""
+        for key in keys:
+            read = self.read_back(key, record)
+            if read is not None and read[1]:
+                rewritten = bool(sent) and bool(self.showing({"": read[0]}, sent))
+                return (None, key.reader.name) if rewritten else (key.reader.name, None)
+        return None, None
 
     def read_back(self, key: Key, record: Record) -> tuple[Outcome, bool] | None:
-        """The keyed reader's answer for the record, and whether it is unread (see unread); None
-        where the record has no value the reader takes."""
+        """The keyed reader's answer for the record, and whether it is unread: refused, or a success
+        that shows none of its marked values beyond those it was asked with (with none beyond, only a
+        refusal tells); None where the record has no value the reader takes."""
         asked = self.key_args(key, record)
         if asked is None:
             return None

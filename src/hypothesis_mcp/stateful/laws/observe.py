@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import takewhile
 from typing import Any
 
 from hypothesis import given, settings
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from hypothesis_mcp.catalog import Tool
 from hypothesis_mcp.connection import Connection, Outcome
 from hypothesis_mcp.model.facts import Fact, fact_guessed
+from hypothesis_mcp.results import Call
 from hypothesis_mcp.rules.answers import numbers_in
 from hypothesis_mcp.search.seeding import own_draws, seeded
 from hypothesis_mcp.stateful.deletes import deletes_fact
@@ -24,6 +26,7 @@ from hypothesis_mcp.stateful.watch import (
     Move,
     Record,
     Seen,
+    Tally,
     Watcher,
     counter,
     draw_all,
@@ -118,16 +121,17 @@ def learned(conn: Connection, tools: list[Tool], base: Callable[[Tool], dict[str
             return
         watcher = Watcher(conn, tools, base, deletes, draw_all(data, tools))
         first = watcher.look()
+        opening = list(watcher.look_calls)
         watcher.run()
         found.widest, found.done = watcher.widest, True
-        read_roles(found, watcher, first)
+        read_roles(found, watcher, first, opening)
 
     with own_draws():
         seeded(experiments, seed, "laws", "watch")()
     return found
 
 
-def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> None:
+def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome], opening: list[Call]) -> None:
     by_name = {t.name: t for t in watcher.tools}
     for name, seen in watcher.seen.items():
         tool, fact = by_name[name], seen.fact
@@ -156,10 +160,10 @@ def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> N
         elif seen.role == "list":
             found.bins.append(Reader(tool, "list", fact))
         elif seen.role == "count" and (tally := counter(watcher.moves.get(name, []), watcher.alike())) is not None:
-            numbers = numbers_in(first[name]) if name in first and first[name].ok else {}
+            numbers = fresh_numbers(watcher, name, tally, first, opening)
             if (fresh := numbers.get(tally.path)) is not None:
                 found.counters.append(Counter(tool, tally.path, fact, fresh, numbers, tally.counts, tally.apart))
-    guessed_counters(found, watcher, first)
+    guessed_counters(found, watcher, first, opening)
     guessed_updaters(found, watcher)
     guessed_removers(found, watcher)
     guessed_readers(found, watcher)
@@ -180,7 +184,30 @@ def search_field(reader: Reader, args: dict[str, Any], tokens: dict[str, str]) -
     return reader.field if reader.field in tokens and isinstance(args.get(reader.field), str) else None
 
 
-def guessed_counters(found: Learned, watcher: Watcher, first: dict[str, Outcome]) -> None:
+def fresh_numbers(watcher: Watcher, name: str, tally: Tally, first: dict[str, Outcome],
+                  opening: list[Call]) -> dict[str, float]:
+    """The numbers a count shows on a fresh server, by path. The first look calls every tool that takes
+    no argument, writers among them until the experiments tell them apart, so the count's number is
+    told less the records the calls before its own made: one per accepted call of a creator it was
+    shown counting, none by one shown left alone. Where another writer's call came first, its number
+    is not known (empty); where records were made, its numbers per value are not (the count alone)."""
+    numbers = numbers_in(first[name]) if name in first and first[name].ok else {}
+    before = list(takewhile(lambda call: call.tool != name, opening))
+    readers = {t.name for t in watcher.lookers} | {
+        other for other, seen in watcher.seen.items() if seen.role in ("read", "list", "search", "count")}
+    made = 0
+    for tool in dict.fromkeys(call.tool for call in before):
+        if tool in readers or tool in tally.apart:
+            continue
+        if tool not in tally.counts or sum(call.tool == tool for call in before) > 1:
+            return {}
+        made += first[tool].ok
+    if not made:
+        return numbers
+    return {tally.path: numbers[tally.path] - made} if tally.path in numbers else {}
+
+
+def guessed_counters(found: Learned, watcher: Watcher, first: dict[str, Outcome], opening: list[Call]) -> None:
     """A tool no experiment placed whose number moved by one with each record made but not back
     with a removal: a count by guess (a removal it misses may be what is broken, so the experiments
     could not show it counts). Where it lags behind removals until the next write, the record made
@@ -191,10 +218,10 @@ def guessed_counters(found: Learned, watcher: Watcher, first: dict[str, Outcome]
         seen = watcher.seen.get(tool.name)
         if (seen is not None and seen.role is not None) or not any(m.step < 0 for m in moves):
             continue
-        numbers = numbers_in(first[tool.name]) if tool.name in first and first[tool.name].ok else {}
         for made, how in (([m for m in moves if m.step > 0], "with each record made"),
                           (in_a_row(moves), "with each record made right after another")):
             tally = counter(made, watcher.alike())
+            numbers = {} if tally is None else fresh_numbers(watcher, tool.name, tally, first, opening)
             if tally is not None and (fresh := numbers.get(tally.path)) is not None:
                 fact = fact_guessed(f"{tool.name} counts records: its {tally.path} moved by one {how}",
                                     "no removal moved it back, so no experiment showed that it counts")
