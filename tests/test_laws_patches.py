@@ -88,9 +88,32 @@ def test_a_shrunk_reproduction_keeps_the_update_that_wrote_the_value_it_expects(
              Call("amendTrail", {"slug": slug, "ranger": "hm0feed002-ranger"}),
              Call("lookTrail", {"slug": slug})]
     breach = field_breach("probe-data-lost", "amendTrail", "lookTrail", 3, "hm0feed002-ranger",
-                          ("miles", 7.0, 0.0, "high"), (), "amendTrail changed a field its call did not name")
+                          ("miles", 7.0, 0.0, "high"), (), "amendTrail changed a field its call did not name",
+                          (slug, "hm0feed002-ranger"))
     breach.pinned = (0, 2)
     found = confirmed(breach, calls, set(), fresh(trails("amend", True)))
     assert found is not None and found.fresh
     assert found.calls == calls, found.calls
+    assert not fresh(trails("amend", False))(found)
+
+
+def test_another_records_write_of_the_same_value_is_not_the_write_a_reproduction_keeps() -> None:
+    """As above, with another trail charted at 7 miles after the amend: its chart sent the value too,
+    but it carries none of this trail's marked values, so it is no write of this trail's miles. The
+    amend that wrote them stays, the other chart goes, and the reproduction fails on the bug alone
+    (storegen seed 85's update-lost-fields, whose replay kept another record's write instead and
+    failed on the twin)."""
+    slug = "hm0feed001-trail"
+    calls = [Call("chartTrail", {"slug": slug, "ranger": "hm0feed001-ranger", "miles": 3.0}),
+             Call("amendTrail", {"slug": slug, "miles": 7.0}),
+             Call("chartTrail", {"slug": "hm0feed003-trail", "ranger": "hm0feed003-ranger", "miles": 7.0}),
+             Call("amendTrail", {"slug": slug, "ranger": "hm0feed002-ranger"}),
+             Call("lookTrail", {"slug": slug})]
+    breach = field_breach("probe-data-lost", "amendTrail", "lookTrail", 4, "hm0feed002-ranger",
+                          ("miles", 7.0, 0.0, "high"), (), "amendTrail changed a field its call did not name",
+                          (slug, "hm0feed002-ranger"))
+    breach.pinned = (0, 3)
+    found = confirmed(breach, calls, set(), fresh(trails("amend", True)))
+    assert found is not None and found.fresh
+    assert found.calls == [calls[0], calls[1], *calls[3:]], found.calls
     assert not fresh(trails("amend", False))(found)

@@ -31,6 +31,7 @@ from hypothesis_mcp.rules.answers import (
 from hypothesis_mcp.rules.bindings import Rebinder, find_id, text_id
 from hypothesis_mcp.rules.text_records import records_for, table_rows, text_records
 from hypothesis_mcp.strategies.dialect import value_validator
+from hypothesis_mcp.strategies.markers import MARKER
 
 INCIDENT_RULES: dict[str, IncidentRule] = {
     "closed": "server-crashed", "timeout": "call-timeout", "protocol": "protocol-violation",
@@ -258,6 +259,8 @@ class FieldEquals(Expectation):
     field: str
     value: Any
     marker: str
+    tokens: tuple[str, ...] = ()
+    """The marked values the record held when it was judged: a call that sent one wrote to it."""
     key: ClassVar[str] = "field_equals"
 
     def holds(self, answer: Outcome, before: Outcome | None = None) -> bool:
@@ -267,12 +270,18 @@ class FieldEquals(Expectation):
         return not shown_values or any(v == self.value for v in shown_values)
 
     def written_by(self, arguments: list[dict[str, Any]]) -> bool:
-        """A call sent the value under the field: a replay shrunk past the write that set it (an
-        earlier update) expects a value none of its calls wrote."""
-        return any(self.field in a and a[self.field] == self.value for a in arguments)
+        """A call sent the value under the field to this record: one that carried a marked value the
+        record holds, or no marker at all (a change named by a server-made id). A replay shrunk past
+        the write that set it (an earlier update) expects a value none of its calls wrote to it, and
+        another record's write of the same value is no such call."""
+        own = {self.marker, *self.tokens} - {""}
+        return any(self.field in a and a[self.field] == self.value
+                   and (any(t in text for t in own) or not MARKER.search(text))
+                   for a in arguments for text in [json.dumps(a, ensure_ascii=False)])
 
     def to_dict(self) -> dict[str, Any]:
-        return {self.key: self.field, "value": self.value, "marker": self.marker}
+        return {self.key: self.field, "value": self.value, "marker": self.marker,
+                **({"tokens": list(self.tokens)} if self.tokens else {})}
 
 
 @dataclass(frozen=True)
@@ -680,7 +689,8 @@ def from_dict(data: dict[str, Any]) -> Expectation:
     if ContainsAny.key in data:
         return ContainsAny(tuple(data[ContainsAny.key]), bool(data.get("answered")))
     if FieldEquals.key in data:
-        return FieldEquals(data[FieldEquals.key], data.get("value"), str(data.get("marker", "")))
+        return FieldEquals(data[FieldEquals.key], data.get("value"), str(data.get("marker", "")),
+                           tuple(data.get("tokens", ())))
     if NoRecordFor.key in data:
         return NoRecordFor(tuple(str(a) for a in data[NoRecordFor.key]), tuple(data.get("members", ())),
                            tuple(data.get("flags", ())))

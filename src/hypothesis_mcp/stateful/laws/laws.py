@@ -118,12 +118,12 @@ def changed(name: str, written: Any, read: Any, typed: Enums | None) -> Change |
 
 
 def field_breach(rule: RuleId, tool: str, reader: str, at: int, mark: str, diff: tuple[str, Any, Any, str],
-                 facts: tuple[Fact, ...], what: str) -> Breach:
+                 facts: tuple[Fact, ...], what: str, tokens: tuple[str, ...]) -> Breach:
     """A value lost is a failure; one only normalised or spelt another way a warning."""
     name, written, seen, confidence = diff
     how = "" if confidence == "high" else " (not lost: normalised or spelt another way)"
     return Breach(rule, tool, f"{what}: {reader} shows {name} as {short(seen)} where {short(written)} was last "
-                  f"written{how}", FieldEquals(name, written, mark), at, facts,
+                  f"written{how}", FieldEquals(name, written, mark, tokens), at, facts,
                   confidence=confidence,
                   details={"field": name, "written": written, "read": seen})
 

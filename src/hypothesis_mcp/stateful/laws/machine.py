@@ -1108,7 +1108,7 @@ class Example:
                     patch = self.keeps_left_out(step, held, answer, mark, diffs, at) or step.guess
                     lost = field_breach("probe-data-lost", step.tool, name, at, mark or "", diff,
                                         (*step.facts, *(() if patch is None else (patch,)), reader.fact),
-                                        f"{step.tool} changed a field its call did not name")
+                                        f"{step.tool} changed a field its call did not name", tokens)
                     found.append(replace(lost, confidence=allowed(diff[3], () if patch is None else (patch,))))
                     continue
                 elif rule == "probe-silent-noop" or (rule == "probe-readers-disagree" and not any(
@@ -1116,7 +1116,7 @@ class Example:
                         and r.tool.name != name for r, _, a in readers)):
                     rule, tool = "probe-value-changed", step.tool
                 found.append(field_breach(rule, tool, name, at, mark or "", diff,
-                                          (*step.facts, reader.fact), what))
+                                          (*step.facts, reader.fact), what, tokens))
         return found
 
     def dropped(self, step: Step, held: Held, asked: list[tuple[Reader, int, Outcome]],
