@@ -5,7 +5,9 @@ values the edit sent, so the edit changed the rack in place: it is learned as an
 removal the listing missed), and the finding names the listing that lags. stamps: a creator whose
 every argument is optional is called by the run's first look, before the count is read; the count's
 number on a fresh server is the one it showed less that stamp, so a fresh replay of a count finding
-keeps the write it counts and passes on the twin."""
+keeps the write it counts and passes on the twin. folios: a search shown finding records by their
+title or body, never tried on their code; a write the store drops is shown missing by a search asked
+for a text it searches, so the reproduction passes on the twin."""
 
 from __future__ import annotations
 
@@ -66,7 +68,18 @@ def test_a_count_finding_keeps_the_write_it_counts() -> None:
         assert not replay(result, parse_target(store("stamps", False))).still_fails, result.message
 
 
-@pytest.mark.parametrize("name", ["racks", "stamps"])
+def test_a_search_by_any_text_is_asked_only_by_a_field_it_was_shown_to_search() -> None:
+    found = [r for r in machine_findings(run("folios", True)) if r.rule == "probe-silent-noop"]
+    assert found, [(r.tool, r.rule, r.message) for r in machine_findings(run("folios", True))]
+    for result in found:
+        assert result.reproduction is not None
+        asked = [c.arguments["text"] for c in result.reproduction.calls if c.tool == "folio_find"]
+        assert all(text.split("-", 1)[1].startswith(("title", "body")) for text in asked), asked
+        assert replay(result, parse_target(store("folios", True))).still_fails, result.message
+        assert not replay(result, parse_target(store("folios", False))).still_fails, result.message
+
+
+@pytest.mark.parametrize("name", ["racks", "stamps", "folios"])
 def test_twins_draw_no_finding_of_the_machine(name: str) -> None:
     found = machine_findings(run(name, False))
     assert not found, [(r.tool, r.rule, r.confidence, r.message) for r in found]

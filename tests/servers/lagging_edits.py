@@ -10,6 +10,10 @@
   stamp before the count is read; stamp-count() answers `{"total": n}`; stamp(id) answers one
   stamp; stamp-list() answers every stamp. Bug: stamp-add answers a success for a note that holds a
   character outside ASCII and keeps nothing.
+- folios (snake_case names, JSON text, a text code the caller gives): folio_add(code, title, body)
+  files a folio under a new code, refused (isError) for a code filed already; folio_find(text)
+  answers the folios whose title or body holds the text (never their code); folio(code); folios().
+  Bug: folio_add answers a success for a body that holds a character outside ASCII and keeps nothing.
 
     python tests/servers/lagging_edits.py --store NAME [--bug]
 """
@@ -103,5 +107,32 @@ def stamps(mcp: MCPServer, bug: bool) -> None:
         return json.dumps(list(kept.values()))
 
 
+def folios(mcp: MCPServer, bug: bool) -> None:
+    kept: dict[str, dict[str, str]] = {}
+
+    @mcp.tool(name="folio_add", description="File a folio under a new code.", structured_output=False)
+    def folio_add(code: Annotated[str, Field(min_length=1, max_length=40)], title: Text, body: Text) -> str:
+        if code in kept:
+            raise ToolError(f"a folio is filed under {code} already")
+        if not (bug and not body.isascii()):
+            kept[code] = {"code": code, "title": title, "body": body}
+        return f"filed {code}"
+
+    @mcp.tool(name="folio_find", description="Folios whose title or body holds the text.", annotations=READ,
+              structured_output=False)
+    def folio_find(text: Annotated[str, Field(min_length=1, max_length=200)]) -> str:
+        return json.dumps([f for f in kept.values() if text in f["title"] or text in f["body"]])
+
+    @mcp.tool(name="folio", description="One folio by code.", annotations=READ, structured_output=False)
+    def folio(code: str) -> str:
+        if code not in kept:
+            raise ToolError(f"no folio {code}")
+        return json.dumps(kept[code])
+
+    @mcp.tool(name="folios", description="Every folio.", annotations=READ, structured_output=False)
+    def folios_() -> str:
+        return json.dumps(list(kept.values()))
+
+
 if __name__ == "__main__":
-    serving.main_stores({"racks": racks, "stamps": stamps}, "lagging", __doc__ or "")
+    serving.main_stores({"racks": racks, "stamps": stamps, "folios": folios}, "lagging", __doc__ or "")

@@ -169,6 +169,9 @@ class Binding:
     by_part: bool = False
     """A search shown finding the record by a part of the field's text (its marked token, the whole
     text being too long to ask): only then may the laws ask it by a part."""
+    texts: tuple[str, ...] = ()
+    """For a search by any text (TEXT): the fields each of which found the record. A field the
+    experiments' record had no text in (its identity, say) was never tried."""
 
 
 @dataclass
@@ -1340,7 +1343,8 @@ class Watcher:
                 f", not their {', '.join(missed)}" if missed else " (no other field was tried)"))
             seen.bindings.append(Binding(arg, field_, fact_shown(
                 f"{tool.name}'s {arg} selects records by {what}", calls=calls, source="experiment"),
-                by_part=bool(parts & set(found if field_ == TEXT else found[:1]))))
+                by_part=bool(parts & set(found if field_ == TEXT else found[:1])),
+                texts=tuple(found) if field_ == TEXT else ()))
             return
 
     def lookers_roles(self) -> None:

@@ -50,6 +50,8 @@ class Reader:
     """A keyed read by guess: asked for nothing until it showed a record the machine wrote."""
     by_part: bool = False
     """A search shown finding a record by a part of its text (watch.Binding)."""
+    texts: tuple[str, ...] = ()
+    """For TEXT, the fields shown found by (watch.Binding)."""
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,8 @@ def read_roles(found: Learned, watcher: Watcher, first: dict[str, Outcome], open
                                         seen.bindings[0].field))
         elif seen.role == "search" and seen.bindings:
             found.readers.append(Reader(tool, "search", seen.bindings[0].fact, seen.bindings[0].argument,
-                                        seen.bindings[0].field, by_part=seen.bindings[0].by_part))
+                                        seen.bindings[0].field, by_part=seen.bindings[0].by_part,
+                                        texts=seen.bindings[0].texts))
         elif seen.role == "list" and name in watcher.shown_alive:
             found.readers.append(Reader(tool, "list", fact))
             if seen.paging is not None and seen.paging_fact is not None:
@@ -177,10 +180,11 @@ def identity_text(value: Any) -> str:
 
 
 def search_field(reader: Reader, args: dict[str, Any], tokens: dict[str, str]) -> str | None:
-    """The written field a search is asked by: its own, or for TEXT the first marked text (a
-    marker's number is no text a search matches)."""
+    """The written field a search is asked by: its own, or for TEXT the first marked text of a field
+    it was shown to find records by (a marker's number is no text a search matches)."""
     if reader.field == TEXT:
-        return next((f for f in args if f in tokens and isinstance(args[f], str)), None)
+        return next((f for f in args if f in tokens and isinstance(args[f], str)
+                     and (f in reader.texts or not reader.texts)), None)
     return reader.field if reader.field in tokens and isinstance(args.get(reader.field), str) else None
 
 
