@@ -204,3 +204,20 @@ def test_a_count_reproduction_keeps_every_write_its_number_counts() -> None:
         assert bug.still_fails, (finding.id, bug.verdict)
         twin = replay(finding, parse_target(command(seed, flags=(*flags, "--correct"))))
         assert not twin.still_fails, (finding.id, twin.verdict)
+
+
+FOLDED_AFTER_RENAMES = (144, ("--bug", "auto"))
+"""A store that folds labels by spaces and refuses a label it holds, with a relabel: the record the
+machine varied had been relabelled three times, and its last label's token sits inside the variant's
+text. A fresh replay without the relabels wrote the variant as a record of its own, whose read showed
+that token, so the fold 'reproduced' on the correct twin too."""
+
+
+def test_a_fold_reproduction_keeps_the_renames_that_gave_the_record_its_label() -> None:
+    seed, flags = FOLDED_AFTER_RENAMES
+    folds = [Result.from_dict(r) for r in findings(graded_laws(seed, flags, hunting()))
+             if r["rule"] == "probe-identity-folded" and r["basis"].startswith("laws machine")]
+    assert folds, "the laws machine finds the fold"
+    for finding in folds:
+        assert replay(finding, parse_target(command(seed, flags=flags))).still_fails, finding.id
+        assert not replay(finding, parse_target(command(seed, flags=(*flags, "--correct")))).still_fails, finding.id

@@ -148,15 +148,18 @@ def refused(example: Example, held: Held, key: Any, varied: str, kind: str, own:
             identity: str, facts: tuple[Fact, ...], reader: Reader) -> None:
     """A write under the variant refused (a duplicate, say): two identities are one where a read
     asked for the variant shows `held`'s record, a warning, as a fold in plain sight is. Said of the
-    read, which shows the fold whether or not the refused write stays in the reproduction."""
+    read, which shows the fold whether or not the refused write stays in the reproduction. Only the
+    record's values the variant does not hold tell: a record written under the variant (where a replay
+    lost what gave `held` its identity) shows the identity's token inside its own."""
     written = example.step_at
     example.check(Step("refused", tool, None, facts))
     asked = example.ask(reader, held)
-    if asked is None or reader.arg is None or example.spoiled:
+    theirs = tuple(t for t in own if t not in varied)
+    if asked is None or reader.arg is None or example.spoiled or not theirs:
         return
     start = len(example.calls)
-    if shows(example.call(reader.tool, {**asked, reader.arg: varied}), own):
+    if shows(example.call(reader.tool, {**asked, reader.arg: varied}), theirs):
         example.report([Breach(
             FOLDED, reader.tool.name, f"{tool} refused {varied!r} after {key!r}, and {reader.tool.name} asked for "
-            f"{varied!r} shows the record of {key!r}: the store folds the two identities into one", ShowsNone(own),
+            f"{varied!r} shows the record of {key!r}: the store folds the two identities into one", ShowsNone(theirs),
             start, facts, "medium", {"identity": identity, "variant": kind}, pinned=(held.at, written))], start)
