@@ -75,26 +75,34 @@ def test_a_correct_replace_that_does_not_say_so_draws_at_most_a_low_warning() ->
     assert all(r.confidence == "low" for r in machine_findings(report))
 
 
+SLUG = "hm0feed001-trail"
+CHART = Call("chartTrail", {"slug": SLUG, "ranger": "hm0feed001-ranger", "miles": 3.0})
+AMENDS = (Call("amendTrail", {"slug": SLUG, "miles": 7.0}),
+          Call("amendTrail", {"slug": SLUG, "ranger": "hm0feed002-ranger"}))
+"""The trail charted at 3 miles, amended to 7, then amended naming only the ranger."""
+
+
+def confirmed_loss(calls: list[Call]) -> list[Call]:
+    """A hand-made breach on the blank-landing amend, after which the trail reads 0 miles where 7 was
+    last written, confirmed on a fresh buggy server: its reproduction, which passes on the twin."""
+    at = len(calls) - 1
+    breach = field_breach("probe-data-lost", "amendTrail", "lookTrail", at, "hm0feed002-ranger",
+                          ("miles", 7.0, 0.0, "high"), (), "amendTrail changed a field its call did not name",
+                          (SLUG, "hm0feed002-ranger"))
+    breach.pinned = (0, at - 1)
+    found = confirmed(breach, calls, set(), fresh(trails("amend", True)))
+    assert found is not None and found.fresh
+    assert not fresh(trails("amend", False))(found)
+    return found.calls
+
+
 def test_a_shrunk_reproduction_keeps_the_update_that_wrote_the_value_it_expects() -> None:
-    """A hand-made breach on the blank-landing amend: the trail charted at 3 miles, amended to 7, then
-    amended naming only the ranger, after which the trail reads 0 miles where 7 was last written.
-    Without the first amend the buggy store still reads 0, not 7, yet then no call wrote the 7 the
+    """Without the first amend the buggy store still reads 0, not 7, yet then no call wrote the 7 the
     read is held to, and the twin fails it too (it keeps the charted 3): the shrinking keeps it, and
     the reproduction fails on the bug alone (storegen seed 180's update-lost-fields, whose replays
     failed on the twin as well)."""
-    slug = "hm0feed001-trail"
-    calls = [Call("chartTrail", {"slug": slug, "ranger": "hm0feed001-ranger", "miles": 3.0}),
-             Call("amendTrail", {"slug": slug, "miles": 7.0}),
-             Call("amendTrail", {"slug": slug, "ranger": "hm0feed002-ranger"}),
-             Call("lookTrail", {"slug": slug})]
-    breach = field_breach("probe-data-lost", "amendTrail", "lookTrail", 3, "hm0feed002-ranger",
-                          ("miles", 7.0, 0.0, "high"), (), "amendTrail changed a field its call did not name",
-                          (slug, "hm0feed002-ranger"))
-    breach.pinned = (0, 2)
-    found = confirmed(breach, calls, set(), fresh(trails("amend", True)))
-    assert found is not None and found.fresh
-    assert found.calls == calls, found.calls
-    assert not fresh(trails("amend", False))(found)
+    calls = [CHART, *AMENDS, Call("lookTrail", {"slug": SLUG})]
+    assert confirmed_loss(calls) == calls
 
 
 def test_another_records_write_of_the_same_value_is_not_the_write_a_reproduction_keeps() -> None:
@@ -103,17 +111,6 @@ def test_another_records_write_of_the_same_value_is_not_the_write_a_reproduction
     amend that wrote them stays, the other chart goes, and the reproduction fails on the bug alone
     (storegen seed 85's update-lost-fields, whose replay kept another record's write instead and
     failed on the twin)."""
-    slug = "hm0feed001-trail"
-    calls = [Call("chartTrail", {"slug": slug, "ranger": "hm0feed001-ranger", "miles": 3.0}),
-             Call("amendTrail", {"slug": slug, "miles": 7.0}),
-             Call("chartTrail", {"slug": "hm0feed003-trail", "ranger": "hm0feed003-ranger", "miles": 7.0}),
-             Call("amendTrail", {"slug": slug, "ranger": "hm0feed002-ranger"}),
-             Call("lookTrail", {"slug": slug})]
-    breach = field_breach("probe-data-lost", "amendTrail", "lookTrail", 4, "hm0feed002-ranger",
-                          ("miles", 7.0, 0.0, "high"), (), "amendTrail changed a field its call did not name",
-                          (slug, "hm0feed002-ranger"))
-    breach.pinned = (0, 3)
-    found = confirmed(breach, calls, set(), fresh(trails("amend", True)))
-    assert found is not None and found.fresh
-    assert found.calls == [calls[0], calls[1], *calls[3:]], found.calls
-    assert not fresh(trails("amend", False))(found)
+    other = Call("chartTrail", {"slug": "hm0feed003-trail", "ranger": "hm0feed003-ranger", "miles": 7.0})
+    look = Call("lookTrail", {"slug": SLUG})
+    assert confirmed_loss([CHART, AMENDS[0], other, AMENDS[1], look]) == [CHART, *AMENDS, look]
