@@ -210,7 +210,8 @@ FOLDED_AFTER_RENAMES = (144, ("--bug", "auto"))
 """A store that folds labels by spaces and refuses a label it holds, with a relabel: the record the
 machine varied had been relabelled three times, and its last label's token sits inside the variant's
 text. A fresh replay without the relabels wrote the variant as a record of its own, whose read showed
-that token, so the fold 'reproduced' on the correct twin too."""
+that token, so the fold 'reproduced' on the correct twin too. The refused write under the variant
+changed nothing, so the reproduction leaves it out: the relabels and the read show the fold."""
 
 
 def test_a_fold_reproduction_keeps_the_renames_that_gave_the_record_its_label() -> None:
@@ -219,5 +220,8 @@ def test_a_fold_reproduction_keeps_the_renames_that_gave_the_record_its_label() 
              if r["rule"] == "probe-identity-folded" and r["basis"].startswith("laws machine")]
     assert folds, "the laws machine finds the fold"
     for finding in folds:
+        assert finding.reproduction is not None
+        asked = finding.reproduction.calls[-1].arguments
+        assert [c.arguments for c in finding.reproduction.calls[:-1] if asked.items() <= c.arguments.items()] == []
         assert replay(finding, parse_target(command(seed, flags=flags))).still_fails, finding.id
         assert not replay(finding, parse_target(command(seed, flags=(*flags, "--correct")))).still_fails, finding.id

@@ -148,10 +148,10 @@ def refused(example: Example, held: Held, key: Any, varied: str, kind: str, own:
             identity: str, facts: tuple[Fact, ...], reader: Reader) -> None:
     """A write under the variant refused (a duplicate, say): two identities are one where a read
     asked for the variant shows `held`'s record, a warning, as a fold in plain sight is. Said of the
-    read, which shows the fold whether or not the refused write stays in the reproduction. Only the
-    record's values the variant does not hold tell: a record written under the variant (where a replay
-    lost what gave `held` its identity) shows the identity's token inside its own."""
-    written = example.step_at
+    read, which shows the fold with or without the refused write (a refused call changes nothing), so
+    a reproduction may leave the write out. Only the record's values the variant does not hold tell:
+    a record written under the variant (where a replay lost what gave `held` its identity) shows the
+    identity's token inside its own."""
     example.check(Step("refused", tool, None, facts))
     asked = example.ask(reader, held)
     theirs = tuple(t for t in own if t not in varied)
@@ -160,6 +160,7 @@ def refused(example: Example, held: Held, key: Any, varied: str, kind: str, own:
     start = len(example.calls)
     if shows(example.call(reader.tool, {**asked, reader.arg: varied}), theirs):
         example.report([Breach(
-            FOLDED, reader.tool.name, f"{tool} refused {varied!r} after {key!r}, and {reader.tool.name} asked for "
-            f"{varied!r} shows the record of {key!r}: the store folds the two identities into one", ShowsNone(theirs),
-            start, facts, "medium", {"identity": identity, "variant": kind}, pinned=(held.at, written))], start)
+            FOLDED, reader.tool.name, f"{reader.tool.name} asked for {varied!r} shows the record of {key!r}: the "
+            f"store folds the two identities into one (the run's {tool} refused a write under {varied!r} after "
+            f"{key!r})", ShowsNone(theirs), start, facts, "medium", {"identity": identity, "variant": kind},
+            pinned=(held.at,))], start)
