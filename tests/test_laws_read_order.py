@@ -1,32 +1,43 @@
-"""Law 1 on a listing's window (stateful/laws/read_order.py): tests/servers/visitor_book.py's
-first_signatures shows the earliest three signatures only, oldest first, so once the experiments have
-signed more than three, no signature an example of the laws machine writes ever shows there, and the
-machine's own order check (a listing's order of the example's records) never sees a read move one.
-With `--bug read-moves`, visitor moves the signature it reads to the end of the book: read between
-two listings, the earliest signature leaves the window. The machine reports `probe-read-changed-state`
-on visitor, medium, replayed on a fresh server from the two signatures' writes, the read and the
-listing (their order before the read), which replays on the bug and not on the twin. The twin, whose
-reads change nothing, draws no finding of the machine and none at medium or high confidence.
-"""
+"""A read that moves its record to the end of the listing (tests/servers/read_effects.py `--store deck
+--bug`: card(card) moves the card last in cards()), by the laws machine alone.
+
+Law 1 on a listing's order: after the read, the records the listing showed stand in another order.
+Any two records stand in order after a read of a correct store, so the reproduction holds the record
+read, one other, the read and the listing: no call of it can go. The twin draws no finding."""
 
 from __future__ import annotations
 
-from helpers import LawsAlone, machine_finding
+from helpers import ROOT, SERVE, engine, grading, machine_findings
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
+from hypothesis_mcp.results import Report
+from hypothesis_mcp.stateful.config import ProbeConfig
 
-BOOK = LawsAlone("tests/servers/visitor_book.py")
-book, run = BOOK.command, BOOK.run
-
-
-def test_the_twin_draws_no_medium_or_high_finding() -> None:
-    BOOK.assert_twin_clean()
+_reports: dict[bool, Report] = {}
 
 
-def test_a_read_that_moves_a_signature_out_of_the_window_is_found() -> None:
-    result = machine_finding(run("read-moves"), "visitor", "probe-read-changed-state")
-    assert result.confidence == "medium"
-    assert result.reproduction is not None and result.reproduction.fresh_server
-    assert [c.tool for c in result.reproduction.calls] == ["sign", "sign", "visitor", "first_signatures"]
-    assert replay(result, parse_target(book("read-moves"))).still_fails
-    assert not replay(result, parse_target(book(None))).still_fails
+def deck(bug: bool) -> list[str]:
+    return [*SERVE, str(ROOT / "tests/servers/read_effects.py"), "--store", "deck", *(["--bug"] if bug else [])]
+
+
+def run(bug: bool) -> Report:
+    if bug not in _reports:
+        _reports[bug] = engine(deck(bug), grading(), probes=True, allow_writes=True,
+                               probe_config=ProbeConfig(laws="only"))
+    return _reports[bug]
+
+
+def test_the_read_that_reorders_is_found_with_two_records() -> None:
+    found = [r for r in machine_findings(run(True)) if r.details.get("expect", {}).get("in_order")]
+    assert found, [(r.tool, r.rule, r.message) for r in machine_findings(run(True))]
+    for finding in found:
+        assert (finding.tool, finding.rule) == ("card", "probe-read-changed-state"), finding.message
+        assert finding.reproduction is not None
+        assert [c.tool for c in finding.reproduction.calls] == ["add-card", "add-card", "card", "cards"]
+        assert replay(finding, parse_target(deck(True))).still_fails
+        assert not replay(finding, parse_target(deck(False))).still_fails
+
+
+def test_the_twin_draws_no_finding_of_the_machine() -> None:
+    found = machine_findings(run(False))
+    assert not found, [(r.tool, r.rule, r.confidence, r.message) for r in found]

@@ -12,9 +12,12 @@ store is the correct twin.
   entry as an object keyed by slot. Bug: a fetch moves the entry into a recently-used cache that
   kv.fetch still reads and kv.all does not list.
 - crate (dotted, no annotations, no word of reading but the verb): crate.stow(tag, note) keeps one
-  note per tag; crate.read(tag) the note, refused for a tag that holds none; crate.manifest() the
-  three oldest notes; crate.count() how many the crate holds. Bug: a read takes the note out of the
-  crate, so its read shows a removal, and on a crate fuller than the manifest only the count sees it.
+  note per tag; crate.read(tag) the note, refused for a tag that holds none; crate.manifest() every
+  note; crate.count() how many the crate holds. Bug: a read takes the note out of the crate, so its
+  read shows a removal, which the manifest and the count both see.
+- deck (kebab, readOnlyHint on the reads, JSON text): add-card(card, note) keeps one note per card;
+  card(card) one card, refused for a card that holds none; cards() every card, oldest first. Bug: a
+  read of a card moves it to the end of cards(), as a recently-used list would.
 
     python tests/servers/read_effects.py --store NAME [--bug]
 """
@@ -115,7 +118,28 @@ def crate(mcp: MCPServer, bug: bool) -> None:
         return json.dumps({"notes": len(notes)})
 
 
-STORES: dict[str, Callable[[MCPServer, bool], None]] = {"inbox": inbox, "kv": kv, "crate": crate}
+def deck(mcp: MCPServer, bug: bool) -> None:
+    cards: dict[str, str] = {}
+
+    @mcp.tool(name="add-card", description="Keep a note on a card, replacing what it held.", structured_output=False)
+    def add(card: Annotated[str, Field(min_length=1, max_length=80)], note: Text) -> str:
+        cards[card] = note
+        return json.dumps({"card": card})
+
+    @mcp.tool(name="card", description="The note on a card.", annotations=READ_ONLY, structured_output=False)
+    def card(card: str) -> str:
+        if card not in cards:
+            raise ToolError(f"no card {card!r}")
+        if bug:
+            cards[card] = cards.pop(card)
+        return json.dumps({"card": card, "note": cards[card]})
+
+    @mcp.tool(name="cards", description="Every card, oldest first.", annotations=READ_ONLY, structured_output=False)
+    def all_() -> str:
+        return json.dumps([{"card": c, "note": n} for c, n in cards.items()])
+
+
+STORES: dict[str, Callable[[MCPServer, bool], None]] = {"inbox": inbox, "kv": kv, "crate": crate, "deck": deck}
 
 
 def main() -> None:

@@ -896,17 +896,21 @@ class Example:
 
     def reordered(self, step: Step, listed: dict[str, tuple[int, Outcome]]) -> list[Breach]:
         """Law 1 on a listing's order: after a call that only reads, the records the listing showed
-        before stand in the same order (a read that moves a record to the newest end changed it)."""
+        before stand in the same order (a read that moves a record to the newest end changed it).
+        Only the record read and the read stay pinned: any two records stand in order after a read of a
+        correct store, so a replay may leave out the writes of the others (a record not shown is not
+        judged)."""
         found = []
         for name, (at, answer) in listed.items():
             now, before = self.order(answer), [h for h in self.orders.get(name, []) if h.live]
             both = [h for h in before if h in now]
             if len(both) > 1 and [h for h in now if h in both] != both:
                 marks = tuple(m for h in both if (m := h.mark()) is not None)
+                read = [h.at for h in both if h is step.target] or [h.at for h in both]
                 found.append(Breach(READ_CHANGED, step.tool, f"a record was read by {step.tool}: "
                                     f"{name} then shows the records in another order than before the read",
                                     InOrder(marks), at, (*step.facts, self.lister_fact(name)), "medium",
-                                    pinned=(*(h.at for h in both), step.at)))
+                                    pinned=(*read, step.at)))
         return found
 
     def lister_fact(self, name: str) -> Fact:
