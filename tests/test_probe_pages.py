@@ -134,6 +134,23 @@ def test_under_the_laws_machine_law_7_draws_each_page_bug(server: Any, bug: str,
     assert not replay(again, parse_target(server())).still_fails
 
 
+@pytest.mark.parametrize(("server", "bug", "paged"), [(ledger_pages, "offset-overlaps", "entry_list"),
+                                                     (bookmark_cursor, "cursor-repeats", "bookmarks_browse")])
+def test_under_the_laws_machine_a_repeat_keeps_no_write_it_repeats_without(server: Any, bug: str, paged: str) -> None:
+    """A page of a correct listing repeats no record however few it holds, so the writes of law 7's
+    repeat are not pinned: each write its reproduction keeps is one the repeat needs (without it, a
+    fresh replay shows none)."""
+    [result] = [r for r in problems(probes(server(bug), probe_config=LAWS)) if r.rule == "probe-pages-repeat"]
+    assert result.reproduction is not None
+    calls = result.reproduction.calls
+    writes = [i for i, c in enumerate(calls) if c.tool != paged]
+    assert writes, calls
+    for index in writes:
+        fewer = result.to_dict()
+        fewer["reproduction"]["calls"] = [c for i, c in enumerate(fewer["reproduction"]["calls"]) if i != index]
+        assert not replay(Result.from_dict(fewer), parse_target(server(bug))).still_fails, (index, calls)
+
+
 @TWINS
 def test_under_the_laws_machine_the_twins_stay_clean(server: Any, paged: str) -> None:
     report = probes(server(), probe_config=LAWS)

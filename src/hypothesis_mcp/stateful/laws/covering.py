@@ -30,7 +30,7 @@ from hypothesis_mcp.stateful.laws.laws import Breach
 from hypothesis_mcp.stateful.laws.machine import Duty, Example, Run
 from hypothesis_mcp.stateful.laws.model import Held
 from hypothesis_mcp.stateful.laws.observe import Reader
-from hypothesis_mcp.stateful.laws.own_pages import MOST, own_pages
+from hypothesis_mcp.stateful.laws.own_pages import MOST, own_pages, repeat
 from hypothesis_mcp.stateful.laws.tails import READINGS, limit_of, moving, page_args
 from hypothesis_mcp.stateful.looking import Pager, find_pager, items, scalars
 from hypothesis_mcp.stateful.watch import full_arguments
@@ -230,7 +230,7 @@ def judged(example: Example, reader: Reader, paging: tuple[Pager, Fact], listed:
     said = f"walking {name} at {size} a page, {pager.member} given back as {pager.param},"
     if gap < 1:
         return [Breach("probe-pages-repeat", name, f"{said} started page 2 with a record page 1 showed",
-                       PagesDisjoint(marks), example.step_at, (reader.fact, fact), pinned=pinned)]
+                       PagesDisjoint(marks), example.step_at, (reader.fact, fact), pinned=repeat(pinned, listed))]
     if gap > 1:
         return [Breach("probe-pages-skip", name, f"{said} skipped {gap - 1} record(s) between pages 1 and 2 that "
                        f"one large page of {name} shows there", PagesCover(marks, (pager.member,)), example.step_at,
@@ -358,7 +358,8 @@ def breach_of(example: Example, reader: Reader, limit: str, listed: list[Held], 
     facts, sure = (reader.fact, *step), "high" if step else "medium"
     if gap < 1:
         return Breach("probe-pages-repeat", name, f"{said} started page 2 with a record page 1 showed",
-                      PagesDisjoint(marks), at, facts, sure, pinned=pinned)
+                      PagesDisjoint(marks), at, facts, sure, pinned=repeat(pinned, listed))
     # Both pages are judged as the whole walk: a page past the records a fresh store holds ends it.
     return Breach("probe-pages-skip", name, f"{said} skipped a record between pages 1 and 2 that one large page "
                   f"of {name} shows there", PagesCover(marks, walked=True), at, facts, sure, pinned=pinned)
+

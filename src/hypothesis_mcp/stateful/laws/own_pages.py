@@ -99,7 +99,7 @@ def own_pages(example: Example, reader: Reader, paging: tuple[Pager, Fact] | Non
         if twice:
             breaches.append(Breach("probe-pages-repeat", name, f"{said} showed {len(twice)} of the {len(listed)} "
                                    "records the example wrote on two items", PagesDisjoint(marks), judged,
-                                   (reader.fact, fact), pinned=pinned))
+                                   (reader.fact, fact), pinned=repeat(pinned, listed)))
             break
         gone = [h for h in listed if seen.get(h.marker) == 0]
         if not gone or not ended(base, pages, pager):
@@ -140,3 +140,12 @@ def found(example: Example, held: Held) -> Reader | None:
 def keyed_fact(example: Example, keyed: Reader) -> tuple[Fact, ...]:
     return (fact_shown(f"{keyed.tool.name} still found a record of the example that the walk of the listing never "
                        "showed", calls=(example.calls[-1],), source="experiment"),)
+
+
+def repeat(pinned: tuple[int, ...], listed: list[Held]) -> tuple[int, ...]:
+    """What a repeat rests on: the walk's calls, not the writes of the records it walked over. A page
+    of a correct listing repeats none however few records it holds, and a record not written is on no
+    page, so a replay may leave out every write it still repeats without (a skip keeps them all: a
+    record not written is one no page shows)."""
+    writes = {h.at for h in listed}
+    return tuple(at for at in pinned if at not in writes)
