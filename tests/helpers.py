@@ -193,6 +193,25 @@ class LawsStores:
 
 
 @dataclass
+class StoreAlone:
+    """One store of a test server of several (`--store NAME`, `--bug`), graded once per module and side
+    by the laws machine alone, on the grading profile, writes allowed."""
+
+    script: str
+    store: str
+    kept: dict[bool, Report] = field(default_factory=dict)
+
+    def command(self, bug: bool) -> list[str]:
+        return [*SERVE, str(ROOT / self.script), "--store", self.store, *(["--bug"] if bug else [])]
+
+    def run(self, bug: bool) -> Report:
+        if bug not in self.kept:
+            self.kept[bug] = engine(self.command(bug), grading(), probes=True, allow_writes=True,
+                                    probe_config=ProbeConfig(laws="only"))
+        return self.kept[bug]
+
+
+@dataclass
 class LawsAlone:
     """A test server (`--bug NAME`, none for its correct twin) graded once per module and side by the
     laws machine alone, at five examples (its budget is per server)."""

@@ -9,24 +9,12 @@ leaves the note, draws no finding."""
 
 from __future__ import annotations
 
-from helpers import ROOT, SERVE, engine, grading, machine_findings, results
+from helpers import StoreAlone, machine_findings, results
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
-from hypothesis_mcp.results import Report
-from hypothesis_mcp.stateful.config import ProbeConfig
 
-_reports: dict[bool, Report] = {}
-
-
-def crate(bug: bool) -> list[str]:
-    return [*SERVE, str(ROOT / "tests/servers/read_effects.py"), "--store", "crate", *(["--bug"] if bug else [])]
-
-
-def run(bug: bool) -> Report:
-    if bug not in _reports:
-        _reports[bug] = engine(crate(bug), grading(), probes=True, allow_writes=True,
-                               probe_config=ProbeConfig(laws="only"))
-    return _reports[bug]
+CRATE = StoreAlone("tests/servers/read_effects.py", "crate")
+crate, run = CRATE.command, CRATE.run
 
 
 def test_the_read_is_blamed_low_and_the_count_is_not() -> None:

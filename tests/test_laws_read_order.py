@@ -7,24 +7,12 @@ read, one other, the read and the listing: no call of it can go. The twin draws 
 
 from __future__ import annotations
 
-from helpers import ROOT, SERVE, engine, grading, machine_findings
+from helpers import StoreAlone, machine_findings
 from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
-from hypothesis_mcp.results import Report
-from hypothesis_mcp.stateful.config import ProbeConfig
 
-_reports: dict[bool, Report] = {}
-
-
-def deck(bug: bool) -> list[str]:
-    return [*SERVE, str(ROOT / "tests/servers/read_effects.py"), "--store", "deck", *(["--bug"] if bug else [])]
-
-
-def run(bug: bool) -> Report:
-    if bug not in _reports:
-        _reports[bug] = engine(deck(bug), grading(), probes=True, allow_writes=True,
-                               probe_config=ProbeConfig(laws="only"))
-    return _reports[bug]
+DECK = StoreAlone("tests/servers/read_effects.py", "deck")
+deck, run = DECK.command, DECK.run
 
 
 def test_the_read_that_reorders_is_found_with_two_records() -> None:
