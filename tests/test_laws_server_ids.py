@@ -28,3 +28,15 @@ def test_a_removal_the_listing_misses_is_found_by_the_server_made_reference() ->
     assert written.tool == "add_bin" and not MARKER.search(str(written.arguments))  # no marker to look for
     assert replay(result, parse_target(bins("listed-after-retire"))).still_fails
     assert not replay(result, parse_target(bins(None))).still_fails
+
+
+def test_an_evicted_bin_is_found_by_its_reference_and_replays_through_the_cli() -> None:
+    """A bin the registry dropped is judged by the reference its write answered; `hypothesis-mcp
+    replay` swaps that reference for the one the fresh server answered, in the expectation too, so the
+    write still shows what the read must show and the reproduction fails on the bug alone."""
+    result = machine_finding(run("evicts-oldest"), "add_bin", "probe-data-lost")
+    assert result.reproduction is not None and result.reproduction.fresh_server
+    assert not MARKER.search(str(result.details.get("expect")))  # the reference is all it looks for
+    bug = replay(result, parse_target(bins("evicts-oldest")))
+    assert bug.still_fails, bug.verdict
+    assert not replay(result, parse_target(bins(None))).still_fails

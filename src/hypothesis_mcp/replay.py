@@ -140,7 +140,7 @@ def _judge(result: Result, steps: list[tuple[Call, Outcome]], conn: Connection,
         return False, "the server refused every call that sent what the read must show: nothing left to judge", False
     sent = [call.arguments for call, _ in steps[:-1]]
     if still_fails and result.reproduction is not None and result.reproduction.fresh_server \
-            and not expectation_for(result, schema).written_by(sent):
+            and not rebound(expectation_for(result, schema), rebinder).written_by(sent):
         return False, "no call before the read wrote a value it must show: nothing left to judge", False
     if still_fails and result.rule == READ_FAILED and last.method == RESOURCES_READ and _entry(conn, last.tool) is None:
         return False, (f"cannot confirm on a fresh server: it does not list {last.tool}, so the read fails for "

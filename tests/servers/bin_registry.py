@@ -9,9 +9,10 @@ SDK turns into an `isError` result. No tool is annotated.
 - retire_bin(ref): removes the bin.
 
 `--bug listed-after-retire`: `retire_bin` removes the bin from `bin_detail` only; `bin_list` still
-shows it.
+shows it. `--bug evicts-oldest`: the registry keeps its six newest bins and drops the oldest without a
+word when a seventh is added.
 
-    python tests/servers/bin_registry.py [--bug listed-after-retire]
+    python tests/servers/bin_registry.py [--bug listed-after-retire|evicts-oldest]
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ import serving
 from mcp.server.mcpserver import MCPServer
 from pydantic import Field
 
-BUGS = ("listed-after-retire",)
+BUGS = ("listed-after-retire", "evicts-oldest")
+KEPT = 6
+"""The bins `evicts-oldest` keeps."""
 
 
 def build_server(bug: str | None = None) -> MCPServer:
@@ -40,6 +43,8 @@ def build_server(bug: str | None = None) -> MCPServer:
         made[0] += 1
         ref = f"bin-{made[0]}"
         bins[ref] = {"ref": ref, "capacity": capacity, "material": material, "stacked": stacked}
+        if bug == "evicts-oldest" and len(bins) > KEPT:
+            del bins[next(iter(bins))]
         return json.dumps({"bin": bins[ref]})
 
     @mcp.tool(structured_output=False)
