@@ -362,4 +362,3 @@ def breach_of(example: Example, reader: Reader, limit: str, listed: list[Held], 
     # Both pages are judged as the whole walk: a page past the records a fresh store holds ends it.
     return Breach("probe-pages-skip", name, f"{said} skipped a record between pages 1 and 2 that one large page "
                   f"of {name} shows there", PagesCover(marks, walked=True), at, facts, sure, pinned=pinned)
-
