@@ -275,9 +275,8 @@ class FieldEquals(Expectation):
         the write that set it (an earlier update) expects a value none of its calls wrote to it, and
         another record's write of the same value is no such call."""
         own = {self.marker, *self.tokens} - {""}
-        return any(self.field in a and a[self.field] == self.value
-                   and (any(t in text for t in own) or not MARKER.search(text))
-                   for a in arguments for text in [json.dumps(a, ensure_ascii=False)])
+        sent = (json.dumps(a, ensure_ascii=False) for a in arguments if self.field in a and a[self.field] == self.value)
+        return any(any(t in text for t in own) or not MARKER.search(text) for text in sent)
 
     def to_dict(self) -> dict[str, Any]:
         return {self.key: self.field, "value": self.value, "marker": self.marker,
