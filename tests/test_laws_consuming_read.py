@@ -5,16 +5,30 @@ The experiments show crate.read removing records; the machine judges its calls a
 verb. The count, which counts right, then stands one below the example's number after a read. A
 fresh replay without the read keeps the count, so the breach is the read's (law 1), low: only a
 verb says the tool reads. Before, the count was blamed at high confidence. The twin, whose read
-leaves the note, draws no finding."""
+leaves the note, draws no finding.
+
+With the read taken for a remover, no keyed read is left to follow crate.retag's move; the manifest,
+which shows the note under the tag the call sent as `new_tag`, tells it, so the move is not judged
+as a changed value.
+
+tins (`--store tins`): a read annotated read-only that takes the tin away. The experiments' read by
+a code two writes shared changes the listing, yet its answer shows the second label alone, so the
+creator is still learned to replace by code (a collision of codes is then an overwrite, not a loss)."""
 
 from __future__ import annotations
 
-from helpers import StoreAlone, machine_findings, results
-from hypothesis_mcp.connection import parse_target
+import pytest
+
+from helpers import StoreAlone, grading, machine_findings, results
+from hypothesis_mcp.connection import Connection, parse_target
 from hypothesis_mcp.replay import replay
+from hypothesis_mcp.stateful.config import ProbeConfig
+from hypothesis_mcp.stateful.laws.observe import learned
+from hypothesis_mcp.stateful.probes import base_arguments
 
 CRATE = StoreAlone("tests/servers/read_effects.py", "crate")
 crate, run = CRATE.command, CRATE.run
+TINS = StoreAlone("tests/servers/read_effects.py", "tins")
 
 
 def test_the_read_is_blamed_low_and_the_count_is_not() -> None:
@@ -31,6 +45,21 @@ def test_the_read_is_blamed_low_and_the_count_is_not() -> None:
         assert not replay(finding, parse_target(crate(False))).still_fails
 
 
+def test_a_move_only_the_listing_shows_is_not_taken_for_a_changed_value() -> None:
+    found = machine_findings(run(True))
+    assert not [r for r in found if r.tool == "crate.retag"], [(r.tool, r.rule, r.message) for r in found]
+
+
 def test_the_twin_draws_no_probe_finding() -> None:
     found = [r for r in results(run(False), kind="probe") if r.status in ("fail", "warn")]
     assert not found, [(r.tool, r.rule, r.confidence, r.message) for r in found]
+
+
+@pytest.mark.parametrize("bug", [False, True])
+def test_a_consuming_read_does_not_hide_that_the_creator_replaces(bug: bool) -> None:
+    profile = grading()
+    with Connection(parse_target(TINS.command(bug))) as conn:
+        model = learned(conn, conn.list_tools(), lambda tool: base_arguments(tool, None, ProbeConfig()), profile.seed,
+                        profile.settings(1), True)
+    assert [(t.name, s.identity, s.overwrite) for t, s in model.creators] == [("put-tin", "code", "replaces")]
+    assert [a.tool.name for a in model.removers] == (["tin"] if bug else [])

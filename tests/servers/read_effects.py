@@ -13,8 +13,13 @@ store is the correct twin.
   kv.fetch still reads and kv.all does not list.
 - crate (dotted, no annotations, no word of reading but the verb): crate.stow(tag, note) keeps one
   note per tag; crate.read(tag) the note, refused for a tag that holds none; crate.manifest() every
-  note; crate.count() how many the crate holds. Bug: a read takes the note out of the crate, so its
-  read shows a removal, which the manifest and the count both see.
+  note; crate.count() how many the crate holds; crate.retag(tag, new_tag) moves a note to another
+  tag. Bug: a read takes the note out of the crate, so its read shows a removal, which the manifest
+  and the count both see (and no keyed read is left to follow a retag).
+- tins (kebab, readOnlyHint on the reads, JSON text): put-tin(code, label) keeps one label per code
+  (a code like `AB-12`), replacing what it held; tin(code) one tin, refused for a code that holds
+  none; tins() every tin. Bug: a read of a tin takes it off the shelf, so the experiments' read by a
+  code two writes shared changes what tins() shows.
 - deck (kebab, readOnlyHint on the reads, JSON text): add-card(card, note) keeps one note per card;
   card(card) one card, refused for a card that holds none; cards() every card, oldest first. Bug: a
   read of a card moves it to the end of cards(), as a recently-used list would.
@@ -35,6 +40,7 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 Text = Annotated[str, Field(max_length=400)]
+Code = Annotated[str, Field(pattern=r"^[A-Z]{2}-[0-9]{1,3}$")]
 READ_ONLY = ToolAnnotations(read_only_hint=True)
 
 
@@ -109,6 +115,13 @@ def crate(mcp: MCPServer, bug: bool) -> None:
         note = notes.pop(tag) if bug else notes[tag]
         return json.dumps({"tag": tag, "note": note})
 
+    @mcp.tool(name="crate.retag", description="Move the note under a tag to another tag.", structured_output=False)
+    def retag(tag: str, new_tag: Annotated[str, Field(min_length=1, max_length=80)]) -> str:
+        if tag not in notes or new_tag in notes:
+            raise ToolError(f"cannot move {tag!r} to {new_tag!r}")
+        notes[new_tag] = notes.pop(tag)
+        return json.dumps({"tag": new_tag})
+
     @mcp.tool(name="crate.manifest", description="Every note.", structured_output=False)
     def manifest() -> str:
         return json.dumps([{"tag": t, "note": n} for t, n in notes.items()])
@@ -116,6 +129,26 @@ def crate(mcp: MCPServer, bug: bool) -> None:
     @mcp.tool(name="crate.count", description="How many notes the crate holds.", structured_output=False)
     def count() -> str:
         return json.dumps({"notes": len(notes)})
+
+
+def tins(mcp: MCPServer, bug: bool) -> None:
+    shelf: dict[str, str] = {}
+
+    @mcp.tool(name="put-tin", description="Keep a label on a tin, replacing what it held.", structured_output=False)
+    def put(code: Code, label: Text) -> str:
+        shelf[code] = label
+        return json.dumps({"code": code})
+
+    @mcp.tool(name="tin", description="The label of one tin.", annotations=READ_ONLY, structured_output=False)
+    def tin(code: str) -> str:
+        if code not in shelf:
+            raise ToolError(f"no tin {code!r}")
+        label = shelf.pop(code) if bug else shelf[code]
+        return json.dumps({"code": code, "label": label})
+
+    @mcp.tool(name="tins", description="Every tin.", annotations=READ_ONLY, structured_output=False)
+    def every() -> str:
+        return json.dumps([{"code": c, "label": label} for c, label in shelf.items()])
 
 
 def deck(mcp: MCPServer, bug: bool) -> None:
@@ -139,7 +172,8 @@ def deck(mcp: MCPServer, bug: bool) -> None:
         return json.dumps([{"card": c, "note": n} for c, n in cards.items()])
 
 
-STORES: dict[str, Callable[[MCPServer, bool], None]] = {"inbox": inbox, "kv": kv, "crate": crate, "deck": deck}
+STORES: dict[str, Callable[[MCPServer, bool], None]] = {"inbox": inbox, "kv": kv, "crate": crate, "tins": tins,
+                                                         "deck": deck}
 
 
 def main() -> None:

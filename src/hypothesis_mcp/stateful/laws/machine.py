@@ -650,7 +650,9 @@ class Example:
     def rekeyed(self, actor: Actor, held: Held, sent: dict[str, Any]) -> bool:
         reader, asked = next(((r, a) for r in self.learned.readers if r.kind == "key" and r.arg and r.field
                               and (a := self.ask(r, held)) is not None), (None, None))
-        if reader is None or asked is None or reader.arg is None or reader.field is None:
+        if reader is None:
+            return self.relisted(actor, held, sent)
+        if asked is None or reader.arg is None or reader.field is None:
             return False
         old = self.call(reader.tool, asked)
         if shows(old, self.unasked(len(self.calls) - 1, held.token_list())):
@@ -672,6 +674,32 @@ class Example:
         # The keyed read refuses the record under its identity and finds it under no value sent: a move
         # the reads cannot follow, or a loss; which is not known, so the example is judged no further.
         self.spoiled = self.spoiled or not old.ok
+        return False
+
+    def relisted(self, actor: Actor, held: Held, sent: dict[str, Any]) -> bool:
+        """With no keyed read to follow it, a move shows in a listing: the record, found by values it
+        still holds, now has in the field that held the identity the call was given a value the call
+        sent under an argument that is no field of the record."""
+        old = held.value_of(actor.arg)
+        named = [f for f, v in held.args.items() if v == old]
+        creator = next((t for t, _ in self.learned.creators if t.name == held.tool), None)
+        fields = set(held.args) | set(creator.properties if creator is not None else ())
+        moves = [(n, v) for n, v in sent.items() if n not in fields and v != old
+                 and isinstance(v, str | int) and not isinstance(v, bool)]
+        if old is None or not moves:
+            return False
+        for lister in self.learned.listers:
+            if not any(c.tool == held.tool for c in lister.fact.shown_by):
+                continue
+            answer = self.listing(lister, self.call(lister.tool, self.learned.widest(lister.tool)))
+            items = [i for t in held.token_list() for i in records_for(answer, t)]
+            for field_, (name, value) in ((f, m) for f in named for m in moves):
+                if any(i.get(field_) == value for i in items):
+                    held.args = {**held.args, field_: value}
+                    if field_ in held.values:
+                        held.values[field_] = value
+                    held.values.pop(name, None)
+                    return True
         return False
 
     def remove(self, actor: Actor, held: Held) -> None:
