@@ -67,6 +67,8 @@ def laws_probe(host: ProbeHost, allow_deletes: bool, reach: Reach | None = None)
     pool.expect(1)
     conn = pool.acquire()
     run: Run | None = None
+    cut: list[int] = []
+    """The rounds Hypothesis ended early (numbered from 1)."""
     try:
         run_settings = host.profile.settings(1)
         tools = [t for t in host.tools if t.name not in host.config.exclude]  # never called by any check
@@ -85,7 +87,6 @@ def laws_probe(host: ProbeHost, allow_deletes: bool, reach: Reach | None = None)
         for round_ in range(ROUNDS):
             run.breaches, run.first_broken = [], None
             machine = seeded(build(run, LAWS), host.profile.seed, "laws", str(round_))
-            cut = False
             try:
                 with own_draws():
                     run_state_machine_as_test(machine, settings=host.profile.settings(
@@ -96,9 +97,7 @@ def laws_probe(host: ProbeHost, allow_deletes: bool, reach: Reach | None = None)
                 # A step's draws follow what the warm server answered (a refused create holds no record
                 # for the next rule), so Hypothesis may meet a known start that now draws otherwise and
                 # end the round. The next round draws anew rather than end the machine with nothing seen.
-                cut = True
-                host.notes.append(f"laws machine: round {round_ + 1} of {ROUNDS} ended early (its draws changed "
-                                  "with the warm server's answers); the next round went on with new draws")
+                cut.append(round_ + 1)
             except Exception as exc:
                 # Hypothesis can fail while shrinking a run the warm server answered otherwise, or a
                 # law's own code can fail: said as the machine's error, never swallowed; the breaches
@@ -124,10 +123,14 @@ def laws_probe(host: ProbeHost, allow_deletes: bool, reach: Reach | None = None)
                 else:
                     run.missed.pop(key, None)
                     yield counted_fresh(finding, host.replayed(finding)) if finding.rule == COUNT_WRONG else finding
-            if not run.breaches and not cut:
+            if not run.breaches and round_ + 1 not in cut:
                 return
     finally:
         pool.release(conn)
+        if cut:
+            host.notes.append(f"laws machine: round {', '.join(map(str, cut))} of {ROUNDS} ended early (Hypothesis saw "
+                              "its draws change with the warm server's answers); a next round, where one was left, "
+                              "went on with new draws")
         if run is not None:
             for creator, removers in run.removals.items():
                 reach.removed.setdefault(creator, set()).update(removers)
