@@ -680,13 +680,15 @@ class Example:
         """With no keyed read to follow it, a move shows in a listing: the record, found by values it
         still holds, now has in the field that held the identity the call was given a value the call
         sent under an argument that is no field of the record."""
+        def plain(value: Any) -> bool:  # a text or a whole number, never a boolean (False == 0)
+            return isinstance(value, str | int) and not isinstance(value, bool)
+
         old = held.value_of(actor.arg)
-        named = [f for f, v in held.args.items() if v == old]
+        named = [f for f, v in held.args.items() if plain(v) and v == old]
         creator = next((t for t, _ in self.learned.creators if t.name == held.tool), None)
         fields = set(held.args) | set(creator.properties if creator is not None else ())
-        moves = [(n, v) for n, v in sent.items() if n not in fields and v != old
-                 and isinstance(v, str | int) and not isinstance(v, bool)]
-        if old is None or not moves:
+        moves = [(n, v) for n, v in sent.items() if n not in fields and plain(v) and v != old]
+        if not named or not moves:
             return False
         for lister in self.learned.listers:
             if not any(c.tool == held.tool for c in lister.fact.shown_by):
@@ -694,7 +696,7 @@ class Example:
             answer = self.listing(lister, self.call(lister.tool, self.learned.widest(lister.tool)))
             items = [i for t in held.token_list() for i in records_for(answer, t)]
             for field_, (name, value) in ((f, m) for f in named for m in moves):
-                if any(i.get(field_) == value for i in items):
+                if any(plain(i.get(field_)) and i.get(field_) == value for i in items):
                     held.args = {**held.args, field_: value}
                     if field_ in held.values:
                         held.values[field_] = value
