@@ -31,6 +31,8 @@ from hypothesis_mcp.profiles import Profile, make_profile
 from hypothesis_mcp.results import Report, Result
 from hypothesis_mcp.stateful.config import ProbeConfig
 from hypothesis_mcp.stateful.judge import ProbeFinding, Rest, reproduces
+from hypothesis_mcp.stateful.laws.observe import Learned, learned
+from hypothesis_mcp.stateful.probes import base_arguments
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -190,6 +192,15 @@ class LawsStores:
                                             allow_writes=True, allow_deletes=True,
                                             probe_config=ProbeConfig(laws=True))
         return self.kept[(name, bug)]
+
+
+def experiments(command: list[str]) -> Learned:
+    """What the experiments the laws machine stands on show of a fresh server, on the grading profile,
+    deletes allowed."""
+    profile = grading()
+    with Connection(parse_target(command)) as conn:
+        return learned(conn, conn.list_tools(), lambda tool: base_arguments(tool, None, ProbeConfig()), profile.seed,
+                       profile.settings(1), True)
 
 
 @dataclass

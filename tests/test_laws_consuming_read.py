@@ -19,12 +19,9 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import StoreAlone, grading, machine_findings, results
-from hypothesis_mcp.connection import Connection, parse_target
+from helpers import StoreAlone, experiments, machine_findings, results
+from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
-from hypothesis_mcp.stateful.config import ProbeConfig
-from hypothesis_mcp.stateful.laws.observe import learned
-from hypothesis_mcp.stateful.probes import base_arguments
 
 CRATE = StoreAlone("tests/servers/read_effects.py", "crate")
 crate, run = CRATE.command, CRATE.run
@@ -57,9 +54,6 @@ def test_the_twin_draws_no_probe_finding() -> None:
 
 @pytest.mark.parametrize("bug", [False, True])
 def test_a_consuming_read_does_not_hide_that_the_creator_replaces(bug: bool) -> None:
-    profile = grading()
-    with Connection(parse_target(TINS.command(bug))) as conn:
-        model = learned(conn, conn.list_tools(), lambda tool: base_arguments(tool, None, ProbeConfig()), profile.seed,
-                        profile.settings(1), True)
+    model = experiments(TINS.command(bug))
     assert [(t.name, s.identity, s.overwrite) for t, s in model.creators] == [("put-tin", "code", "replaces")]
     assert [a.tool.name for a in model.removers] == (["tin"] if bug else [])

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import LawsStores, grading, machine_findings, results
-from hypothesis_mcp.connection import Connection, parse_target
+from helpers import LawsStores, experiments, machine_findings, results
+from hypothesis_mcp.connection import parse_target
 from hypothesis_mcp.replay import replay
-from hypothesis_mcp.stateful.config import ProbeConfig
-from hypothesis_mcp.stateful.laws.observe import Learned, learned
-from hypothesis_mcp.stateful.probes import base_arguments
+from hypothesis_mcp.stateful.laws.observe import Learned
 
 STORES = LawsStores("tests/servers/lagging_edits.py")
 store, run = STORES.command, STORES.run
@@ -26,10 +24,7 @@ store, run = STORES.command, STORES.run
 
 def view(name: str, bug: bool) -> Learned:
     """What the experiments the machine stands on show of a fresh server."""
-    profile = grading()
-    with Connection(parse_target(store(name, bug))) as conn:
-        return learned(conn, conn.list_tools(), lambda tool: base_arguments(tool, None, ProbeConfig()), profile.seed,
-                       profile.settings(1), True)
+    return experiments(store(name, bug))
 
 
 @pytest.mark.parametrize("bug", [False, True])

@@ -666,10 +666,7 @@ class Example:
             answer = self.call(reader.tool, trial)
             if shows(answer, self.unasked(len(self.calls) - 1, held.token_list())) or (
                     not old.ok and claims_id(answer, value, held)):
-                held.args = {**held.args, reader.field: value}  # a new dict: the write's call keeps what it sent
-                if reader.field in held.values:
-                    held.values[reader.field] = value
-                held.values.pop(name, None)
+                held.moved(reader.field, value, name)
                 return True
         # The keyed read refuses the record under its identity and finds it under no value sent: a move
         # the reads cannot follow, or a loss; which is not known, so the example is judged no further.
@@ -697,10 +694,7 @@ class Example:
             items = [i for t in held.token_list() for i in records_for(answer, t)]
             for field_, (name, value) in ((f, m) for f in named for m in moves):
                 if any(plain(i.get(field_)) and i.get(field_) == value for i in items):
-                    held.args = {**held.args, field_: value}
-                    if field_ in held.values:
-                        held.values[field_] = value
-                    held.values.pop(name, None)
+                    held.moved(field_, value, name)
                     return True
         return False
 

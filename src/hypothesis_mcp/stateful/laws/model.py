@@ -70,6 +70,14 @@ class Held:
             return self.args[name]
         return next((v for m, v in self.ids if m == name), None)
 
+    def moved(self, field_: str, value: Any, sent_as: str) -> None:
+        """The record after a move: `field_`, its identity, holds `value`, which the call sent as
+        `sent_as` (no field of its own). A new dict: the write's call keeps what it sent."""
+        self.args = {**self.args, field_: value}
+        if field_ in self.values:
+            self.values[field_] = value
+        self.values.pop(sent_as, None)
+
     def updated(self, args: dict[str, Any], marker: str, named: str) -> set[str]:
         """The model after an update that named these fields; the tokens it wrote."""
         fresh = marks(args, marker)
